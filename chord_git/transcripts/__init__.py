@@ -1,0 +1,153 @@
+"""Session transcripts: the native format of SPEC plus readers for other agents' files.
+
+``load(path)`` returns a ``Transcript`` whatever the format; ``detect_format(path)`` names it.
+Every reader keeps tool calls and tool results only as markers and streams the file line by
+line (JSON arrays of chat messages excepted: they are one JSON document).
+
+Every format other than native is treated as frozen: the post-session hook hands a file over
+once the session has ended, so ``Transcript.frozen`` is True unless a native header says false.
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from chord_git.errors import InputError, UsageError
+from chord_git.transcripts.claude_code import read_claude_code
+from chord_git.transcripts.codex import read_codex
+from chord_git.transcripts.detect import FORMATS, detect_object
+from chord_git.transcripts.jsonl import (
+    NumberedLine,
+    Record,
+    iter_binary_lines,
+    iter_json_array,
+    iter_records,
+    iter_text_lines,
+    parse_json,
+)
+from chord_git.transcripts.model import (
+    Compaction,
+    ConversationItem,
+    Item,
+    Message,
+    ToolCall,
+    ToolResult,
+    Transcript,
+)
+from chord_git.transcripts.native import read_native
+from chord_git.transcripts.openai_chat import read_openai
+
+__all__ = [
+    "FORMATS",
+    "Compaction",
+    "ConversationItem",
+    "Item",
+    "Message",
+    "ToolCall",
+    "ToolResult",
+    "Transcript",
+    "detect_format",
+    "load",
+    "parse_lines",
+]
+
+# How many non-blank lines auto-detection may look at before giving up.
+SNIFF_LINES = 20
+
+_READERS: dict[str, Callable[[Iterable[Record], str], Transcript]] = {
+    "native": read_native,
+    "openai": read_openai,
+    "claude-code": read_claude_code,
+    "codex": read_codex,
+}
+
+
+def load(path: Path | str, fmt: str = "auto") -> Transcript:
+    """Read a transcript file; ``fmt`` is ``auto`` or one of ``FORMATS``."""
+    _check_format(fmt)
+    try:
+        with open(path, "rb") as stream:
+            return parse_lines_numbered(iter_binary_lines(stream, str(path)), fmt, str(path))
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read transcript: {exc.strerror or exc}") from None
+
+
+def detect_format(path: Path | str) -> str:
+    """``native``, ``openai``, ``claude-code`` or ``codex``, judged from the first lines."""
+    try:
+        with open(path, "rb") as stream:
+            fmt, _ = _sniff(iter_binary_lines(stream, str(path)), str(path))
+            return fmt
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read transcript: {exc.strerror or exc}") from None
+
+
+def parse_lines(lines: Iterable[str], fmt: str = "auto", path_for_errors: str = "<transcript>") -> Transcript:
+    """Read a transcript from decoded lines (with or without line ends); errors name
+    ``path_for_errors`` and the 1-based line."""
+    _check_format(fmt)
+    return parse_lines_numbered(iter_text_lines(lines), fmt, path_for_errors)
+
+
+def parse_lines_numbered(lines: Iterator[NumberedLine], fmt: str, path: str) -> Transcript:
+    if fmt == "auto":
+        fmt, peeked = _sniff(lines, path)
+        lines = itertools.chain(peeked, lines)
+    else:
+        peeked = _peek_content(lines, path)
+        lines = itertools.chain(peeked, lines)
+    if fmt == "openai" and _starts_array(peeked):
+        records = iter_json_array(lines, path)
+    else:
+        records = iter_records(lines, path)
+    return _READERS[fmt](records, path)
+
+
+def _sniff(lines: Iterator[NumberedLine], path: str) -> tuple[str, list[NumberedLine]]:
+    """Detect the format; return it with the lines consumed so far (to be replayed)."""
+    peeked: list[NumberedLine] = []
+    first_line: int | None = None
+    for number, text in lines:
+        peeked.append((number, text))
+        if not text.strip():
+            continue
+        if first_line is None:
+            first_line = number
+            if text.lstrip().startswith("["):
+                return "openai", peeked
+        found = detect_object(parse_json(text, path, number))
+        if found is not None:
+            return found, peeked
+        if sum(1 for _, t in peeked if t.strip()) >= SNIFF_LINES:
+            break
+    if first_line is None:
+        raise InputError(path, None, "empty transcript")
+    raise InputError(
+        path,
+        first_line,
+        "cannot tell the transcript format (expected native, OpenAI chat, Claude Code or "
+        "Codex JSON Lines); pass the format explicitly",
+    )
+
+
+def _peek_content(lines: Iterator[NumberedLine], path: str) -> list[NumberedLine]:
+    """Consume up to the first non-blank line so an empty file is reported as such."""
+    peeked: list[NumberedLine] = []
+    for number, text in lines:
+        peeked.append((number, text))
+        if text.strip():
+            return peeked
+    raise InputError(path, None, "empty transcript")
+
+
+def _starts_array(peeked: list[NumberedLine]) -> bool:
+    for _, text in peeked:
+        if text.strip():
+            return text.lstrip().startswith("[")
+    return False
+
+
+def _check_format(fmt: str) -> None:
+    if fmt != "auto" and fmt not in FORMATS:
+        raise UsageError(f"unknown transcript format {fmt!r} (expected auto, {', '.join(FORMATS)})")
