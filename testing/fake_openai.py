@@ -34,11 +34,13 @@ DEFAULT_USAGE = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18
 
 @dataclass(frozen=True)
 class Reply:
-    """A well-formed chat.completion whose message content is ``content`` (a dict is JSON-encoded)."""
+    """A well-formed chat.completion whose message content is ``content`` (a dict or list is
+    JSON-encoded); ``as_parts`` sends it as a list of text parts, as some compatible servers do."""
 
     content: str | dict[str, Any] | list[Any] | None
     usage: dict[str, int] | None = field(default_factory=lambda: dict(DEFAULT_USAGE))
     finish_reason: str = "stop"
+    as_parts: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,9 @@ def completion_body(model: str, reply: Reply) -> dict[str, Any]:
     content = reply.content
     if isinstance(content, (dict, list)):
         content = json.dumps(content, ensure_ascii=False)
+    if reply.as_parts and isinstance(content, str):
+        half = len(content) // 2
+        content = [{"type": "text", "text": content[:half]}, {"type": "text", "text": content[half:]}]
     body: dict[str, Any] = {
         "id": "chatcmpl-fake",
         "object": "chat.completion",
@@ -308,7 +313,8 @@ def _check_step(step: object) -> None:
 # -------------------------------------------------------------------- JSON scripts for manual use
 def step_from_json(data: Mapping[str, Any]) -> Step:
     if "reply" in data:
-        return Reply(data["reply"], usage=data.get("usage", dict(DEFAULT_USAGE)))
+        return Reply(data["reply"], usage=data.get("usage", dict(DEFAULT_USAGE)),
+                     as_parts=bool(data.get("as_parts", False)))
     if "status" in data:
         return Status(int(data["status"]), data.get("body"), data.get("headers"))
     if "slow" in data:
