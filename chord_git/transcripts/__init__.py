@@ -68,7 +68,7 @@ def load(path: Path | str, fmt: str = "auto") -> Transcript:
     _check_format(fmt)
     try:
         with open(path, "rb") as stream:
-            return parse_lines_numbered(iter_binary_lines(stream, str(path)), fmt, str(path))
+            return _parse_numbered(iter_binary_lines(stream, str(path)), fmt, str(path))
     except OSError as exc:
         raise InputError(path, None, f"cannot read transcript: {exc.strerror or exc}") from None
 
@@ -83,14 +83,17 @@ def detect_format(path: Path | str) -> str:
         raise InputError(path, None, f"cannot read transcript: {exc.strerror or exc}") from None
 
 
-def parse_lines(lines: Iterable[str], fmt: str = "auto", path_for_errors: str = "<transcript>") -> Transcript:
+def parse_lines(
+    lines: Iterable[str], fmt: str = "auto", path_for_errors: str = "<transcript>"
+) -> Transcript:
     """Read a transcript from decoded lines (with or without line ends); errors name
-    ``path_for_errors`` and the 1-based line."""
+    ``path_for_errors`` and the 1-based line. Split text on "\\n" only: ``str.splitlines``
+    also splits on U+2028 and friends, which JSON may carry unescaped inside strings."""
     _check_format(fmt)
-    return parse_lines_numbered(iter_text_lines(lines), fmt, path_for_errors)
+    return _parse_numbered(iter_text_lines(lines), fmt, path_for_errors)
 
 
-def parse_lines_numbered(lines: Iterator[NumberedLine], fmt: str, path: str) -> Transcript:
+def _parse_numbered(lines: Iterator[NumberedLine], fmt: str, path: str) -> Transcript:
     if fmt == "auto":
         fmt, peeked = _sniff(lines, path)
         lines = itertools.chain(peeked, lines)

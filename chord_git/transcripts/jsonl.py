@@ -27,8 +27,9 @@ def iter_binary_lines(stream: IO[bytes], path: str) -> Iterator[NumberedLine]:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
+            bad = f"0x{raw[exc.start]:02x}"
             raise InputError(
-                path, number, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})"
+                path, number, f"not valid UTF-8 (byte {bad} at byte {exc.start + 1} of the line)"
             ) from None
         yield number, _clean(text, number)
 
@@ -78,7 +79,8 @@ def iter_json_array(lines: Iterable[NumberedLine], path: str) -> Iterator[Record
         try:
             value, end = _DECODER.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
-            raise InputError(path, exc.lineno, f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+            message = f"not valid JSON: {exc.msg} (column {exc.colno})"
+            raise InputError(path, exc.lineno, message) from None
         except RecursionError:
             raise InputError(path, _line_of(text, pos), "JSON nested too deeply") from None
         # Count newlines incrementally: recounting from the start would be quadratic.

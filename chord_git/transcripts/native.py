@@ -66,7 +66,9 @@ def read_native(records: Iterable[Record], path: str) -> Transcript:
         elif kind == "message":
             role = obj.get("role")
             if role not in ("user", "assistant"):
-                raise InputError(path, line, f'message "role" must be "user" or "assistant", not {role!r}')
+                raise InputError(
+                    path, line, f'message "role" must be "user" or "assistant", not {role!r}'
+                )
             content = _required(obj, "content", str, path, line)
             complete = _optional(obj, "complete", bool, path, line)
             items.append(Message(role, content, True if complete is None else complete))
@@ -78,7 +80,9 @@ def read_native(records: Iterable[Record], path: str) -> Transcript:
         else:
             items.append(Compaction(_required(obj, "summary", str, path, line), 0))
     if not known_seen:
-        raise InputError(path, 1, "no native transcript lines (session, message, tool_call, tool_result, compaction)")
+        raise InputError(
+            path, 1, "no native transcript lines (session, message, tool_call, tool_result, compaction)"
+        )
     return Transcript(session_id, frozen, number_items(items), FORMAT)
 
 
