@@ -183,10 +183,11 @@ def _assistant_line(state: _State, obj: dict[str, Any], line: int) -> None:
     for uuid in _strings(obj.get("supersedesUuids")):
         _cut(state, uuid)
     stop = message.get("stop_reason")
-    if obj.get("isAbortedMidStream") is True or stop in _CUT_STOP_REASONS:
-        reply.cut = True
-    elif isinstance(stop, str):
+    if isinstance(stop, str):
         reply.stop_ok = True
+        reply.cut = reply.cut or stop in _CUT_STOP_REASONS
+    if obj.get("isAbortedMidStream") is True:
+        reply.cut = True
     content = message.get("content")
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
@@ -196,19 +197,22 @@ def _assistant_line(state: _State, obj: dict[str, Any], line: int) -> None:
         if not isinstance(block, dict):
             continue
         btype = block.get("type")
+        if not isinstance(btype, str):
+            continue
         if btype == "text" and isinstance(block.get("text"), str) and block["text"].strip():
             reply.texts.append(block["text"].strip())
         elif btype in _TOOL_USE_BLOCKS:
             name = block.get("name")
             state.drafts.append(ToolCall(name if isinstance(name, str) else "", 0))
-        elif isinstance(btype, str) and btype.endswith("_tool_result"):
+        elif btype.endswith("_tool_result"):
             state.drafts.append(ToolResult(0))
 
 
 def _system_line(state: _State, obj: dict[str, Any]) -> None:
     for uuid in _strings(obj.get("retractedMessageUuids")):
         _cut(state, uuid)
-    if obj.get("subtype") not in _SILENT_SYSTEM:
+    subtype = obj.get("subtype")
+    if not (isinstance(subtype, str) and subtype in _SILENT_SYSTEM):
         state.moved_on()
 
 

@@ -137,7 +137,8 @@ def _user_event(state: _State, payload: dict[str, Any]) -> None:
     state.saw_user_event = True
     kind = payload.get("kind")
     text = payload.get("message")
-    if (kind is not None and kind not in _TYPED_KINDS) or not isinstance(text, str):
+    typed = kind is None or (isinstance(kind, str) and kind in _TYPED_KINDS)
+    if not typed or not isinstance(text, str):
         return
     text = _typed_part(text)
     if text:
@@ -162,7 +163,7 @@ def _response_item(state: _State, item: dict[str, Any]) -> None:
     elif isinstance(kind, str) and kind in _CALLS:
         name = item.get("name")
         state.drafts.append(ToolCall(name if isinstance(name, str) else _CALLS[kind] or "", 0))
-    elif kind in _OUTPUTS:
+    elif isinstance(kind, str) and kind in _OUTPUTS:
         state.drafts.append(ToolResult(0))
 
 

@@ -60,7 +60,7 @@ def _text(content: Any, path: str, line: int) -> str:
     for part in content:
         if isinstance(part, str):
             texts.append(part)
-        elif isinstance(part, dict) and part.get("type") in _TEXT_PART_TYPES:
+        elif isinstance(part, dict) and _is_text_part(part):
             text = part.get("text")
             if not isinstance(text, str):
                 raise InputError(path, line, 'a text part needs a string "text"')
@@ -68,6 +68,11 @@ def _text(content: Any, path: str, line: int) -> str:
         elif not isinstance(part, dict):
             raise InputError(path, line, "content parts must be objects")
     return "\n\n".join(t for t in texts if t.strip())
+
+
+def _is_text_part(part: dict[str, Any]) -> bool:
+    kind = part.get("type")
+    return isinstance(kind, str) and kind in _TEXT_PART_TYPES
 
 
 def _tool_calls(msg: dict[str, Any], path: str, line: int) -> list[Item]:
