@@ -111,10 +111,12 @@ def _sniff(lines: Iterator[NumberedLine], path: str) -> tuple[str, list[Numbered
     """Detect the format; return it with the lines consumed so far (to be replayed)."""
     peeked: list[NumberedLine] = []
     first_line: int | None = None
+    judged = 0
     for number, text in lines:
         peeked.append((number, text))
         if not text.strip():
             continue
+        judged += 1
         if first_line is None:
             first_line = number
             if text.lstrip().startswith("["):
@@ -122,7 +124,7 @@ def _sniff(lines: Iterator[NumberedLine], path: str) -> tuple[str, list[Numbered
         found = detect_object(parse_json(text, path, number))
         if found is not None:
             return found, peeked
-        if sum(1 for _, t in peeked if t.strip()) >= SNIFF_LINES:
+        if judged >= SNIFF_LINES:
             break
     if first_line is None:
         raise InputError(path, None, "empty transcript")
