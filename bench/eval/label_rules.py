@@ -1,0 +1,139 @@
+"""The deterministic rules the candidate labels were checked against.
+
+A candidate labelled ``drop`` with reason R is caught by rule R below; a candidate labelled
+``keep`` or ``model-judgment`` passes the *strict* variants, which are deliberately more eager
+than any reasonable guard (no URL, no dotted quad, no hex run, no git-state word at all), so an
+over-eager guard cannot turn an honest ``keep`` into a miss. These are reference rules for the
+fixtures, not the product's guard.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+SUMMARY_CAP = 160
+STATEMENT_CAP = 600
+RECORD_TEXT_FIELDS = ("summary", "statement", "why", "how_to_apply", "evidence")
+
+# Required catches: what a guard must recognise (the README lists them).
+POSIX_PATH = re.compile(r"(?<![A-Za-z0-9_.~\-/:])/(?:[A-Za-z0-9_.\-]+/)+[A-Za-z0-9_.\-]*")
+WINDOWS_PATH = re.compile(r"\b[A-Za-z]:\\")
+HOME_PATH = re.compile(r"(?<![A-Za-z0-9_])~/")
+SHA = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![0-9A-Za-z])")
+HOST = re.compile(r"\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:local|lan|internal)\b", re.IGNORECASE)
+PRIVATE_IP = re.compile(
+    r"(?<![\d.])(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![\d.])"
+)
+TRANSIENT = re.compile(
+    r"current(?:ly)? (?:git )?branch|currently on (?:the )?[\w/.-]+ branch|rebase in progress"
+    r"|in the middle of a rebase|mid-rebase|rebasing|worktree"
+    r"|当前分支|现在在 ?[\w/.-]+ ?分支|正在 ?rebase|正在变基|变基中",
+    re.IGNORECASE,
+)
+
+# Strict variants, used to certify keep / model-judgment candidates.
+STRICT_PATH = re.compile(r"(?<![A-Za-z0-9_.~\-])/[A-Za-z0-9_.\-]|~/|\b[A-Za-z]:\\|://")
+STRICT_HEX = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{7,}(?![0-9A-Za-z])")
+STRICT_HOST = re.compile(r"\.(?:local|lan|internal|corp|home)\b|localhost", re.IGNORECASE)
+STRICT_IP = re.compile(r"\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b")
+STRICT_GIT_STATE = re.compile(
+    r"branch|rebase|worktree|\bHEAD\b|detached|pushed|cherry-pick|stash|分支|变基|推送", re.IGNORECASE
+)
+STRICT_SECRETISH = re.compile(r"\{\{SECRET:|(?:KEY|TOKEN|SECRET|PASSWORD)\s*=|BEGIN [A-Z ]*PRIVATE", re.IGNORECASE)
+
+
+def fold(text: str) -> str:
+    """Unicode NFKC, then every whitespace run to one space: the evidence comparison of SPEC."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def loose(text: str) -> str:
+    """A comparison more lenient than any guard's: folded, casefolded, without whitespace."""
+    return re.sub(r"\s+", "", fold(text)).casefold()
+
+
+def evidence_found(evidence: str, user_messages: Iterable[str]) -> bool:
+    needle = fold(evidence)
+    return bool(needle) and any(needle in fold(message) for message in user_messages)
+
+
+def evidence_found_loosely(evidence: str, user_messages: Iterable[str]) -> bool:
+    needle = loose(evidence)
+    return bool(needle) and any(needle in loose(message) for message in user_messages)
+
+
+def record_text(record: Mapping[str, Any]) -> str:
+    return "\n".join(str(record.get(key) or "") for key in RECORD_TEXT_FIELDS)
+
+
+def normalized(text: str) -> str:
+    return fold(text).casefold()
+
+
+def lenient_normalized(text: str) -> str:
+    return re.sub(r"[\W_]+", "", fold(text)).casefold()
+
+
+def required_drop_reasons(
+    record: Mapping[str, Any],
+    user_messages: list[str],
+    existing: list[Mapping[str, Any]],
+    secret_values: list[str],
+) -> set[str]:
+    """Every reason a deterministic guard must drop ``record`` for (secrets already expanded)."""
+    text = record_text(record)
+    reasons: set[str] = set()
+    if record.get("source") == "user" and not evidence_found(str(record.get("evidence") or ""), user_messages):
+        reasons.add("evidence")
+    if POSIX_PATH.search(text) or WINDOWS_PATH.search(text) or HOME_PATH.search(text):
+        reasons.add("path")
+    if SHA.search(text):
+        reasons.add("sha")
+    if HOST.search(text):
+        reasons.add("host")
+    if PRIVATE_IP.search(text):
+        reasons.add("ip")
+    if TRANSIENT.search(text):
+        reasons.add("transient")
+    if len(str(record.get("summary", ""))) > SUMMARY_CAP or "\n" in str(record.get("summary", "")):
+        reasons.add("cap")
+    if len(str(record.get("statement", ""))) > STATEMENT_CAP:
+        reasons.add("cap")
+    if any(value in text for value in secret_values):
+        reasons.add("secret")
+    for old in existing:
+        if normalized(str(record.get("summary", ""))) == normalized(str(old.get("summary", ""))) or normalized(
+            str(record.get("statement", ""))
+        ) == normalized(str(old.get("statement", ""))):
+            reasons.add("duplicate")
+    return reasons
+
+
+def strict_problems(
+    record: Mapping[str, Any],
+    user_messages: list[str],
+    existing: list[Mapping[str, Any]],
+    secret_values: list[str],
+) -> list[str]:
+    """Why ``record`` might be dropped by an over-eager guard; empty for a clean candidate."""
+    text = record_text(record)
+    problems = sorted(required_drop_reasons(record, user_messages, existing, secret_values))
+    checks = {
+        "strict-path": STRICT_PATH,
+        "strict-hex": STRICT_HEX,
+        "strict-host": STRICT_HOST,
+        "strict-ip": STRICT_IP,
+        "strict-git-state": STRICT_GIT_STATE,
+        "strict-secretish": STRICT_SECRETISH,
+    }
+    problems += [name for name, pattern in checks.items() if pattern.search(text)]
+    if any(value[:12] in text for value in secret_values):
+        problems.append("strict-secret-piece")
+    for old in existing:
+        if lenient_normalized(str(record.get("summary", ""))) == lenient_normalized(str(old.get("summary", ""))):
+            problems.append("strict-duplicate")
+    if record.get("source") == "assistant" and record.get("status") != "unverified":
+        problems.append("assistant-not-unverified")
+    return problems
