@@ -1,0 +1,56 @@
+"""``git memory status``: MEMORY / MEMORY-FAIL: reason / off, plus counts (R36)."""
+from __future__ import annotations
+
+from chord_git import config as config_mod
+from chord_git import memory, store, summary
+from chord_git.project import Project
+from chord_git.ui import Output
+
+
+def badge(project: Project, cfg: config_mod.Config, state: memory.IndexState) -> tuple[str, str | None]:
+    """The status-bar badge and, for MEMORY-FAIL, its one-line reason."""
+    if not cfg.memory.enabled:
+        return "off", None
+    if state.exists and not state.usable:
+        first = next(p for p in state.problems if p.kind != "encoding-outside")
+        return "MEMORY-FAIL", f"managed section unusable: {first.render()}"
+    last = store.read_status(project)
+    if last and last.get("state") == "fail":
+        return "MEMORY-FAIL", str(last.get("reason") or "last extraction failed")
+    return "MEMORY", None
+
+
+def collect(project: Project, cfg: config_mod.Config) -> dict[str, object]:
+    state = memory.read_index(project)
+    label, reason = badge(project, cfg, state)
+    entries = len(state.entries)
+    shown = summary.build(project.memory_md, budget=cfg.memory.summary_budget,
+                          extraction_enabled=False).entries_shown if entries else 0
+    return {
+        "badge": label if reason is None else f"{label}: {reason}",
+        "state": label,
+        "reason": reason,
+        "enabled": cfg.memory.enabled,
+        "entries": entries,
+        "entries_beyond_budget": max(entries - shown, 0),
+        "records": len(memory.record_ids(project)),
+        "orphans": len(memory.orphan_ids(project, state)),
+        "promotions": len(memory.promotion_files(project)),
+        "summary_budget": cfg.memory.summary_budget,
+    }
+
+
+def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool = False) -> int:
+    data = collect(project, cfg)
+    if as_json:
+        out.json(data)
+        return 0
+    out.line(str(data["badge"]))
+    out.line(
+        f"entries: {data['entries']}  records: {data['records']}  orphans: {data['orphans']}  "
+        f"promotions: {data['promotions']}"
+    )
+    if data["entries_beyond_budget"]:
+        out.line(f"{data['entries_beyond_budget']} entries lie beyond the summary budget "
+                 f"({data['summary_budget']} characters) and are not injected")
+    return 0

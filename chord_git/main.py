@@ -1,0 +1,107 @@
+"""``git memory`` / ``chord-git``: parse arguments and dispatch to ``commands/``. Nothing else."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from chord_git import __version__
+from chord_git.errors import ChordError, UsageError
+from chord_git.ui import Output
+
+FORMATS = ("text", "json")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return number
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="git memory", description="Project memory for coding agents.")
+    parser.add_argument("-C", dest="chdir", metavar="DIR", action="append", default=[],
+                        help="run as if started in DIR (like git -C)")
+    parser.add_argument("--version", action="version", version=f"chord-git {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="<command>", parser_class=_Parser)
+
+    sub.add_parser("init", help="create MEMORY.md with markers and the .chord/memory/ folders")
+
+    p = sub.add_parser("status", help="MEMORY, MEMORY-FAIL: reason, or off, with counts")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("summary", help="print exactly what a new session gets injected")
+    p.add_argument("--budget", type=_positive, help="characters of memory content (default: memory.summary_budget)")
+
+    p = sub.add_parser("check", help="index syntax, record schema and caps, secrets")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+
+    p = sub.add_parser("forget", help="remove an entry's index line; its record becomes an orphan")
+    p.add_argument("id")
+    return parser
+
+
+def _dispatch(args: argparse.Namespace, out: Output) -> int:
+    from chord_git import config as config_mod
+    from chord_git import project as project_mod
+
+    project = project_mod.discover(Path.cwd())
+    cfg = config_mod.load(project.root)
+    for warning in cfg.warnings:
+        out.warn(warning)
+
+    if args.command == "init":
+        from chord_git.commands.init import init
+        return init(project, out)
+    if args.command == "status":
+        from chord_git.commands.status import status
+        return status(project, cfg, out, as_json=args.json)
+    if args.command == "summary":
+        from chord_git.commands.summary import summary
+        return summary(project, cfg, out, budget=args.budget)
+    if args.command == "check":
+        from chord_git.commands.check import check
+        return check(project, out, paths=args.paths or None, fmt=args.format)
+    if args.command == "forget":
+        from chord_git.commands.forget import forget
+        return forget(project, args.id, out)
+    raise UsageError(f"git memory: unknown command {args.command!r}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    out = Output()
+    try:
+        args = build_parser().parse_args(argv)
+        for directory in args.chdir:
+            try:
+                os.chdir(directory)
+            except OSError as exc:
+                raise UsageError(f"cannot change to '{directory}': {exc.strerror}") from None
+        if args.command is None:
+            build_parser().print_help(out.stdout)
+            return 2
+        return _dispatch(args, out)
+    except ChordError as exc:
+        out.stderr.write(f"git memory: {exc}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        out.stderr.write("git memory: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+"""The ``git memory`` command as users run it: through git, in real repositories."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chord_git.index import BEGIN, END, Entry
+from testing.gitutil import cli_env, git, index_digest, make_repo, run_cli
+from tests.test_records import make_record
+from chord_git import records
+
+
+def seed_memory(repo: Path, count: int = 3) -> list[str]:
+    ids = []
+    (repo / ".chord/memory/records").mkdir(parents=True, exist_ok=True)
+    lines = []
+    for number in range(count):
+        record = make_record(id=f"20261129-item-{number:04d}", summary=f"Item {number} summary.")
+        (repo / ".chord/memory/records" / f"{record.id}.md").write_text(records.render(record))
+        lines.append(Entry(type=record.type, summary=record.summary, id=record.id).render())
+        ids.append(record.id)
+    (repo / "MEMORY.md").write_text("# Project memory\n\n" + BEGIN + "\n" + "\n".join(lines) + "\n" + END + "\n")
+    return ids
+
+
+def test_init_status_summary_check_forget_round(repo: Path) -> None:
+    before = index_digest(repo)
+    result = run_cli(repo, "init")
+    assert result.returncode == 0, result.stderr
+    assert (repo / "MEMORY.md").read_text() == f"# Project memory\n\n{BEGIN}\n{END}\n"
+    assert (repo / ".chord/memory/records").is_dir() and (repo / ".chord/memory/promotions").is_dir()
+    ids = seed_memory(repo)
+    status = run_cli(repo, "status", "--json")
+    assert json.loads(status.stdout) == {
+        "badge": "off", "state": "off", "reason": None, "enabled": False, "entries": 3,
+        "entries_beyond_budget": 0, "records": 3, "orphans": 0, "promotions": 0, "summary_budget": 4000,
+    }
+    summary = run_cli(repo, "summary")
+    assert summary.returncode == 0 and "Item 0 summary." in summary.stdout and summary.stderr == ""
+    check = run_cli(repo, "check")
+    assert check.returncode == 0, check.stdout
+    forget = run_cli(repo, "forget", ids[1])
+    assert forget.returncode == 0 and "orphan" in forget.stdout
+    status = json.loads(run_cli(repo, "status", "--json").stdout)
+    assert status["entries"] == 2 and status["orphans"] == 1 and status["records"] == 3
+    assert (repo / ".chord/memory/records" / f"{ids[1]}.md").exists()
+    assert index_digest(repo) == before
+    assert not (repo / ".gitignore").exists()
+
+
+def test_init_appends_markers_to_a_hand_written_file(repo: Path) -> None:
+    (repo / "MEMORY.md").write_bytes(b"\xef\xbb\xbf# Mine\r\n\r\nkeep me\r\n")
+    assert run_cli(repo, "init").returncode == 0
+    assert (repo / "MEMORY.md").read_bytes() == b"\xef\xbb\xbf# Mine\r\n\r\nkeep me\r\n\r\n" + f"{BEGIN}\r\n{END}\r\n".encode()
+
+
+def test_status_enabled_and_fail_badges(repo: Path) -> None:
+    seed_memory(repo, 1)
+    (repo / ".chord/config.yaml").write_text("memory:\n  enabled: true\n")
+    assert run_cli(repo, "status").stdout.splitlines()[0] == "MEMORY"
+    (repo / "MEMORY.md").write_text(f"{BEGIN}\nnot an entry\n{END}\n")
+    line = run_cli(repo, "status").stdout.splitlines()[0]
+    assert line == "MEMORY-FAIL: managed section unusable: MEMORY.md:2: not an index entry (expected '- [type] summary ([id](.chord/memory/records/id.md))')"
+
+
+def test_dash_c_works_like_git(repo: Path, tmp_path: Path) -> None:
+    seed_memory(repo, 2)
+    result = run_cli(tmp_path, "-C", str(repo), "status", "--json")
+    assert json.loads(result.stdout)["entries"] == 2
+    sub = repo / "src" / "deep"
+    sub.mkdir(parents=True)
+    assert json.loads(run_cli(sub, "status", "--json").stdout)["entries"] == 2
+    bad = run_cli(tmp_path, "-C", str(tmp_path / "missing"), "status")
+    assert bad.returncode == 2 and bad.stderr.startswith("git memory: cannot change to")
+
+
+def test_usage_errors_exit_2(repo: Path) -> None:
+    result = run_cli(repo, "summary", "--budget", "lots")
+    assert result.returncode == 2 and "invalid _positive value" not in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert run_cli(repo, "nonsense").returncode == 2
+    assert run_cli(repo, "forget", "no-such-id").returncode == 2
+
+
+def test_bad_config_is_one_line_exit_2(repo: Path) -> None:
+    (repo / ".chord").mkdir()
+    (repo / ".chord/config.yaml").write_text("memory:\n  enabled: sure\n")
+    result = run_cli(repo, "status")
+    assert result.returncode == 2
+    assert result.stderr == f"git memory: {repo / '.chord/config.yaml'}:2: memory.enabled must be true or false, not 'sure'\n"
+
+
+def test_summary_budget_flag(repo: Path) -> None:
+    seed_memory(repo, 40)
+    small = run_cli(repo, "summary", "--budget", "200").stdout
+    assert small.count("- [preference]") < 5
+    assert "More index entries exist" in small
+
+
+def test_bare_repository_is_a_clear_error(tmp_path: Path) -> None:
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    result = run_cli(bare, "status")
+    assert result.returncode == 2 and "bare repository" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_outside_git_uses_xdg_state(tmp_path: Path, isolated_home: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert run_cli(plain, "init").returncode == 0
+    assert (plain / "MEMORY.md").exists()
+    state_root = isolated_home / ".local/state/chord"
+    assert state_root.is_dir() and any(state_root.iterdir())
+
+
+def test_linked_worktree_keeps_its_own_state(repo: Path, tmp_path: Path) -> None:
+    worktree = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", str(worktree))
+    before = index_digest(repo)
+    assert run_cli(worktree, "init").returncode == 0
+    assert (worktree / "MEMORY.md").exists() and not (repo / "MEMORY.md").exists()
+    assert (repo / ".git/chord-memory/projects").is_dir()
+    assert index_digest(repo) == before
+
+
+def test_help_opens_the_man_page(repo: Path) -> None:
+    bin_dir = Path(sys.executable).parent
+    page = bin_dir.parent / "share/man/man1/git-memory.1"
+    if not page.exists():
+        assert not os.environ.get("CI"), "CI installs the package normally: the man page must be there"
+        pytest.skip("the package is installed in editable mode, which does not install data files; ./dev test installs it normally")
+    env = dict(cli_env(), MANPAGER="cat", PAGER="cat", MANWIDTH="80")
+    result = subprocess.run(["git", "memory", "--help"], cwd=repo, capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "git-memory - project memory for coding agents" in result.stdout
+    direct = subprocess.run(["git", "memory", "-h"], cwd=repo, capture_output=True, text=True, env=env)
+    assert direct.returncode == 0 and "usage: git memory" in direct.stdout

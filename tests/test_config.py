@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chord_git import config
+from chord_git.errors import ConfigError
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def user_file(home: Path) -> Path:
+    return home / ".config" / "chord" / "config.yaml"
+
+
+def test_defaults_when_no_file(tmp_path: Path) -> None:
+    cfg = config.load(tmp_path)
+    assert cfg.memory.enabled is False
+    assert cfg.memory.summary_budget == 4000
+    assert cfg.model_pool == () and cfg.sources == ()
+
+
+def test_project_overrides_user_key_by_key(tmp_path: Path, isolated_home: Path) -> None:
+    write(user_file(isolated_home), """
+model_pool:
+  - model: main-a
+    api_key_env: OPENAI_API_KEY
+  - model: main-b
+    base_url: http://127.0.0.1:9/v1
+reasoning_effort: high
+memory:
+  enabled: true
+  summary_budget: 3000
+""")
+    write(tmp_path / ".chord" / "config.yaml", "memory:\n  enabled: false\n")
+    cfg = config.load(tmp_path)
+    assert cfg.memory.enabled is False  # the project forces extraction off
+    assert cfg.memory.summary_budget == 3000  # untouched keys still come from the user file
+    assert [m.model for m in cfg.model_pool] == ["main-a", "main-b"]
+    assert cfg.reasoning_effort == "high"
+    assert cfg.extraction_pool == cfg.model_pool and not cfg.dedicated_pool
+
+
+def test_project_can_force_on_and_lists_replace_whole(tmp_path: Path, isolated_home: Path) -> None:
+    write(user_file(isolated_home), "model_pool: [{model: a}, {model: b}]\n")
+    write(tmp_path / ".chord" / "config.yaml", "memory:\n  enabled: true\n  model_pool:\n    - model: small\n")
+    cfg = config.load(tmp_path)
+    assert cfg.memory.enabled
+    assert [m.model for m in cfg.extraction_pool] == ["small"] and cfg.dedicated_pool
+
+
+def test_xdg_config_home_is_honoured(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    write(tmp_path / "xdg" / "chord" / "config.yaml", "memory: {enabled: true}\n")
+    assert config.load(None).memory.enabled
+
+
+def test_unknown_keys_warn_with_place(tmp_path: Path) -> None:
+    path = write(tmp_path / ".chord" / "config.yaml", "memory:\n  enabled: true\n  colour: blue\nfoo: 1\n")
+    cfg = config.load(tmp_path)
+    assert cfg.memory.enabled
+    assert cfg.warnings == (f"{path}:3: unknown key memory.colour (ignored)", f"{path}:4: unknown key foo (ignored)")
+
+
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        ("memory:\n  enabled: maybe\n", 2, "memory.enabled must be true or false"),
+        ("memory:\n  summary_budget: lots\n", 2, "memory.summary_budget must be an integer"),
+        ("memory:\n  summary_budget: 10\n", 2, "at least"),
+        ("model_pool: gpt\n", 1, "model_pool must be a list"),
+        ("model_pool:\n  - base_url: http://x\n", 2, "has no 'model'"),
+        ("model_pool:\n  - model: m\n    timeout: -1\n", 3, "timeout must be a positive number"),
+        ("model_pool:\n  - model: m\n    response_format: xml\n", 3, "response_format must be one of"),
+        ("- a\n- b\n", 1, "must be a mapping"),
+        ("memory: [\n", 2, "invalid YAML"),
+        ("memory:\n  enabled: true\n  enabled: false\n", 3, "duplicate key"),
+    ],
+)
+def test_wrong_types_refused_with_file_and_line(tmp_path: Path, text: str, line: int, message: str) -> None:
+    path = write(tmp_path / ".chord" / "config.yaml", text)
+    with pytest.raises(ConfigError) as info:
+        config.load(tmp_path)
+    assert str(info.value).startswith(f"{path}:{line}: ")
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("model_pool:\n  - model: m\n    api_key: " + "sk-" + "live" + "abcdefghijklmnop1234\n", 3),
+        ("model_pool:\n  - model: m\n    api_key_env: " + "sk-" + "proj-abcdefghijklmnopqrstuvwx\n", 3),
+        ("memory:\n  model_pool:\n    - model: m\n      token: abcdef123456\n", 4),
+        ("api_key: abcdef\n", 1),
+    ],
+)
+def test_literal_api_key_refused(tmp_path: Path, text: str, line: int) -> None:
+    path = write(tmp_path / ".chord" / "config.yaml", text)
+    with pytest.raises(ConfigError) as info:
+        config.load(tmp_path)
+    assert str(info.value).startswith(f"{path}:{line}: ")
+    assert "literal API key" in str(info.value)
+    assert "abcdef" not in str(info.value)
+
+
+def test_non_utf8_config(tmp_path: Path) -> None:
+    path = tmp_path / ".chord" / "config.yaml"
+    path.parent.mkdir()
+    path.write_bytes(b"memory:\n  enabled: true\n# caf\xe9\n")
+    with pytest.raises(ConfigError, match=r":3: config is not valid UTF-8"):
+        config.load(tmp_path)
+
+
+def test_empty_config_file_is_fine(tmp_path: Path) -> None:
+    write(tmp_path / ".chord" / "config.yaml", "")
+    assert config.load(tmp_path).memory.enabled is False
