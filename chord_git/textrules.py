@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import re
 
-# Roots that only ever name a machine's own layout; API routes such as /v1/chat stay legal.
+# Lookbehinds are ASCII-only on purpose: Unicode \w would match CJK text written right before a
+# path ("代码在/Users/li/src"). Roots that only ever name a machine's own layout; API routes such as /v1/chat stay legal.
 _POSIX_ROOTS = (
     "home|Users|root|usr|etc|var|tmp|opt|mnt|media|srv|run|private|Volumes|Library|Applications|"
     "System|nix|snap|proc|dev|sys|bin|sbin|lib|lib64|workspace|workspaces|builds|cygdrive|data|mnt"
 )
 ABSOLUTE_PATH = re.compile(
-    r"(?:(?<![\w.~/\\:-])/(?:" + _POSIX_ROOTS + r")(?:/[^\s/`'\")\]>]+)+/?)"  # /home/ana/src
-    r"|(?:(?<![\w])[A-Za-z]:[\\/][^\s`'\")\]>]*)"  # C:\Users\ana, D:/work
-    r"|(?:(?<![\w\\])\\\\[\w.$-]+\\[^\s`'\")\]>]+)"  # \\server\share
-    r"|(?:(?<![\w/])~[\w.-]*/[^\s`'\")\]>]*)"  # ~/src, ~ana/src
+    r"(?:(?<![A-Za-z0-9_.~/\\:-])/(?:" + _POSIX_ROOTS + r")(?:/[^\s/`'\")\]>]+)+/?)"  # /home/ana/src
+    r"|(?:(?<![A-Za-z0-9_])[A-Za-z]:[\\/][^\s`'\")\]>]*)"  # C:\Users\ana, D:/work
+    r"|(?:(?<![A-Za-z0-9_\\])\\\\[\w.$-]+\\[^\s`'\")\]>]+)"  # \\server\share
+    r"|(?:(?<![A-Za-z0-9_/])~[\w.-]*/[^\s`'\")\]>]*)"  # ~/src, ~ana/src
     r"|(?:\bfile:///[^\s`'\")\]>]+)"
 )
 
