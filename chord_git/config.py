@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from chord_git.errors import ConfigError
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -80,7 +78,9 @@ class _Located:
     line: int
 
 
-def _to_located(node: yaml.Node, path: str) -> Any:
+def _to_located(node: Any, path: str) -> Any:
+    import yaml
+
     line = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         out: dict[str, _Located] = {}
@@ -97,7 +97,9 @@ def _to_located(node: yaml.Node, path: str) -> Any:
     return _Located(_resolve_scalar(node), path, line)
 
 
-def _resolve_scalar(node: yaml.Node) -> Any:
+def _resolve_scalar(node: Any) -> Any:
+    import yaml
+
     loader = yaml.SafeLoader("")
     try:
         return loader.construct_object(node, deep=True)
@@ -118,6 +120,8 @@ def load_file(path: Path) -> _Located | None:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ConfigError(path, line, "config is not valid UTF-8") from None
+    import yaml  # deferred: most sessions have no config file at all
+
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from chord_git.errors import InputError
 from chord_git.textrules import absolute_paths
 
@@ -100,6 +98,8 @@ def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, lis
     except StopIteration:
         return None, [RecordProblem(1, "front-matter", "front matter is not closed by a '---' line")]
     front_lines = [line.rstrip("\r") for line in lines[1:close]]
+    import yaml  # deferred: the session-start path never parses records
+
     try:
         data = yaml.safe_load("\n".join(front_lines))
     except yaml.MarkedYAMLError as exc:
@@ -187,6 +187,8 @@ def _sections(lines: list[str], start: int) -> tuple[dict[str, str], list[Record
 
 
 def render(record: Record) -> str:
+    import yaml
+
     front = {
         "id": record.id, "type": record.type, "source": record.source, "status": record.status,
         "summary": record.summary, "statement": record.statement, "evidence": record.evidence,

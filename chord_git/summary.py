@@ -29,7 +29,7 @@ EXTRACTION_NOTICE = (
 )
 TRUNCATION_NOTE = "(More index entries exist beyond the memory budget and are not shown.)"
 _READ_CHUNK = 1 << 20
-_END_BYTES = re.compile(rb"^[ \t]*<!--[ \t]*chord:memory:end[ \t]*-->[ \t]*\r?$", re.M)
+_END_BYTES = re.compile(rb"[ \t]*<!--[ \t]*chord:memory:end[ \t]*-->[ \t]*\r?\Z")
 
 
 @dataclass(frozen=True)
@@ -128,19 +128,7 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md") -> tuple[st
             else:
                 break
         if state == "skip":
-            # Find the end marker without decoding the index lines we will not show.
-            tail = b""
-            while True:
-                chunk = handle.read(_READ_CHUNK)
-                if not chunk:
-                    break
-                data = tail + chunk
-                match = _END_BYTES.search(data)
-                if match:
-                    rest = data[match.end():] + handle.read(max(budget * 4, 0))
-                    notes.extend(_decode(line) for line in rest.split(b"\n")[1:])
-                    break
-                tail = data[-256:]
+            notes.extend(_notes_after_end_marker(handle, budget))
     if state == "inside":
         warnings.append(f"{rel}: {BEGIN} has no matching {END}")
     note_text = "\n".join(notes).strip("\n")
@@ -154,6 +142,33 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md") -> tuple[st
     if substantive and not truncated and room > 40:
         content = (content + "\n\n" if content else "") + _take(hand, room - 2)
     return content, len(entries), truncated, warnings
+
+
+def _notes_after_end_marker(handle: object, budget: int) -> list[str]:
+    """Skip the index lines we will not show, without decoding them, and read what follows."""
+    read = handle.read  # type: ignore[attr-defined]
+    tail = b""
+    while True:
+        chunk = read(_READ_CHUNK)
+        if not chunk:
+            return []
+        data = tail + chunk
+        start = 0
+        while True:
+            at = data.find(b"chord:memory:end", start)
+            if at < 0:
+                break
+            line_start = data.rfind(b"\n", 0, at) + 1
+            line_end = data.find(b"\n", at)
+            if line_end < 0:
+                break  # the marker line continues in the next chunk
+            if _END_BYTES.match(data[line_start:line_end]):
+                rest = data[line_end + 1:] + read(max(budget * 4 - (len(data) - line_end), 0))
+                return [_decode(line) for line in rest.split(b"\n")]
+            start = at + 1
+        cut = data.rfind(b"\n")
+        # A marker line is short; keeping a bounded tail stops one endless line from filling memory.
+        tail = (data[cut + 1:] if cut >= 0 else data)[-4096:]
 
 
 def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = "MEMORY.md") -> Summary:
