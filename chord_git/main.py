@@ -50,6 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("forget", help="remove an entry's index line; its record becomes an orphan")
     p.add_argument("id")
+
+    p = sub.add_parser("agent", help="the agent host's activity signal: busy, idle (or status)")
+    p.add_argument("state", choices=("busy", "idle", "status"))
+    p.add_argument("--pid", type=_positive, help="with busy: the host's pid; the flag dies with it")
+    p.add_argument("--json", action="store_true", help="with status: JSON output")
     return parser
 
 
@@ -77,6 +82,9 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
     if args.command == "forget":
         from chord_git.commands.forget import forget
         return forget(project, args.id, out)
+    if args.command == "agent":
+        from chord_git.commands.agent import agent
+        return agent(project, cfg, out, args.state, owner_pid=args.pid, as_json=args.json)
     raise UsageError(f"git memory: unknown command {args.command!r}")
 
 

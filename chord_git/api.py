@@ -1,0 +1,75 @@
+"""The Python API for agent hosts: what a host calls at session start, per turn and at session end.
+
+    from chord_git import api
+
+    memory = api.open_session(cwd)            # R9: inject memory.text into the system prompt
+    api.agent_busy(cwd, owner_pid=os.getpid())  # a user message arrived (R15)
+    api.agent_idle(cwd)                       # the agent's turn ended
+    memory.on_event("compaction")             # R10: refresh only when the prompt is rebuilt anyway
+    api.session_ended(cwd, transcript_path)   # the post-session hook, in-process (R14)
+
+Every function takes the directory the session works in and finds its project the same way
+``git memory`` does. Nothing here imports the openai client; extraction runs in a detached worker.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from chord_git import config as config_mod
+from chord_git import project as project_mod
+from chord_git import summary as summary_mod
+from chord_git.errors import UsageError
+from chord_git.extraction import activity
+from chord_git.summary import RefreshEvent, SessionMemory
+
+__all__ = ["RefreshEvent", "SessionMemory", "agent_busy", "agent_idle", "open_session", "session_ended"]
+
+PathLike = str | os.PathLike[str]
+
+
+def open_session(cwd: PathLike) -> SessionMemory:
+    """The session's memory summary; ``on_event`` reloads it (and the config) only on a RefreshEvent.
+
+    After a change of working directory into another project, open a new session memory instead.
+    """
+    project = project_mod.discover(Path(cwd))
+
+    def load() -> summary_mod.Summary:
+        cfg = config_mod.load(project.root)  # re-read: the budget or the extraction switch may change
+        return summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
+                                 extraction_enabled=cfg.memory.enabled,
+                                 rel=project.relative(project.memory_md))
+
+    return SessionMemory(loader=load)
+
+
+def agent_busy(cwd: PathLike, *, owner_pid: int | None = None) -> None:
+    """A user message arrived: main-pool extraction pauses, and an in-flight call is cancelled.
+
+    Pass ``owner_pid=os.getpid()`` from a long-lived host so the flag dies with the host.
+    """
+    activity.set_busy(project_mod.discover(Path(cwd)).state_dir, owner_pid=owner_pid)
+
+
+def agent_idle(cwd: PathLike) -> None:
+    """The agent's turn ended: main-pool extraction may call the model."""
+    activity.set_idle(project_mod.discover(Path(cwd)).state_dir)
+
+
+def session_ended(cwd: PathLike, transcript_path: PathLike, fmt: str = "auto") -> str | None:
+    """Queue a frozen session for background extraction; the job id, or None when memory is off.
+
+    Returns at once. The transcript is copied, so the host may delete it afterwards. A missing or
+    unreadable file raises ``InputError``; a relative path is taken relative to ``cwd``.
+    """
+    from chord_git.extraction import worker
+    from chord_git.transcripts.detect import FORMATS
+
+    if fmt != "auto" and fmt not in FORMATS:
+        raise UsageError(f"unknown transcript format {fmt!r} (expected auto, {', '.join(FORMATS)})")
+    project = project_mod.discover(Path(cwd))
+    cfg = config_mod.load(project.root)
+    session = Path(cwd) / transcript_path
+    submission = worker.submit(project, cfg, session, fmt)
+    return None if submission is None else submission.job_id
