@@ -90,15 +90,24 @@ def check_blob(rel: str, data: bytes) -> list[Finding]:
 
 
 def check_promotion(rel: str, data: bytes) -> list[Finding]:
+    """A promotion suggestion (R29): front matter, the target-path rule, caps, no absolute paths."""
+    from chord_git import promotions
+
+    name = rel[len(PROMOTIONS_DIR) + 1:]
+    if "/" in name:
+        return [Finding(rel, None, "layout", "promotions must sit directly in .chord/memory/promotions/")]
+    if not name.endswith(".md"):
+        return [Finding(rel, None, "layout", "unexpected file in .chord/memory/promotions/ (promotions are <id>.md)")]
+    if not records.valid_id(name[:-3]):
+        return [Finding(rel, None, "id", f"file name {name!r} is not a valid promotion id")]
+    if len(data) > promotions.MAX_FILE_BYTES:
+        return [Finding(rel, None, "size", f"promotion file is {len(data)} bytes (cap {promotions.MAX_FILE_BYTES})")]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return [Finding(rel, data[: exc.start].count(b"\n") + 1, "encoding", "not valid UTF-8")]
-    findings: list[Finding] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if absolute_paths(line):
-            findings.append(Finding(rel, number, "absolute-path", "absolute path in a memory file (R3: use project-relative paths)"))
-    return findings
+    _parsed, problems = promotions.parse(text.lstrip("\ufeff"), expected_id=name[:-3])
+    return [Finding(rel, p.line, p.kind, p.message) for p in problems]
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:

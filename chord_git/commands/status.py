@@ -37,7 +37,17 @@ def collect(project: Project, cfg: config_mod.Config) -> dict[str, object]:
         "orphans": len(memory.orphan_ids(project, state)),
         "promotions": len(memory.promotion_files(project)),
         "summary_budget": cfg.memory.summary_budget,
+        "stale": _stale_count(project, cfg, state),
     }
+
+
+def _stale_count(project: Project, cfg: config_mod.Config, state: memory.IndexState) -> int:
+    """Entries flagged by the staleness hints; reading their records is bounded by the index size."""
+    if not state.entries:
+        return 0
+    from chord_git import staleness
+
+    return len(staleness.stale_entries(project, stale_after_days=cfg.memory.stale_after_days, state=state))
 
 
 def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool = False) -> int:
@@ -53,4 +63,6 @@ def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bo
     if data["entries_beyond_budget"]:
         out.line(f"{data['entries_beyond_budget']} entries lie beyond the summary budget "
                  f"({data['summary_budget']} characters) and are not injected")
+    if data["stale"]:
+        out.line(f"{data['stale']} stale entries (hints only)")
     return 0
