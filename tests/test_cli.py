@@ -138,6 +138,6 @@ def test_help_opens_the_man_page(repo: Path) -> None:
     env = dict(cli_env(), MANPAGER="cat", PAGER="cat", MANWIDTH="80")
     result = subprocess.run(["git", "memory", "--help"], cwd=repo, capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
-    assert "git-memory - project memory for coding agents" in result.stdout
+    assert "git-memory - project memory for coding agents" in " ".join(result.stdout.split())
     direct = subprocess.run(["git", "memory", "-h"], cwd=repo, capture_output=True, text=True, env=env)
     assert direct.returncode == 0 and "usage: git memory" in direct.stdout
