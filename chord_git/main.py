@@ -12,6 +12,7 @@ from chord_git.errors import ChordError, UsageError
 from chord_git.ui import Output
 
 FORMATS = ("text", "json")
+REPORT_FORMATS = ("text", "json", "sarif")  # check and scan
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,8 +46,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=_positive, help="characters of memory content (default: memory.summary_budget)")
 
     p = sub.add_parser("check", help="index syntax, record schema and caps, secrets")
-    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--format", choices=REPORT_FORMATS, default="text")
+    p.add_argument("--staged", action="store_true",
+                   help="check the staged blobs (schema) and their added lines (secrets): the git hook")
     p.add_argument("paths", nargs="*", metavar="PATH")
+
+    p = sub.add_parser("scan", help="CI: secrets added to memory files over a commit range or all history")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--range", dest="range_spec", metavar="A..B",
+                       help="commits reachable from B and not from A (A...B: since the merge base)")
+    which.add_argument("--all", dest="all_history", action="store_true",
+                       help="every commit reachable from HEAD or any ref (the default outside pre-push)")
+    p.add_argument("--format", choices=REPORT_FORMATS, default="text")
 
     p = sub.add_parser("forget", help="remove an entry's index line; its record becomes an orphan")
     p.add_argument("id")
@@ -61,6 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
 def _dispatch(args: argparse.Namespace, out: Output) -> int:
     from chord_git import config as config_mod
     from chord_git import project as project_mod
+
+    if args.command == "scan":
+        # Before project discovery: CI scans bare mirrors, which have no project to discover.
+        from chord_git.commands.scan import scan
+        return scan(Path.cwd(), out, range_spec=args.range_spec, all_history=args.all_history, fmt=args.format)
 
     project = project_mod.discover(Path.cwd())
     cfg = config_mod.load(project.root)
@@ -78,7 +94,9 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
         return summary(project, cfg, out, budget=args.budget)
     if args.command == "check":
         from chord_git.commands.check import check
-        return check(project, out, paths=args.paths or None, fmt=args.format)
+        if args.staged and args.paths:
+            raise UsageError("git memory check: --staged reads the index; give no PATHs with it")
+        return check(project, out, paths=args.paths or None, fmt=args.format, staged=args.staged)
     if args.command == "forget":
         from chord_git.commands.forget import forget
         return forget(project, args.id, out)

@@ -1,14 +1,21 @@
-"""``git memory check``: index syntax, record schema and caps, and secrets in memory files."""
+"""``git memory check``: index syntax, record schema and caps, and secrets in memory files.
+
+Three inputs, one set of rules: the whole project (no arguments), the files pre-commit passes
+(``PATHS``, whole content), and the staged blobs (``--staged``, the plain git hook: schema rules
+on each staged file's full content, secrets on its added lines only).
+"""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from chord_git import memory, validate
+from chord_git import memory, memscan, validate
 from chord_git.project import MEMORY_FILE, Project
 from chord_git.report import emit
 from chord_git.ui import Output
 from chord_git.validate import Finding
+
+BASELINE_FILE = ".secrets.baseline"
 
 
 def _memory_files(project: Project) -> list[Path]:
@@ -48,7 +55,7 @@ def worktree_blobs(project: Project, paths: list[str] | None) -> tuple[list[tupl
             path = Path(raw)
             path = path if path.is_absolute() else Path.cwd() / path
             rel = project.relative(Path(os.path.abspath(path)))
-            if validate.memory_kind(rel) is not None and (path.exists() or path.is_symlink()):
+            if memscan.is_memory_path(rel) and (path.exists() or path.is_symlink()):
                 candidates.append(project.root / rel)
     else:
         candidates = _memory_files(project)
@@ -74,12 +81,59 @@ def dangling_entries(project: Project) -> list[Finding]:
     ]
 
 
-def check(project: Project, out: Output, *, paths: list[str] | None = None, fmt: str = "text") -> int:
+def _schema(rel: str, data: bytes) -> list[Finding]:
+    # A sub-project's memory file (``sub/MEMORY.md``) follows the rules of its own root.
+    prefix, inner = memscan.memory_split(rel) or ("", rel)
+    return [Finding(prefix + f.path, f.line, f.kind, f.message, f.layer) for f in validate.check_blob(inner, data)]
+
+
+def baseline_path(project: Project) -> Path | None:
+    """The project's detect-secrets baseline, honoured by layer 2 when present."""
+    path = project.root / BASELINE_FILE
+    return path if path.is_file() else None
+
+
+def uri_prefix(project: Project) -> str:
+    """Where the project root sits in the repository: SARIF locations are repository-relative."""
+    if project.repo is None or project.repo.workdir is None:
+        return ""
+    try:
+        rel = project.root.relative_to(project.repo.workdir).as_posix()
+    except ValueError:
+        return ""
+    return "" if rel == "." else rel + "/"
+
+
+def check(project: Project, out: Output, *, paths: list[str] | None = None, fmt: str = "text",
+          staged: bool = False) -> int:
+    if staged:
+        return check_staged(project, out, fmt=fmt)
     blobs, findings = worktree_blobs(project, paths)
     for rel, data in blobs:
-        findings.extend(validate.check_blob(rel, data))
+        findings.extend(_schema(rel, data))
+    findings.extend(memscan.scan_secrets({rel: memscan.text_lines(data) for rel, data in blobs},
+                                         baseline=baseline_path(project)))
     if not paths or any(Path(p).name == MEMORY_FILE for p in paths):
         findings.extend(dangling_entries(project))
     findings = validate.sort_findings(findings)
-    emit(out, findings, fmt, checked=len(blobs))
+    emit(out, findings, fmt, checked=len(blobs), uri_prefix=uri_prefix(project))
+    return 1 if findings else 0
+
+
+def check_staged(project: Project, out: Output, *, fmt: str = "text") -> int:
+    """The pre-commit check on what the commit will contain, read from the index git means."""
+    from chord_git import git
+
+    changes = git.staged_changes(project.root, memscan.is_memory_path)
+    findings: list[Finding] = []
+    added: dict[str, list[tuple[int, str]]] = {}
+    for change in changes.files:
+        findings.extend(memscan.file_findings(change))
+        findings.extend(memscan.schema_findings(change))
+        findings.extend(memscan.staged_dangling(change, changes.contains))
+        lines = memscan.secret_input(change)
+        if lines:
+            added[change.path] = lines
+    findings.extend(memscan.scan_secrets(added, baseline=baseline_path(project)))
+    emit(out, validate.sort_findings(findings), fmt, checked=len(changes.files), noun="staged memory file")
     return 1 if findings else 0

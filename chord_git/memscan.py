@@ -1,0 +1,138 @@
+"""Findings for memory files from git: schema rules on staged content, secrets on added lines.
+
+Shared by ``check`` (working tree, ``--staged``) and ``scan`` (history). Pure over paths, bytes
+and added lines; the git reading happens in ``git.py``. Secrets go through both layers of
+``chord_git.secrets``; this module only bounds what layer 2 is given (see ``scan_secrets``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from chord_git import index, validate
+from chord_git.git_cli import FileChange
+from chord_git.project import MEMORY_FILE, RECORDS_DIR
+from chord_git.validate import Finding
+
+MEMORY_DIR = ".chord/memory/"
+# detect-secrets runs at about 0.5 MB/s and its per-line regexes grow with line length (a 10 MB
+# line takes ~20 s): a hook cannot wait for that. Layer 1 is linear and reads everything; layer 2
+# reads lines up to this length, and up to this much text per file.
+LAYER2_MAX_LINE = 4096
+LAYER2_MAX_CHARS = 1_000_000
+Lines = Sequence[tuple[int, str]]
+
+
+def memory_split(path: str) -> tuple[str, str] | None:
+    """(project prefix, project-relative path) when a repository path is a memory file.
+
+    Memory files of sub-projects count too (``sub/MEMORY.md``, ``sub/.chord/memory/...``): a
+    monorepo keeps one memory per sub-project, and a hook or CI scan must guard every one.
+    """
+    if path == MEMORY_FILE or path.endswith("/" + MEMORY_FILE):
+        return path[: len(path) - len(MEMORY_FILE)], MEMORY_FILE
+    if path.startswith(MEMORY_DIR):
+        return "", path
+    cut = path.find("/" + MEMORY_DIR)
+    if cut >= 0:
+        return path[: cut + 1], path[cut + 1:]
+    return None
+
+
+def is_memory_path(path: str) -> bool:
+    return memory_split(path) is not None
+
+
+def text_lines(data: bytes) -> list[tuple[int, str]]:
+    """Numbered lines of a file as git counts them (LF ends a line; CR before it is dropped)."""
+    text = data.decode("utf-8", "replace")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [(number, line[:-1] if line.endswith("\r") else line) for number, line in enumerate(lines, 1)]
+
+
+def _layer1_only(path: str, lines: Lines) -> list[Finding]:
+    from chord_git import secrets
+
+    joined = "\n".join(text for _, text in lines)
+    return [_finding(path, lines[hit.line - 1][0], hit.kind, hit.layer) for hit in secrets.find(joined)]
+
+
+def _finding(path: str, line: int, kind: str, layer: str, commit: str | None = None) -> Finding:
+    origin = "our sanitizer" if layer == "sanitizer" else layer
+    return Finding(path, line, kind, f"possible secret, found by {origin}: remove it from memory and rotate it",
+                   layer=layer, commit=commit)
+
+
+def scan_secrets(added: Mapping[str, Lines], *, baseline: Path | None = None,
+                 commit: str | None = None) -> list[Finding]:
+    """Both secret layers on each file's added lines, as findings (never the value).
+
+    Adapter over ``secrets.scan_added_lines``: lines longer than ``LAYER2_MAX_LINE`` and text
+    past ``LAYER2_MAX_CHARS`` per file go to layer 1 alone, so a huge file stays linear.
+    """
+    if not any(added.values()):
+        return []
+    from chord_git import secrets
+
+    both: dict[str, list[tuple[int, str]]] = {}
+    alone: dict[str, list[tuple[int, str]]] = {}
+    for path, lines in added.items():
+        budget = LAYER2_MAX_CHARS
+        for number, text in lines:
+            fits = budget > 0 and len(text) <= LAYER2_MAX_LINE
+            (both if fits else alone).setdefault(path, []).append((number, text))
+            budget -= len(text) + 1 if fits else 0
+    findings = [_finding(h.path, h.line, h.kind, h.layer, commit)
+                for h in secrets.scan_added_lines(both, baseline=baseline)] if both else []
+    for path, lines in alone.items():
+        findings.extend(
+            Finding(f.path, f.line, f.kind, f.message, f.layer, commit) for f in _layer1_only(path, lines)
+        )
+    return findings
+
+
+def file_findings(change: FileChange, *, commit: str | None = None) -> list[Finding]:
+    """What is wrong with a memory file as a git object, before any content rule."""
+    if change.mode == 0o120000:
+        return [Finding(change.path, None, "symlink", "memory file staged as a symlink; memory files must be regular files", commit=commit)]
+    if not change.is_regular:
+        return [Finding(change.path, None, "layout", f"memory path is not a regular file (mode {change.mode:o})", commit=commit)]
+    if change.binary:
+        return [Finding(change.path, None, "binary", "memory file is binary; memory files must be text", commit=commit)]
+    return []
+
+
+def schema_findings(change: FileChange) -> list[Finding]:
+    """The ``check`` rules on a staged file's full content, reported at its repository path."""
+    split = memory_split(change.path)
+    if split is None or change.data is None or not change.is_regular or change.binary:
+        return []
+    prefix, rel = split
+    return [Finding(prefix + f.path, f.line, f.kind, f.message, f.layer)
+            for f in validate.check_blob(rel, change.data)]
+
+
+def staged_dangling(change: FileChange, contains: Callable[[str], bool]) -> list[Finding]:
+    """Index entries in a staged MEMORY.md whose record is not in the staged tree."""
+    split = memory_split(change.path)
+    if split is None or split[1] != MEMORY_FILE or change.data is None or change.binary:
+        return []
+    text, bom = index.decode(change.data)
+    doc, _problems = index.parse(text, change.path, bom=bom)
+    if doc is None:
+        return []
+    prefix = split[0]
+    return [
+        Finding(change.path, entry.line, "dangling", f"index entry {entry.id} has no staged record file")
+        for entry in doc.entries
+        if not contains(f"{prefix}{RECORDS_DIR}/{entry.id}.md")
+    ]
+
+
+def secret_input(change: FileChange) -> list[tuple[int, str]]:
+    """The lines to scan for secrets: added lines, or all of a binary file's text."""
+    if change.binary and change.data is not None:
+        return text_lines(change.data)
+    return list(change.added) if change.is_regular else []
