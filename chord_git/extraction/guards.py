@@ -1,0 +1,255 @@
+"""Deterministic guards between the model's reply and the memory files (R18–R23, R31).
+
+The model proposes; these rules decide. Each candidate record is kept, adjusted, or dropped for
+exactly one reason (the first that applies, in ``REASONS`` order), and every drop is counted:
+
+``empty``                a required text field is blank (evidence is required for source user)
+``cap``                  summary over 160 characters or not one line, statement over 600, or a
+                         record file that would exceed the loader's size cap
+``secret``               layer 1 or layer 2 finds a secret in any field. The model only ever saw
+                         redacted text, so a raw value in its reply was invented or reconstructed;
+                         a record built around a credential is dropped whole, never stored redacted
+``evidence-not-found``   source user, but the evidence does not occur in a user message as sent,
+                         after NFKC, case and whitespace folding (assistant text, history, tool
+                         output and paraphrases do not count)
+``absolute-path``        ``textrules.absolute_paths`` in any field (R3, R23)
+``commit-sha``           ``textrules.commit_shas`` (R23)
+``host-name``            ``textrules.host_names`` (R19)
+``private-ip``           ``textrules.private_ips`` (R19)
+``transient-git-state``  ``textrules.transient_git_state`` (R18)
+``duplicate``            normalized summary or statement equals a summary or statement of any
+                         record file (orphans included: a deleted memory does not come back, R22,
+                         R34), of an index line, or of a candidate kept earlier in this reply
+``supersedes-user-record`` an assistant-sourced candidate tries to replace a user-said record
+``supersedes-conflict``  a second candidate revising a record already revised in this reply
+
+Adjustments (counted, not drops): ``status-unverified`` (source assistant is always stored
+unverified, R20); ``evidence-cleared`` (an assistant record's "evidence" that is not the user's
+words is removed so it cannot pass for a quote); ``supersedes-unknown`` (``supersedes`` names no
+record file and no index entry: the field is dropped and the record treated as new).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from chord_git import memory, records, textrules
+from chord_git.extraction.schema import CandidateRecord
+from chord_git.project import Project
+from chord_git.secrets import scan_added_lines
+
+REASONS = (
+    "empty", "cap", "secret", "evidence-not-found", "absolute-path", "commit-sha", "host-name",
+    "private-ip", "transient-git-state", "duplicate", "supersedes-user-record", "supersedes-conflict",
+)
+TEXT_FIELDS = ("summary", "statement", "why", "how_to_apply", "evidence")
+REQUIRED_FIELDS = ("summary", "statement", "why", "how_to_apply")
+_PATTERN_GUARDS = (
+    ("absolute-path", textrules.absolute_paths),
+    ("commit-sha", textrules.commit_shas),
+    ("host-name", textrules.host_names),
+    ("private-ip", textrules.private_ips),
+    ("transient-git-state", textrules.transient_git_state),
+)
+# Room for the front matter keys and section headings around the fields.
+_RECORD_OVERHEAD = 600
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True)
+class ExistingMemory:
+    """What the guards compare against: every record file and the index as they are now."""
+
+    texts: frozenset[str]  # normalized summaries and statements
+    index_ids: frozenset[str]
+    record_ids: frozenset[str]
+    sources: Mapping[str, str | None] = field(default_factory=dict)  # record id -> source or None
+
+
+@dataclass(frozen=True)
+class Accepted:
+    position: int  # index in the reply's ``records`` list
+    candidate: CandidateRecord  # as adjusted: stripped, status coerced, supersedes checked
+
+
+@dataclass(frozen=True)
+class Dropped:
+    position: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class GuardResult:
+    accepted: tuple[Accepted, ...]
+    dropped: tuple[Dropped, ...]
+    adjusted: Mapping[str, int]
+
+    @property
+    def drop_counts(self) -> dict[str, int]:
+        counts = Counter(d.reason for d in self.dropped)
+        return {reason: counts[reason] for reason in REASONS if counts[reason]}
+
+
+# ---------------------------------------------------------------------------- existing memory
+def _front_matter(path: Path) -> dict[str, object] | None:
+    """Summary, statement and source of a record file, leniently: a record the loader would
+    skip (over a cap, a bad field) still counts for duplicates."""
+    try:
+        if path.is_symlink():
+            return None
+        with path.open("rb") as stream:
+            text = stream.read(records.MAX_RECORD_BYTES).decode("utf-8", "replace").lstrip("\ufeff")
+    except OSError:
+        return None
+    if not text.startswith("---"):
+        return None
+    end = text.find("\n---", 3)
+    if end < 0:
+        return None
+    try:
+        data = yaml.load(text[3:end], Loader=_Loader)  # noqa: S506 - a safe loader
+    except yaml.YAMLError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def load_existing(project: Project, state: memory.IndexState) -> ExistingMemory:
+    texts: set[str] = set()
+    sources: dict[str, str | None] = {}
+    ids = memory.record_ids(project)
+    for rid in ids:
+        data = _front_matter(project.records_dir / f"{rid}.md")
+        if data is None:
+            sources[rid] = None
+            continue
+        for key in ("summary", "statement"):
+            value = data.get(key)
+            if isinstance(value, str) and value.strip():
+                texts.add(records.normalize_text(value))
+        source = data.get("source")
+        sources[rid] = source if source in records.SOURCES else None
+    for entry in state.entries:
+        texts.add(records.normalize_text(entry.summary))
+    return ExistingMemory(frozenset(texts), frozenset(e.id for e in state.entries), frozenset(ids), sources)
+
+
+# ---------------------------------------------------------------------------- the checks
+def _strip(candidate: CandidateRecord) -> CandidateRecord:
+    evidence = candidate.evidence.strip() if candidate.evidence is not None else None
+    supersedes = candidate.supersedes.strip() if candidate.supersedes is not None else None
+    return candidate.model_copy(update={
+        "summary": candidate.summary.strip(), "statement": candidate.statement.strip(),
+        "why": candidate.why.strip(), "how_to_apply": candidate.how_to_apply.strip(),
+        "evidence": evidence or None, "supersedes": supersedes or None,
+    })
+
+
+def _fields(candidate: CandidateRecord) -> list[str]:
+    return [getattr(candidate, name) or "" for name in TEXT_FIELDS]
+
+
+def secret_positions(candidates: Sequence[CandidateRecord]) -> set[int]:
+    """Positions of candidates in which either layer finds a secret (one scan for the reply)."""
+    added: dict[str, list[tuple[int, str]]] = {}
+    for position, candidate in enumerate(candidates):
+        lines = [line for text in _fields(candidate) for line in text.split("\n")]
+        added[str(position)] = list(enumerate(lines, start=1))
+    if not added:
+        return set()
+    return {int(hit.path) for hit in scan_added_lines(added)}
+
+
+def _too_long(candidate: CandidateRecord) -> bool:
+    summary = candidate.summary
+    if len(summary) > records.SUMMARY_CAP or "\n" in summary or "\r" in summary:
+        return True
+    if len(candidate.statement) > records.STATEMENT_CAP:
+        return True
+    size = sum(len(text.encode("utf-8")) for text in _fields(candidate)) + len(candidate.statement.encode())
+    return size + _RECORD_OVERHEAD > records.MAX_RECORD_BYTES
+
+
+def _evidence_found(evidence: str, user_texts: Iterable[str]) -> bool:
+    needle = records.normalize_text(evidence)
+    return bool(needle) and any(needle in text for text in user_texts)
+
+
+def _pattern_reason(candidate: CandidateRecord) -> str | None:
+    texts = _fields(candidate)
+    for reason, finder in _PATTERN_GUARDS:
+        if any(finder(text) for text in texts):
+            return reason
+    return None
+
+
+def check(candidates: Sequence[CandidateRecord], user_texts: Sequence[str],
+          existing: ExistingMemory) -> GuardResult:
+    """Run every guard over the reply's records; ``user_texts`` are the user messages as sent."""
+    folded_users = [records.normalize_text(text) for text in user_texts]
+    stripped = [_strip(c) for c in candidates]
+    secrets = secret_positions(stripped)
+    accepted: list[Accepted] = []
+    dropped: list[Dropped] = []
+    adjusted: Counter[str] = Counter()
+    seen_texts: set[str] = set()
+    revised: set[str] = set()
+
+    for position, candidate in enumerate(stripped):
+        reason, candidate = _judge(position, candidate, folded_users, existing, secrets, seen_texts, revised, adjusted)
+        if reason is not None:
+            dropped.append(Dropped(position, reason))
+            continue
+        accepted.append(Accepted(position, candidate))
+        seen_texts.update({records.normalize_text(candidate.summary), records.normalize_text(candidate.statement)})
+        if candidate.supersedes is not None:
+            revised.add(candidate.supersedes)
+    return GuardResult(tuple(accepted), tuple(dropped), dict(adjusted))
+
+
+def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], existing: ExistingMemory,
+           secrets: set[int], seen_texts: set[str], revised: set[str],
+           adjusted: Counter[str]) -> tuple[str | None, CandidateRecord]:
+    if any(not getattr(candidate, name) for name in REQUIRED_FIELDS):
+        return "empty", candidate
+    if candidate.source == "user" and not candidate.evidence:
+        return "empty", candidate
+    if _too_long(candidate):
+        return "cap", candidate
+    if position in secrets:
+        return "secret", candidate
+    if candidate.source == "user" and not _evidence_found(candidate.evidence or "", folded_users):
+        return "evidence-not-found", candidate
+    pattern = _pattern_reason(candidate)
+    if pattern is not None:
+        return pattern, candidate
+    summary, statement = records.normalize_text(candidate.summary), records.normalize_text(candidate.statement)
+    if {summary, statement} & (existing.texts | seen_texts):
+        return "duplicate", candidate
+    target = candidate.supersedes
+    if target is not None:
+        known = records.valid_id(target) and (target in existing.index_ids or target in existing.record_ids)
+        if not known:
+            adjusted["supersedes-unknown"] += 1
+            candidate = candidate.model_copy(update={"supersedes": None})
+        elif candidate.source == "assistant" and existing.sources.get(target) != "assistant":
+            return "supersedes-user-record", candidate  # unreadable counts as user-said: the safe side
+        elif target in revised:
+            return "supersedes-conflict", candidate
+    if candidate.source == "assistant":
+        candidate = _as_assistant(candidate, folded_users, adjusted)
+    return None, candidate
+
+
+def _as_assistant(candidate: CandidateRecord, folded_users: list[str], adjusted: Counter[str]) -> CandidateRecord:
+    update: dict[str, object] = {}
+    if candidate.status != "unverified":
+        update["status"] = "unverified"
+        adjusted["status-unverified"] += 1
+    if candidate.evidence is not None and not _evidence_found(candidate.evidence, folded_users):
+        update["evidence"] = None
+        adjusted["evidence-cleared"] += 1
+    return candidate.model_copy(update=update) if update else candidate
