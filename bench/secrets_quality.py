@@ -1,0 +1,139 @@
+"""Recall and false positives of secret scanning on the public corpus (issue 3).
+
+Each corpus example is scanned as one markdown file, (a) with detect-secrets alone (default
+plugins: the anchor) and (b) with both of our layers (``chord_git.secrets.scan_added_lines``).
+An example counts as flagged when any finding falls inside it.
+
+    python bench/secrets_quality.py [--corpus DIR] [--show-misses N] [--show-fps N]
+
+The corpus directory defaults to ``$CHORD_CORPUS`` or ``<repo>/../shared/corpus/secrets``.
+gitleaks rows with a ``path`` field only fire for that file name upstream (``*.yaml``,
+``nuget.config``...); they are excepted from recall and counted separately.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from chord_git.secrets import SecretHit, scan_added_lines  # noqa: E402
+from chord_git.secrets.detect import detect_secrets_only  # noqa: E402
+
+Scanner = Callable[[Mapping[str, Sequence[tuple[int, str]]]], list[SecretHit]]
+FILES = ("gitleaks.jsonl", "detect_secrets.jsonl", "benign_memory.jsonl")
+
+
+@dataclass
+class Score:
+    secret: int = 0
+    caught: int = 0
+    benign: int = 0
+    flagged_benign: int = 0
+    path_bound: int = 0
+    misses: Counter[str] = field(default_factory=Counter)
+    fps: Counter[str] = field(default_factory=Counter)
+    missed_rows: list[dict[str, str]] = field(default_factory=list)
+    fp_rows: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def recall(self) -> float:
+        return self.caught / self.secret if self.secret else float("nan")
+
+    @property
+    def fp_rate(self) -> float:
+        return self.flagged_benign / self.benign if self.benign else float("nan")
+
+
+def default_corpus() -> Path:
+    env = os.environ.get("CHORD_CORPUS")
+    return Path(env) if env else REPO.parent / "shared" / "corpus" / "secrets"
+
+
+def load(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def score(rows: list[dict[str, str]], scanner: Scanner) -> Score:
+    added = {f"example-{i}.md": list(enumerate(row["text"].split("\n"), start=1))
+             for i, row in enumerate(rows)}
+    flagged = {hit.path for hit in scanner(added)}
+    result = Score()
+    for i, row in enumerate(rows):
+        hit = f"example-{i}.md" in flagged
+        if row["label"] == "secret":
+            if "path" in row:
+                result.path_bound += 1
+                continue
+            result.secret += 1
+            result.caught += hit
+            if not hit:
+                result.misses[row["rule"]] += 1
+                result.missed_rows.append(row)
+        else:
+            result.benign += 1
+            result.flagged_benign += hit
+            if hit:
+                result.fps[row["rule"]] += 1
+                result.fp_rows.append(row)
+    return result
+
+
+def report(name: str, scores: dict[str, Score], show_misses: int, show_fps: int) -> None:
+    print(f"\n== {name}")
+    print(f"{'file':24} {'secret':>7} {'recall':>8} {'benign':>7} {'FP rate':>8} {'path-bound':>11}")
+    for file, s in scores.items():
+        recall = f"{s.recall:8.3f}" if s.secret else f"{'-':>8}"
+        print(f"{file:24} {s.secret:7d} {recall} {s.benign:7d} {s.fp_rate:8.3f} {s.path_bound:11d}")
+    upstream = [scores[f] for f in ("gitleaks.jsonl", "detect_secrets.jsonl") if f in scores]
+    benign_rows = sum(s.benign for s in upstream)
+    if benign_rows:
+        flagged = sum(s.flagged_benign for s in upstream)
+        print(f"upstream benign rows together: {flagged}/{benign_rows} flagged = {flagged / benign_rows:.3f}")
+    for file, s in scores.items():
+        if s.misses:
+            top = ", ".join(f"{rule} {n}" for rule, n in s.misses.most_common())
+            print(f"  misses in {file} ({sum(s.misses.values())}): {top}")
+        if s.fps:
+            top = ", ".join(f"{rule} {n}" for rule, n in s.fps.most_common())
+            print(f"  false positives in {file} ({sum(s.fps.values())}): {top}")
+        for row in s.missed_rows[:show_misses]:
+            print(f"    MISS {row['rule']}: {row['text'][:160]!r}")
+        for row in s.fp_rows[:show_fps]:
+            print(f"    FP   {row['rule']}: {row['text'][:160]!r}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=default_corpus())
+    parser.add_argument("--show-misses", type=int, default=0, metavar="N")
+    parser.add_argument("--show-fps", type=int, default=0, metavar="N")
+    parser.add_argument("--ours-only", action="store_true", help="skip the detect-secrets anchor")
+    args = parser.parse_args(argv)
+    corpora = {f: load(args.corpus / f) for f in FILES if (args.corpus / f).exists()}
+    if not corpora:
+        print(f"no corpus files in {args.corpus}", file=sys.stderr)
+        return 2
+    scanners: list[tuple[str, Scanner]] = []
+    if not args.ours_only:
+        scanners.append(("(a) detect-secrets 1.5 alone, default plugins", detect_secrets_only))
+    scanners.append(("(b) chord_git: sanitizer + detect-secrets + benign filter", scan_added_lines))
+    for name, scanner in scanners:
+        started = time.perf_counter()
+        scores = {file: score(rows, scanner) for file, rows in corpora.items()}
+        report(name, scores, args.show_misses, args.show_fps)
+        print(f"  ({time.perf_counter() - started:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,291 @@
+"""Layer-1 scanner for values assigned to secret-looking names.
+
+Covers ``export X_TOKEN=…``, ``.env`` lines, ``api_key = "…"``, YAML/JSON ``password:`` keys,
+XML elements, Go/Java/C declarations, ``Authorization:`` headers and ``"value" == password``
+comparisons. A hit needs a key whose words name a secret (``patterns.STRONG_KEY_WORDS``) and a
+value that is neither benign (``benign.benign_reason``) nor a plain word.
+
+The scan is driven by literal trigger words found in a lower-cased copy of the text; each hit is
+expanded to its identifier with bounded lookups, and later hits inside the same identifier are
+skipped, so the cost stays linear however the input repeats.
+"""
+from __future__ import annotations
+
+import re
+
+from . import benign, patterns
+from .formats import RANK_ASSIGNMENT, Span
+
+_KEY_CHARS = re.compile(r"[\w.\-$]*")
+_MAX_KEY = 100
+_SEP = re.compile(
+    r"""(?P<close>["'`]?\]?)(?:\[\d{0,4}\])?(?:
+        (?:[ \t]+[A-Za-z_][\w.<>\[\]*]{0,40})?[ \t]*(?P<assign>:{1,3}=|\?=|\.=|\+=|=(?![=>~]))
+      | [ \t]*(?P<op>=>|===?|!==?|:(?![:/])|<-)
+      | (?<=["'`])(?P<comma>[ \t]*,)(?=[ \t]*["'`])
+      | (?P<xml>>)
+      | (?P<space>[ \t]+(?=["'`]))
+    )[ \t]*""",
+    re.X,
+)
+_FLAG_VALUE = re.compile(r"[ \t]+")
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
+_VALUE = re.compile(
+    r"""(?:[@fFrRbBuU]{1,2}(?=["'`]))?(?:"(?P<dq>[^"\n]{0,512})"|'(?P<sq>[^'\n]{0,512})'|`(?P<bq>[^`\n]{0,512})`
+      |(?P<bare>[^\s"'`]{1,512}))""",
+    re.X,
+)
+_XML_VALUE = re.compile(r"\s{0,64}(?P<bare>[^<\s]{1,512})\s{0,64}</")
+_ESCAPE_CUT = re.compile(r"\\[nrt\"']|&&|\|\|")
+_SCHEME_WORD = re.compile(patterns.AUTH_SCHEMES.pattern[: -len(r"\s+")])
+_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
+_SLUG_SEGMENT = re.compile(r"^(?:[a-z]{1,10}\d{0,3}|\d+)$")
+_INDIRECT = re.compile(r"[A-Za-z_][\w.]*[\(\[]")
+_AUTH_KEYS = frozenset({"authorization", "auth", "bearer", "proxy"})
+_PASSWORD_WORDS = frozenset({"password", "passwords", "passwd", "passphrase", "passcode", "pwd",
+                             "pass", "pw", "login"})
+_KEY_QUALIFIERS_FOR_KEY = frozenset({
+    "api", "secret", "private", "access", "master", "signing", "encryption", "license", "client",
+    "app", "auth", "account", "service", "admin", "root", "ssh", "deploy", "session", "encrypt",
+    "hmac", "jwt", "webhook", "storage", "subscription", "consumer", "sas", "shared",
+})
+
+
+def _secret_word(part: str, index: int, parts: list[str]) -> str | None:
+    """'strong' or 'weak' when ``part`` names a secret, else None."""
+    if part in patterns.STRONG_KEY_WORDS or part.endswith(patterns.STRONG_SUFFIXES):
+        return "strong"
+    if part in ("key", "keys") and index > 0 and parts[index - 1] in _KEY_QUALIFIERS_FOR_KEY:
+        return "strong"
+    if part in patterns.WEAK_KEY_WORDS or part == "accessid":
+        return "weak"
+    return None
+
+
+def _key_parts(key: str) -> list[str]:
+    parts = benign.word_parts(key)
+    while parts and parts[-1].isdigit():
+        parts.pop()
+    # An "access id" is the public half of a key pair, but still part of the credential.
+    if len(parts) >= 2 and parts[-2:] == ["access", "id"]:
+        parts[-2:] = ["accessid"]
+    return parts
+
+
+def classify_key(key: str, word_before: str = "") -> tuple[str, str, str] | None:
+    """(kind, strength, secret word) for a key that holds a secret, or None."""
+    parts = _key_parts(key)
+    if not parts or any(p in patterns.NON_SECRET_QUALIFIERS for p in parts):
+        return None
+    if parts[-1] in patterns.DESCRIPTOR_WORDS:
+        return None
+    for index in range(len(parts) - 1, -1, -1):
+        strength = _secret_word(parts[index], index, parts)
+        if strength is None:
+            continue
+        trailing = parts[index + 1:]
+        if strength == "weak" and not all(p in patterns.TRAILING_WORDS for p in trailing):
+            continue
+        if strength == "weak" and len(parts) == 1 and word_before in patterns.NON_SECRET_QUALIFIERS:
+            return None
+        return _kind(parts[index]), strength, parts[index]
+    return None
+
+
+def _kind(word: str) -> str:
+    if word in _PASSWORD_WORDS or "pass" in word:
+        return "password-assignment"
+    if "secret" in word:
+        return "secret-assignment"
+    if "cred" in word:
+        return "credential-assignment"
+    if "key" in word:
+        return "api-key-assignment"
+    return "token-assignment"
+
+
+def looks_secret(value: str, strength: str) -> bool:
+    """Does a value assigned to a secret-looking key look like a credential?"""
+    v = value.strip()
+    if len(v) < 6 or any(c.isspace() for c in v):
+        return False
+    has_digit = any(c.isdigit() for c in v)
+    has_alpha = any(c.isalpha() for c in v)
+    symbols = {c for c in v if not c.isalnum()}
+    if not has_alpha:
+        return has_digit and len(v) >= 10 and strength == "strong" and len(set(v)) > 3
+    if len(symbols) >= 3 and len(v) >= 8:
+        return True  # punctuation-heavy: typed passwords such as ``A,.:-¨@*¿?!``
+    if not has_digit:
+        return _random_letters(v)
+    if strength == "weak" and len(v) < 10:
+        return False
+    if _SLUG.match(v) and all(_SLUG_SEGMENT.match(seg) for seg in v.split("-")):
+        return False  # a resource name such as ``cmp2-qat-1208358310``
+    return benign.shannon_entropy(v) >= 2.3
+
+
+def _random_letters(value: str) -> bool:
+    letters = "".join(c for c in value if c.isalpha())
+    if len(letters) < 12:
+        return False
+    if benign.case_switch_ratio(letters) >= 0.3:
+        return True
+    vowels = sum(1 for c in letters.lower() if c in "aeiou")
+    return len(letters) >= 20 and vowels / len(letters) < 0.2
+
+
+def value_is_secret(value: str, strength: str, word: str = "") -> bool:
+    """Is ``value``, assigned to a key of this strength (and secret ``word``), a credential?
+
+    UUIDs and hex strings are benign on their own but are what many API keys look like
+    (Heroku and Snyk keys are UUIDs), so a secret-looking key overrides that.
+    """
+    reason = benign.benign_reason(value)
+    overridable = {"uuid", "hex", "number"} if strength == "strong" else {"hex"}
+    if strength == "weak" and word in ("key", "keys"):
+        overridable.add("uuid")
+    if reason is not None and reason not in overridable:
+        return False
+    if reason == "uuid":
+        return True
+    return looks_secret(value, strength)
+
+
+def _clean_bare(view: str, start: int, end: int) -> int:
+    """End of an unquoted value: cut at escapes (``\\n`` inside JSON strings) and separators."""
+    cut = _ESCAPE_CUT.search(view, start, end)
+    if cut:
+        end = cut.start()
+    while end > start and view[end - 1] in ",;":
+        end -= 1
+    return end
+
+
+def _value_after(view: str, pos: int, sep: re.Match[str], key_start: int,
+                 auth: bool) -> tuple[int, int] | None:
+    groups = sep.groupdict()
+    if groups.get("xml") is not None:
+        if key_start == 0 or view[key_start - 1] != "<":
+            return None
+        match = _XML_VALUE.match(view, pos)
+        return match.span("bare") if match else None
+    match = _VALUE.match(view, pos)
+    if match is None:
+        return None
+    for group in ("dq", "sq", "bq"):
+        if match.group(group) is not None:
+            start, end = match.span(group)
+            break
+    else:
+        start, end = match.span("bare")
+        end = _clean_bare(view, start, end)
+        if auth and _SCHEME_WORD.fullmatch(view[start:end]):
+            nxt = re.compile(r"[ \t]+([^\s\"'`]{1,512})").match(view, end)
+            if nxt is None:
+                return None
+            start, end = nxt.start(1), _clean_bare(view, nxt.start(1), nxt.end(1))
+        return start, end
+    if auth:
+        scheme = patterns.AUTH_SCHEMES.match(view, start, end)
+        if scheme:
+            start = scheme.end()
+    return start, end
+
+
+def _reverse_value(view: str, key_start: int) -> tuple[int, int] | None:
+    """``"value" == password``: the quoted operand left of a comparison with the key."""
+    head = view[max(0, key_start - 8):key_start].rstrip()
+    if not re.search(r"(?:===?|!==?)$", head):
+        return None
+    pos = max(0, key_start - 8) + len(head.rstrip("=!").rstrip())
+    if pos == 0 or view[pos - 1] not in "\"'`":
+        return None
+    quote = view[pos - 1]
+    open_at = view.rfind(quote, max(0, pos - 514), pos - 1)
+    if open_at < 0 or "\n" in view[open_at:pos]:
+        return None
+    return open_at + 1, pos - 1
+
+
+def _trigger_positions(low: str) -> list[int]:
+    hits: list[int] = []
+    for word in patterns.ASSIGNMENT_TRIGGERS:
+        start = low.find(word)
+        while start >= 0:
+            hits.append(start)
+            start = low.find(word, start + 1)
+    hits.sort()
+    return hits
+
+
+def _key_bounds(view: str, low: str, hit: int, key_end: int) -> tuple[int, int]:
+    back = _KEY_CHARS.match(low[max(0, hit - _MAX_KEY):hit][::-1])
+    key_start = hit - (back.end() if back else 0)
+    while key_start < hit and view[key_start] in ".-$":
+        key_start += 1
+    return key_start, key_end
+
+
+KeyCache = dict[str, "tuple[str, str, str] | None"]
+
+
+def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int,
+                   cache: KeyCache) -> tuple[Span | None, int]:
+    """The secret assigned at this key, if any, and where scanning may resume."""
+    sep: re.Match[str] | None = _SEP.match(view, key_end)
+    if sep is None and view[hit - 1:hit] == "-" and view[key_end:key_end + 1] in (" ", "\t"):
+        sep = _FLAG_VALUE.match(view, key_end)  # command-line flag: ``--token abc``
+    key_start, key_end = _key_bounds(view, low, hit, key_end)
+    if key_end - key_start > _MAX_KEY:
+        return None, key_end
+    key = view[key_start:key_end]
+    word_before = _WORD_BEFORE.search(low, max(0, key_start - 24), key_start)
+    cache_key = f"{key} {word_before.group(1) if word_before else ''}"
+    if cache_key not in cache:
+        cache[cache_key] = classify_key(key, word_before.group(1) if word_before else "")
+    verdict = cache[cache_key]
+    if verdict is None:
+        return None, key_end
+    kind, strength, word = verdict
+    auth = bool(_AUTH_KEYS & set(benign.word_parts(key)))
+    span = _value_after(view, sep.end(), sep, key_start, auth) if sep else None
+    if span is None:
+        span = _reverse_value(view, key_start)
+    if span is None or span[1] <= span[0]:
+        return None, key_end
+    value = text[span[0]:span[1]]
+    # Trigger words inside a value are not keys: resume after it either way.
+    resume = max(key_end, span[1])
+    if len(value) < 6 or value[0] in "$<" or "://" in value:
+        # Too short, a reference ($VAR, <YOUR_KEY>), or a URL (its password, if any, is
+        # the URL detector's).
+        return None, resume
+    if _INDIRECT.match(value) and not value.endswith((")", "]")):
+        return None, resume
+    if not value_is_secret(value, strength, word):
+        return None, resume
+    return Span(span[0], span[1], kind, RANK_ASSIGNMENT), resume
+
+
+def assignments(view: str, text: str) -> list[Span]:
+    """Values assigned to secret-looking keys (the value only, so redaction keeps the key)."""
+    low = view.lower()
+    found: list[Span] = []
+    cache: KeyCache = {}
+    done = -1
+    for hit in _trigger_positions(low):
+        if hit < done:
+            continue
+        key_end = _KEY_CHARS.match(view, hit).end()
+        while key_end > hit and view[key_end - 1] in ".-":
+            key_end -= 1
+        done = key_end
+        # Most hits are prose ("the token expires"): reject them before any other work.
+        if _SEP.match(view, key_end) is None and view[hit - 1:hit] != "-" \
+                and "=" not in view[max(0, hit - 8):hit]:
+            continue
+        span, done = _assignment_at(view, text, low, hit, key_end, cache)
+        if span is not None:
+            found.append(span)
+    return found

@@ -1,0 +1,174 @@
+"""Layer 2 (R31): detect-secrets behind one adapter, the only module that imports it.
+
+detect-secrets is imported inside the functions, only when there is something to scan, and
+driven through its line-based plugin route (``scan._process_line_based_plugins``): default
+plugins, no network verification, and the ``is_invalid_file`` filter disabled because it drops
+paths that do not exist on disk (staged blobs, history). A project's ``.secrets.baseline`` is
+honoured the way ``detect-secrets-hook`` does it: a finding is known when filename, type and
+secret hash match. Every finding then passes through our benign filter (``benign``) with its
+value, which is used in memory only and never returned.
+
+Pinned to ``detect-secrets==1.5.*`` because the plugin route is private API.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from . import benign
+from .hits import SecretHit, kind_from_detect_secrets
+
+_INVALID_FILE_FILTER = "detect_secrets.filters.common.is_invalid_file"
+# Not credentials: an address in a memory note is not something to rotate.
+_IGNORED_KINDS = frozenset({"public-ip"})
+
+
+def _encodable(text: str) -> str:
+    """Lone surrogates (from bytes decoded with ``surrogateescape``) would break its hashing."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def baselined_hashes(baseline: dict[str, Any], path: str) -> frozenset[str]:
+    """The ``hashed_secret`` values a baseline accepts for ``path`` (any type).
+
+    Layer 1 uses them too, so a value the team has reviewed and baselined does not keep
+    blocking commits through the other layer. Hashes are SHA-1 of the value, as in
+    detect-secrets' ``PotentialSecret.hash_secret``.
+    """
+    entries = baseline.get("results", {}).get(path, [])
+    return frozenset(e["hashed_secret"] for e in entries if isinstance(e, dict) and "hashed_secret" in e)
+
+
+def load_baseline(path: Path) -> dict[str, Any]:
+    """The parsed baseline file, or InputError naming it."""
+    from detect_secrets.core import baseline as ds_baseline
+    from detect_secrets.exceptions import UnableToReadBaselineError
+
+    try:
+        return ds_baseline.load_from_file(str(path))
+    except UnableToReadBaselineError as exc:
+        raise InputError(path, None, f"cannot read detect-secrets baseline ({exc.__cause__ or exc})") from exc
+
+
+@contextmanager
+def _settings(baseline: dict[str, Any] | None) -> Iterator[None]:
+    from detect_secrets.settings import default_settings, get_filters, get_settings, transient_settings
+
+    if baseline is None:
+        context = default_settings()
+    else:
+        context = transient_settings({
+            "plugins_used": baseline.get("plugins_used", []),
+            "filters_used": baseline.get("filters_used", []),
+        })
+    with context:
+        get_settings().disable_filters(_INVALID_FILE_FILTER)
+        get_filters.cache_clear()
+        try:
+            yield
+        finally:
+            get_filters.cache_clear()
+
+
+def _known_secrets(baseline: dict[str, Any] | None) -> Any:
+    if baseline is None:
+        return None
+    from detect_secrets.core.secrets_collection import SecretsCollection
+
+    try:
+        return SecretsCollection.load_from_baseline(baseline)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(".secrets.baseline", None, f"malformed detect-secrets baseline ({exc})") from exc
+
+
+# Kinds whose ``secret_value`` is the value itself. Regex plugins with a capture group report
+# only the group (the GitHub plugin reports "ghp"), which says nothing about the value.
+_VALUE_KINDS = frozenset({"secret-keyword", "high-entropy-string", "url-credentials"})
+
+
+def _value_is_benign(line: str, value: str | None, kind: str, context: str) -> bool:
+    if kind in _IGNORED_KINDS:
+        return True
+    if kind == "private-key":
+        return _private_key_is_placeholder(context, line)
+    if value is None or (kind not in _VALUE_KINDS and len(value) < 8):
+        return False
+    return benign.is_benign_in_line(line, value)
+
+
+def _private_key_is_placeholder(context: str, line: str) -> bool:
+    """Look at the whole block: detect-secrets only reports its BEGIN line."""
+    from . import formats
+
+    start = context.find(line)
+    spans = formats.private_keys(context, context)
+    return not any(s.start <= max(start, 0) + len(line) and s.end >= start for s in spans)
+
+
+def scan_with_baseline(
+    added: Mapping[str, Sequence[tuple[int, str]]], baseline: dict[str, Any] | None
+) -> tuple[list[SecretHit], frozenset[tuple[str, int]]]:
+    """Layer-2 hits after the baseline and the benign filter, and the lines holding a baselined secret.
+
+    The second result lets layer 1 accept those lines too, so one ``.secrets.baseline`` entry
+    covers both layers.
+    """
+    from detect_secrets.core import scan
+
+    hits: list[SecretHit] = []
+    accepted: set[tuple[str, int]] = set()
+    with _settings(baseline):
+        known = _known_secrets(baseline)
+        for path, lines in added.items():
+            if not lines:
+                continue
+            # Renumbered 1..n so detect-secrets' context window holds the neighbouring added
+            # lines; the real numbers are restored below.
+            numbered = [(i, _encodable(text)) for i, (_, text) in enumerate(lines, start=1)]
+            context = "\n".join(text for _, text in numbered)
+            for secret in scan._process_line_based_plugins(lines=numbered, filename=path):
+                real_line = lines[secret.line_number - 1][0]
+                if known is not None and secret in known[path]:
+                    accepted.add((path, real_line))
+                    continue
+                kind = kind_from_detect_secrets(secret.type)
+                text = numbered[secret.line_number - 1][1]
+                if _value_is_benign(text, secret.secret_value, kind, context):
+                    continue
+                hits.append(SecretHit(path, real_line, kind))
+    return sorted(set(hits), key=lambda h: (h.path, h.line, h.kind)), frozenset(accepted)
+
+
+def scan_added_lines(
+    added: Mapping[str, Sequence[tuple[int, str]]], *, baseline: Path | None = None
+) -> list[SecretHit]:
+    """detect-secrets findings on the added lines of each file, after baseline and benign filter.
+
+    ``added`` maps a repository-relative path to its added ``(line_number, text)`` pairs.
+    """
+    if not any(added.values()):
+        return []
+    data = load_baseline(baseline) if baseline is not None else None
+    return scan_with_baseline(added, data)[0]
+
+
+def detect_secrets_only(added: Mapping[str, Sequence[tuple[int, str]]]) -> list[SecretHit]:
+    """detect-secrets alone: default plugins, same line route, no baseline, no benign filter.
+
+    The anchor the benchmarks compare both layers against.
+    """
+    if not any(added.values()):
+        return []
+    from detect_secrets.core import scan
+
+    hits: set[SecretHit] = set()
+    with _settings(None):
+        for path, lines in added.items():
+            numbered = [(i, _encodable(text)) for i, (_, text) in enumerate(lines, start=1)]
+            for secret in scan._process_line_based_plugins(lines=numbered, filename=path):
+                real_line = lines[secret.line_number - 1][0]
+                hits.add(SecretHit(path, real_line, kind_from_detect_secrets(secret.type)))
+    return sorted(hits, key=lambda h: (h.path, h.line, h.kind))

@@ -1,0 +1,248 @@
+"""Layer-1 scanners for secrets recognised by their shape: vendor tokens, key blocks, URLs.
+
+Each scanner takes the ASCII view of the text (same offsets, see ``sanitize.ascii_view``) and
+the original text, and returns spans. Values are only looked at to rule out placeholders.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from . import benign, patterns
+
+# Ranks order kinds when spans overlap: lower is more specific.
+RANK_KEY_BLOCK, RANK_FORMAT, RANK_URL, RANK_ASSIGNMENT = 0, 1, 2, 3
+
+# Candidate tokens: runs of token characters long enough to hold any format of TOKEN_FORMATS.
+# Found with one byte translation and memchr-speed ``bytes.find`` instead of a regex, which
+# would attempt a match at every position.
+_TOKEN_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=.~%\\"
+_RUN_MASK = bytes(0x61 if bytes([i]) in _TOKEN_CHARS else 0x20 for i in range(256))
+_MIN_TOKEN = 16
+# Inside a run, a new token may start right after ``=`` or ``/`` (``KEY=ghp_…``, ``…/xoxb-``).
+_MAX_SUBSTARTS = 64
+
+
+class Span(NamedTuple):
+    start: int
+    end: int
+    kind: str
+    rank: int
+
+
+Dispatch = dict[str, list[tuple[str, patterns.TokenFormat]]]
+
+
+def _build_dispatch() -> tuple[Dispatch, Dispatch]:
+    """Formats by the first two characters of their prefix (one-character prefixes apart)."""
+    by_two: Dispatch = {}
+    by_one: Dispatch = {}
+    for fmt in patterns.TOKEN_FORMATS:
+        for prefix in fmt.prefixes:
+            table, key = (by_two, prefix[:2]) if len(prefix) >= 2 else (by_one, prefix)
+            table.setdefault(key, []).append((prefix, fmt))
+    for entries in (*by_two.values(), *by_one.values()):
+        entries.sort(key=lambda e: -len(e[0]))
+    return by_two, by_one
+
+
+_BY_TWO, _BY_ONE = _build_dispatch()
+_SUBSTART = re.compile(r"[=/](?=[A-Za-z0-9_])")
+
+
+def _b64decode(data: str) -> bytes | None:
+    data = data.replace("-", "+").replace("_", "/")
+    if len(data) % 4 == 1:
+        data = data[:-1]  # a truncated segment: decode what is whole
+    try:
+        return base64.b64decode(data + "=" * (-len(data) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _valid_jwt(token: str) -> bool:
+    """Header must decode to a JSON object and the payload to something starting with ``{``."""
+    parts = token.split(".")
+    if len(parts) < 2:
+        return False
+    header, payload = _b64decode(parts[0].rstrip("=")), _b64decode(parts[1].rstrip("="))
+    if header is None or payload is None or not payload.startswith(b"{"):
+        return False
+    try:
+        return isinstance(json.loads(header), dict)
+    except ValueError:
+        return False
+
+
+def _valid_jwt_base64(token: str) -> bool:
+    decoded = _b64decode(token.rstrip("="))
+    if decoded is None:
+        return False
+    # base64 of base64url text starting with "eyJ" (``{"``) is specific enough on its own;
+    # the header inside may be truncated or deliberately malformed.
+    text = decoded[:48].decode("ascii", "replace")
+    return re.fullmatch(r"eyJ[A-Za-z0-9_\-=.]{0,45}", text) is not None
+
+
+def _format_value_ok(fmt: patterns.TokenFormat, value: str, prefix: str) -> bool:
+    if fmt.check == "jwt":
+        return _valid_jwt(value)
+    if fmt.check == "jwt-base64":
+        return _valid_jwt_base64(value)
+    if benign.is_placeholder(value) or benign.is_placeholder(value[len(prefix):]):
+        return False
+    if fmt.check == "random":
+        body = value[len(prefix):]
+        return any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
+    return True
+
+
+def _token_at(view: str, pos: int) -> tuple[int, str] | None:
+    entries = _BY_TWO.get(view[pos:pos + 2], []) + _BY_ONE.get(view[pos], [])
+    for prefix, fmt in entries:
+        if not view.startswith(prefix, pos):
+            continue
+        match = fmt.pattern.match(view, pos)
+        if match and _format_value_ok(fmt, match.group(0), prefix):
+            return match.end(), fmt.kind
+    return None
+
+
+def candidate_runs(view: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of every run of token characters at least ``_MIN_TOKEN`` long."""
+    mask = view.encode("ascii").translate(_RUN_MASK)
+    needle = b"a" * _MIN_TOKEN
+    pos = mask.find(needle)
+    while pos >= 0:
+        end = mask.find(b" ", pos)
+        if end < 0:
+            end = len(mask)
+        yield pos, end
+        pos = mask.find(needle, end)
+
+
+def tokens(view: str, text: str) -> list[Span]:
+    """Vendor tokens (``TOKEN_FORMATS``) that start a token or follow ``=`` or ``/`` inside one."""
+    found: list[Span] = []
+    for start, end in candidate_runs(view):
+        pos = start
+        for _ in range(_MAX_SUBSTARTS):
+            hit = _token_at(view, pos)
+            if hit:
+                found.append(Span(pos, hit[0], hit[1], RANK_FORMAT))
+                pos = hit[0]
+            nxt = _SUBSTART.search(view, pos, end)
+            if nxt is None:
+                break
+            pos = nxt.end()
+    return found
+
+
+def text_formats(view: str, text: str) -> list[Span]:
+    """Formats searched in the whole text (``TEXT_FORMATS``)."""
+    found: list[Span] = []
+    for fmt in patterns.TEXT_FORMATS:
+        for match in fmt.pattern.finditer(view):
+            start, end = match.span(fmt.group)
+            if fmt.back is not None:
+                lead = fmt.back.search(view, max(0, start - 64), start)
+                if lead is None:
+                    continue
+                start = lead.start()
+            if benign.is_placeholder(text[start:end]):
+                continue
+            found.append(Span(start, end, fmt.kind, RANK_FORMAT))
+    return found
+
+
+def _key_body_is_placeholder(body: str) -> bool:
+    core = re.sub(r"\\[nrt]|[\s\"',]", "", body)
+    if not core or benign.is_placeholder(core):
+        return True
+    # A lone short word ("anything", "<key>") stands in for the key in docs and tests.
+    return bool(re.fullmatch(r"[A-Za-z]{1,16}|<[^<>]*>", body.strip().strip("\"'")))
+
+
+def private_keys(view: str, text: str) -> list[Span]:
+    """PEM, OpenSSH and PGP private-key blocks, from BEGIN to END (or the block's end)."""
+    found: list[Span] = []
+    pos = 0
+    while True:
+        begin = patterns.PRIVATE_KEY_BEGIN.search(view, pos)
+        if begin is None:
+            return found
+        end = patterns.PRIVATE_KEY_END.search(view, begin.end(), begin.end() + 65536)
+        if end is not None:
+            body, stop = view[begin.end():end.start()], end.end()
+        else:
+            blank = re.compile(r"\n[ \t]*\n").search(view, begin.end(), begin.end() + 65536)
+            stop = blank.start() if blank else min(len(view), begin.end() + 65536)
+            body = view[begin.end():stop]
+        if not _key_body_is_placeholder(body):
+            found.append(Span(begin.start(), stop, "private-key", RANK_KEY_BLOCK))
+        pos = stop
+
+
+_SCHEME_BACK = re.compile(r"[A-Za-z0-9+.\-]{1,30}")
+_USERINFO = re.compile(r"([^\s:/?#@\"'`<>\[\]]{0,256}):([^\s/?#\"'`<>]{1,256})@(?=[A-Za-z0-9\[._\-])")
+
+
+def url_credentials(view: str, text: str) -> list[Span]:
+    """The password part of ``scheme://user:password@host``."""
+    found: list[Span] = []
+    pos = view.find("://")
+    while pos >= 0:
+        scheme = _SCHEME_BACK.match(view[max(0, pos - 30):pos][::-1])
+        userinfo = _USERINFO.match(view, pos + 3)
+        if scheme and userinfo:
+            start, end = userinfo.span(2)
+            password = text[start:end]
+            if not benign.is_placeholder(password) and benign.benign_reason(password) != "url":
+                found.append(Span(start, end, "url-credentials", RANK_URL))
+        pos = view.find("://", pos + 3)
+    return found
+
+
+_CURL_USER = re.compile(
+    r"-(?:u|-user)[ \t=]{1,4}(?:\"([^\"\n]{0,200})\"(?::\"([^\"\n]{0,200})\")?"
+    r"|([^\s\"':|;&]{0,200}):(?:'([^'\n]{1,200})'|\"([^\"\n]{1,200})\")"
+    r"|'([^'\n]{0,200})'|([^\s\"'|;&]{1,200}))")
+
+
+def password_like(value: str) -> bool:
+    """A password typed by a person: not a placeholder, and not a plain word."""
+    v = value.strip("{}")
+    if len(v) < 6 or benign.is_placeholder(value) or benign.is_placeholder(v):
+        return False
+    has_digit = any(c.isdigit() for c in v)
+    has_symbol = any(not c.isalnum() for c in v)
+    mixed = any(c.isupper() for c in v) and any(c.islower() for c in v)
+    return has_digit or has_symbol or (mixed and len(v) >= 10 and benign.case_switch_ratio(v) >= 0.3)
+
+
+def curl_users(view: str, text: str) -> list[Span]:
+    """``curl -u user:password`` and ``--user`` credentials (the password, else the user)."""
+    found: list[Span] = []
+    for match in _CURL_USER.finditer(view):
+        if match.start() > 0 and not view[match.start() - 1].isspace():
+            continue
+        if match.group(2) is not None:
+            user_span, pw_span = match.span(1), match.span(2)
+        elif match.group(3) is not None:
+            user_span = match.span(3)
+            pw_span = match.span(4) if match.group(4) is not None else match.span(5)
+        else:
+            group = next(g for g in (1, 6, 7) if match.group(g) is not None)
+            gs, ge = match.span(group)
+            colon = view.find(":", gs, ge)
+            if colon < 0:
+                continue
+            user_span, pw_span = (gs, colon), (colon + 1, ge)
+        span = pw_span if pw_span[1] > pw_span[0] else user_span
+        if password_like(text[span[0]:span[1]]):
+            found.append(Span(span[0], span[1], "curl-credentials", RANK_URL))
+    return found

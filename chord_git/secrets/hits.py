@@ -1,0 +1,76 @@
+"""The finding type both layers report, and how kinds group into families for de-duplication."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Kinds that describe *how* a secret was spotted rather than *what* it is: one family.
+_GENERIC_KINDS = frozenset({
+    "password-assignment", "secret-assignment", "token-assignment", "api-key-assignment",
+    "credential-assignment", "secret-keyword", "high-entropy-string",
+})
+# detect-secrets type names -> our kinds (detect_secrets/plugins/*.py ``secret_type``).
+DETECT_SECRETS_KINDS = {
+    "Artifactory Credentials": "artifactory-token",
+    "AWS Access Key": "aws-access-key-id",
+    "Azure Storage Account access key": "azure-storage-key",
+    "Base64 High Entropy String": "high-entropy-string",
+    "Basic Auth Credentials": "url-credentials",
+    "Cloudant Credentials": "cloudant-credentials",
+    "Discord Bot Token": "discord-bot-token",
+    "GitHub Token": "github-token",
+    "GitLab Token": "gitlab-token",
+    "Hex High Entropy String": "high-entropy-string",
+    "IBM Cloud IAM Key": "ibm-cloud-iam-key",
+    "IBM COS HMAC Credentials": "ibm-cos-hmac",
+    "JSON Web Token": "jwt",
+    "Secret Keyword": "secret-keyword",
+    "Mailchimp Access Key": "mailchimp-api-key",
+    "NPM tokens": "npm-token",
+    "OpenAI Token": "openai-api-key",
+    "Private Key": "private-key",
+    "PyPI Token": "pypi-token",
+    "SendGrid API Key": "sendgrid-api-key",
+    "Slack Token": "slack-token",
+    "SoftLayer Credentials": "softlayer-credentials",
+    "Square OAuth Secret": "square-token",
+    "Stripe Access Key": "stripe-key",
+    "Telegram Bot Token": "telegram-bot-token",
+    "Twilio API Key": "twilio-api-key",
+    "Public IP (ipv4)": "public-ip",
+}
+
+
+# Token formats layer 1 checks exactly (prefix, alphabet, length). A detect-secrets finding of
+# one of these families counts only where layer 1 confirms it on the same line: its looser
+# regexes otherwise flag near-misses such as ``xoxe.xoxp-1-RANDOMSTRINGHERE``.
+LAYER1_FORMAT_FAMILIES = frozenset({
+    "aws", "github", "gitlab", "slack", "stripe", "sendgrid", "twilio", "openai", "pypi", "npm",
+    "jwt", "telegram", "discord", "artifactory", "mailchimp", "square",
+})
+
+
+@dataclass(frozen=True)
+class SecretHit:
+    """A secret on an added line of a file: where and what kind, never the value."""
+
+    path: str
+    line: int
+    kind: str
+    layer: str = "detect-secrets"
+
+
+def kind_family(kind: str) -> str:
+    """Kinds of one family on one line are reported once (``github-token`` from both layers)."""
+    if kind in _GENERIC_KINDS:
+        return "generic"
+    if kind in ("url-credentials", "curl-credentials", "cloudant-credentials"):
+        return "credentials"
+    return kind.split("-", 1)[0]
+
+
+def kind_from_detect_secrets(secret_type: str) -> str:
+    """Our kind for a detect-secrets ``PotentialSecret.type``."""
+    known = DETECT_SECRETS_KINDS.get(secret_type)
+    if known:
+        return known
+    return "-".join(secret_type.lower().replace("(", " ").replace(")", " ").split())

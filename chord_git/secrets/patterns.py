@@ -1,0 +1,298 @@
+"""The detector table of layer 1 (R31): one declarative list per detector family.
+
+Each entry names a kind, the compiled pattern and the public format it follows. Formats marked
+"gitleaks" follow the rule of that id in gitleaks' default config (MIT,
+https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml), which in turn cites the
+vendor; the others cite the vendor's documentation.
+
+Performance rule for every pattern here: it must start with a literal (so ``re`` can use its fast
+prefix search) or be applied only at a token start the engine already found, and every repeat
+is bounded or runs over a class that cannot overlap what follows it. No pattern may backtrack
+more than a bounded amount per start position.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# A token ends where token characters end; exact-length formats rely on it.
+_END = r"(?![A-Za-z0-9_\-])"
+_END_B64 = r"(?![A-Za-z0-9_\-+/=])"
+
+
+@dataclass(frozen=True)
+class TokenFormat:
+    """A token recognised by its literal prefix, matched where a token starts."""
+
+    kind: str
+    prefixes: tuple[str, ...]
+    pattern: re.Pattern[str]
+    source: str
+    check: str = "placeholder"  # placeholder | jwt | jwt-base64
+
+
+@dataclass(frozen=True)
+class TextFormat:
+    """A secret found by searching the whole text for a literal (or digit) lead."""
+
+    kind: str
+    pattern: re.Pattern[str]
+    source: str
+    group: str | int = 0  # the secret part of the match
+    back: re.Pattern[str] | None = None  # must match right before the match; extends the span
+
+
+def _tok(kind: str, prefixes: str | tuple[str, ...], body: str, source: str,
+         *, end: str = _END, check: str = "placeholder") -> TokenFormat:
+    pre = (prefixes,) if isinstance(prefixes, str) else prefixes
+    lead = "|".join(re.escape(p) for p in pre)
+    return TokenFormat(kind, pre, re.compile(f"(?:{lead}){body}{end}"), source, check)
+
+
+# Tokens with a vendor prefix. Bodies use the character sets and lengths of the public formats.
+TOKEN_FORMATS: tuple[TokenFormat, ...] = (
+    # AWS access key ids: https://docs.aws.amazon.com/IAM/latest/UserGuide/security-creds.html
+    _tok("aws-access-key-id", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), r"[A-Z0-9]{16,17}",
+         "AWS IAM unique id prefixes"),
+    _tok("aws-bedrock-api-key", "ABSK", r"[A-Za-z0-9+/]{109,269}={0,2}", "gitleaks aws-amazon-bedrock-api-key-long-lived", end=_END_B64),
+    _tok("aws-bedrock-api-key", "bedrock-api-key-", r"YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%_-]{0,1000}",
+         "gitleaks aws-amazon-bedrock-api-key-short-lived", end=_END_B64),
+    # GCP API keys: https://cloud.google.com/docs/authentication/api-keys
+    _tok("gcp-api-key", "AIza", r"[\w-]{35}", "Google API key format"),
+    # GitHub: https://github.blog/2021-04-05-behind-githubs-new-authentication-token-formats/
+    _tok("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"[A-Za-z0-9]{36}", "GitHub token prefixes"),
+    _tok("github-token", "github_pat_", r"[A-Za-z0-9_]{82}", "GitHub fine-grained PAT"),
+    # GitLab: https://docs.gitlab.com/ee/security/token_overview.html#token-prefixes
+    _tok("gitlab-token", "glpat-", r"(?:[\w-]{20}|[\w-]{27,300}\.[0-9a-z]{2}[0-9a-z]{7})", "GitLab personal token"),
+    _tok("gitlab-token", ("gldt-", "glft-", "glsoat-", "glrt-", "glffct-", "GR1348941"), r"[A-Za-z0-9_\-]{20,50}",
+         "GitLab deploy/feed/OAuth/runner tokens (detect-secrets GitLabTokenDetector)"),
+    _tok("gitlab-token", "glrt-", r"t\d_[0-9a-zA-Z_\-]{27,300}\.[0-9a-z]{2}[0-9a-z]{7}", "GitLab routable runner token"),
+    _tok("gitlab-token", "glcbt-", r"(?:[0-9a-fA-F]{1,5}_)?[A-Za-z0-9_\-]{20,50}", "GitLab CI/CD job token"),
+    _tok("gitlab-token", "glimt-", r"[A-Za-z0-9_\-]{25}", "GitLab incoming mail token"),
+    _tok("gitlab-token", "glptt-", r"[A-Za-z0-9_\-]{40}", "GitLab pipeline trigger token"),
+    _tok("gitlab-token", "glagent-", r"[A-Za-z0-9_\-]{50,1024}", "GitLab agent token"),
+    _tok("gitlab-token", "gloas-", r"[A-Za-z0-9_\-]{64}", "GitLab OAuth application secret"),
+    _tok("gitlab-token", "_gitlab_session=", r"[0-9a-z]{32}", "gitleaks gitlab-session-cookie"),
+    # Slack: https://api.slack.com/authentication/token-types
+    _tok("slack-token", ("xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-"),
+         r"(?:\d+-)+[A-Za-z0-9]{10,}(?:-[A-Za-z0-9]+)*", "Slack bot/user/legacy tokens"),
+    _tok("slack-token", ("xoxa-", "xoxr-"), r"(?:\d-)?[0-9a-zA-Z]{8,48}", "Slack legacy workspace token", check="random"),
+    _tok("slack-token", ("xoxe.xoxb-", "xoxe.xoxp-", "xoxe-"), r"\d-[A-Za-z0-9]{100,200}", "Slack configuration tokens"),
+    _tok("slack-token", "xapp-", r"\d-[A-Z0-9]{9,}-\d{9,}-[a-z0-9]{32,}", "Slack app-level token"),
+    # Discord bot tokens: base64(user id) . timestamp . HMAC (detect-secrets DiscordBotTokenDetector)
+    _tok("discord-bot-token", ("M", "N", "O"), r"[A-Za-z\d_-]{23,25}\.[\w-]{6}\.[\w-]{27,38}", "Discord bot token", check="random"),
+    # Stripe: https://stripe.com/docs/keys
+    _tok("stripe-key", ("sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"),
+         r"[A-Za-z0-9]{10,99}", "Stripe secret and restricted keys"),
+    # Shopify: https://shopify.dev/docs/apps/auth
+    _tok("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_"), r"[a-fA-F0-9]{32}", "Shopify token prefixes"),
+    # SendGrid: https://docs.sendgrid.com/ui/account-and-settings/api-keys
+    _tok("sendgrid-api-key", "SG.", r"[\w\-]{22}\.[\w\-]{43}", "SendGrid API key"),
+    # Twilio: https://www.twilio.com/docs/iam/api-keys
+    _tok("twilio-api-key", ("SK", "AC"), r"[0-9a-fA-F]{32}", "Twilio API key / account SID", check="random"),
+    # OpenAI: https://platform.openai.com/docs/api-reference/authentication
+    _tok("openai-api-key", ("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"),
+         r"[A-Za-z0-9_\-]{20,200}T3BlbkFJ[A-Za-z0-9_\-]{20,200}", "OpenAI project/service keys"),
+    _tok("openai-api-key", "sk-", r"[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}", "OpenAI legacy key"),
+    # Anthropic: https://docs.anthropic.com/en/api/getting-started
+    _tok("anthropic-api-key", ("sk-ant-api03-", "sk-ant-admin01-"), r"[\w\-]{93}AA", "Anthropic API key"),
+    # Hugging Face: https://huggingface.co/docs/hub/security-tokens
+    _tok("huggingface-token", "hf_", r"[A-Za-z]{34}", "Hugging Face user token"),
+    _tok("huggingface-token", "api_org_", r"[A-Za-z]{34}", "Hugging Face org token"),
+    # Package registries.
+    _tok("npm-token", "npm_", r"[A-Za-z0-9]{36}", "npm granular/automation token"),
+    _tok("pypi-token", "pypi-", r"AgE[A-Za-z0-9\-_]{50,1000}", "PyPI API token (macaroon)"),
+    _tok("dockerhub-token", "dckr_pat_", r"[A-Za-z0-9_\-]{27,}", "Docker Hub personal access token"),
+    _tok("rubygems-token", "rubygems_", r"[a-f0-9]{48}", "gitleaks rubygems-api-token"),
+    _tok("clojars-token", "CLOJARS_", r"[a-z0-9]{60}", "gitleaks clojars-api-token"),
+    _tok("artifactory-token", "AKCp", r"[A-Za-z0-9]{69}", "JFrog Artifactory API key"),
+    _tok("artifactory-token", "cmVmd", r"[A-Za-z0-9]{59}", "JFrog reference token"),
+    # JWTs: RFC 7519 (header.payload[.signature], base64url JSON); decoded before reporting.
+    _tok("jwt", "eyJ", r"[A-Za-z0-9_\-]{8,2000}={0,2}\.eyJ[A-Za-z0-9_\-]{4,10000}={0,2}(?:\.[A-Za-z0-9_\-+/=]{0,2000})?",
+         "RFC 7519 compact serialisation", end=_END_B64, check="jwt"),
+    _tok("jwt", "ZXlK", r"[A-Za-z0-9+/_\-]{40,20000}={0,2}", "base64 of a JWT (gitleaks jwt-base64)",
+         end=_END_B64, check="jwt-base64"),
+    # Other SaaS and infrastructure tokens with a fixed prefix (gitleaks rule ids in the source).
+    _tok("age-secret-key", "AGE-SECRET-KEY-1", r"[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}", "age secret key (bech32)"),
+    _tok("alibaba-access-key-id", "LTAI", r"[a-zA-Z0-9]{20}", "gitleaks alibaba-access-key-id"),
+    _tok("adobe-client-secret", "p8e-", r"[a-zA-Z0-9]{32}", "gitleaks adobe-client-secret"),
+    _tok("airtable-token", "pat", r"[a-zA-Z0-9]{14}\.[a-f0-9]{64}", "gitleaks airtable-personnal-access-token", check="random"),
+    _tok("atlassian-api-token", "ATATT3", r"[A-Za-z0-9_\-=]{186}", "gitleaks atlassian-api-token"),
+    _tok("authress-key", ("sc_", "ext_", "scauth_", "authress_"), r"[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\.[a-z0-9+/_=-]{30,120}",
+         "gitleaks authress-service-client-access-key", end=_END_B64),
+    _tok("clickhouse-secret", "4b1d", r"[A-Za-z0-9]{38}", "gitleaks clickhouse-cloud-api-secret-key"),
+    _tok("cloudflare-origin-ca-key", "v1.0-", r"[a-f0-9]{24}-[a-f0-9]{146}", "gitleaks cloudflare-origin-ca-key"),
+    _tok("databricks-token", "dapi", r"[a-f0-9]{32}(?:-\d)?", "gitleaks databricks-api-token"),
+    _tok("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"), r"[a-f0-9]{64}", "gitleaks digitalocean-*"),
+    _tok("doppler-token", "dp.pt.", r"[a-zA-Z0-9]{43}", "gitleaks doppler-api-token"),
+    _tok("duffel-token", ("duffel_test_", "duffel_live_"), r"[a-zA-Z0-9_\-=]{43}", "gitleaks duffel-api-token"),
+    _tok("dynatrace-token", "dt0c01.", r"[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}", "gitleaks dynatrace-api-token"),
+    _tok("easypost-token", ("EZAK", "EZTK"), r"[A-Za-z0-9]{54}", "gitleaks easypost-api-token"),
+    _tok("facebook-page-token", ("EAAM", "EAAC"), r"[A-Za-z0-9]{100,}", "gitleaks facebook-page-access-token"),
+    _tok("flutterwave-key", ("FLWPUBK_TEST-", "FLWSECK_TEST-", "FLWPUBK-", "FLWSECK-"), r"[a-hA-H0-9]{12,32}(?:-X)?",
+         "gitleaks flutterwave-*"),
+    _tok("flyio-token", "fo1_", r"[\w-]{43}", "gitleaks flyio-access-token"),
+    _tok("flyio-token", ("fm1r_", "fm1a_", "fm2_"), r"[A-Za-z0-9+/]{100,}={0,3}", "gitleaks flyio-access-token", end=_END_B64),
+    _tok("frameio-token", "fio-u-", r"[A-Za-z0-9\-_=]{64}", "gitleaks frameio-api-token"),
+    _tok("grafana-token", "glc_", r"[A-Za-z0-9+/]{32,400}={0,3}", "gitleaks grafana-cloud-api-token", end=_END_B64),
+    _tok("grafana-token", "glsa_", r"[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}", "gitleaks grafana-service-account-token"),
+    _tok("grafana-token", "eyJrIjoi", r"[A-Za-z0-9]{70,400}={0,3}", "gitleaks grafana-api-key", end=_END_B64),
+    _tok("harness-token", ("pat.", "sat."), r"[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}", "gitleaks harness-api-key"),
+    _tok("heroku-api-key", "HRKU-AA", r"[0-9a-zA-Z_\-]{58}", "gitleaks heroku-api-key-v2"),
+    _tok("infracost-token", "ico-", r"[a-zA-Z0-9]{32}", "gitleaks infracost-api-token"),
+    _tok("intra42-secret", ("s-s4t2ud-", "s-s4t2af-"), r"[a-f0-9]{64}", "gitleaks intra42-client-secret"),
+    _tok("linear-api-key", "lin_api_", r"[A-Za-z0-9]{40}", "gitleaks linear-api-key"),
+    _tok("mapbox-token", ("pk.", "sk."), r"[a-zA-Z0-9]{60}\.[a-zA-Z0-9_\-]{22}", "gitleaks mapbox-api-token"),
+    _tok("newrelic-key", ("NRAK-", "NRII-", "NRJS-"), r"[A-Za-z0-9\-]{19,32}", "gitleaks new-relic-*"),
+    _tok("notion-token", "ntn_", r"\d{11}[A-Za-z0-9]{35}", "gitleaks notion-api-token"),
+    _tok("octopus-api-key", "API-", r"[A-Z0-9]{26}", "gitleaks octopus-deploy-api-key"),
+    _tok("onepassword-token", "ops_eyJ", r"[A-Za-z0-9+/]{250,}={0,3}", "gitleaks 1password-service-account-token", end=_END_B64),
+    _tok("onepassword-secret-key", "A3-", r"[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}",
+         "gitleaks 1password-secret-key"),
+    _tok("openshift-token", "sha256~", r"[\w-]{43}", "gitleaks openshift-user-token"),
+    _tok("perplexity-api-key", "pplx-", r"[A-Za-z0-9]{48}", "gitleaks perplexity-api-key"),
+    _tok("planetscale-token", ("pscale_pw_", "pscale_tkn_", "pscale_oauth_"), r"[\w=.\-]{32,64}", "gitleaks planetscale-*"),
+    _tok("plaid-token", ("access-sandbox-", "access-development-", "access-production-"),
+         r"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}", "gitleaks plaid-api-token"),
+    _tok("postman-token", "PMAK-", r"[a-fA-F0-9]{24}-[a-fA-F0-9]{34}", "gitleaks postman-api-token"),
+    _tok("prefect-token", "pnu_", r"[a-zA-Z0-9]{36}", "gitleaks prefect-api-token"),
+    _tok("pulumi-token", "pul-", r"[a-f0-9]{40}", "gitleaks pulumi-api-token"),
+    _tok("readme-token", "rdme_", r"[a-z0-9]{70}", "gitleaks readme-api-token"),
+    _tok("scalingo-token", "tk-us-", r"[\w-]{48}", "gitleaks scalingo-api-token"),
+    _tok("sendinblue-token", "xkeysib-", r"[a-f0-9]{64}-[a-zA-Z0-9]{16}", "gitleaks sendinblue-api-token"),
+    _tok("sentry-token", "sntrys_", r"eyJpYXQiO[A-Za-z0-9+/]{10,400}={0,2}_[A-Za-z0-9+/]{43}", "gitleaks sentry-org-token",
+         end=_END_B64),
+    _tok("sentry-token", "sntryu_", r"[a-f0-9]{64}", "gitleaks sentry-user-token"),
+    _tok("settlemint-token", ("sm_pat_", "sm_aat_", "sm_sat_"), r"[a-zA-Z0-9]{16}", "gitleaks settlemint-*"),
+    _tok("shippo-token", ("shippo_live_", "shippo_test_"), r"[a-fA-F0-9]{40}", "gitleaks shippo-api-token"),
+    _tok("sourcegraph-token", "sgp_", r"(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}", "gitleaks sourcegraph-access-token"),
+    _tok("square-token", ("sq0atp-", "sq0csp-"), r"[\w\-\\]{22,60}", "gitleaks square-access-token / square-secret"),
+    _tok("square-token", "EAAA", r"[\w\-]{60}", "gitleaks square-access-token"),
+    _tok("typeform-token", "tfp_", r"[a-z0-9\-_.=]{59}", "gitleaks typeform-api-token"),
+    _tok("vault-token", "hvs.", r"[\w-]{90,120}", "HashiCorp Vault service token"),
+    _tok("vault-token", "hvb.", r"[\w-]{138,300}", "HashiCorp Vault batch token"),
+    _tok("vault-token", "s.", r"[A-Za-z0-9]{24}", "HashiCorp Vault legacy service token", check="random"),
+    _tok("yandex-token", ("YC",), r"[a-zA-Z0-9_\-]{38}", "gitleaks yandex-aws-access-token", check="random"),
+    _tok("yandex-token", ("AQVN",), r"[A-Za-z0-9_\-]{35,38}", "gitleaks yandex-api-key", check="random"),
+    _tok("yandex-token", ("t1.",), r"[A-Z0-9a-z_-]+={0,2}\.[A-Z0-9a-z_-]{86}={0,2}", "gitleaks yandex-access-token", end=_END_B64),
+    _tok("lob-api-key", ("live_", "test_"), r"(?:pub_)?[a-f0-9]{31,35}", "gitleaks lob-*", check="random"),
+    _tok("gocardless-token", "live_", r"[a-zA-Z0-9\-_=]{40}", "gitleaks gocardless-api-token", check="random"),
+    _tok("mailgun-key", ("key-", "pubkey-"), r"[a-f0-9]{32}", "gitleaks mailgun-*", check="random"),
+)
+
+# Searched in the whole text: formats containing characters outside a token, or anchored on a
+# literal that is not at a token start.
+TEXT_FORMATS: tuple[TextFormat, ...] = (
+    # https://core.telegram.org/bots/api#authorizing-your-bot : <bot id>:<35 chars starting A>
+    TextFormat("telegram-bot-token", re.compile(r":A[\w-]{34}(?![\w-])"), "Telegram bot token",
+               back=re.compile(r"(?<![\w:])\d{5,16}$")),
+    # https://developers.facebook.com/docs/facebook-login/guides/access-tokens#apptokens
+    TextFormat("facebook-access-token", re.compile(r"\|[\w-]{27,40}(?![\w-])"), "Facebook app access token",
+               back=re.compile(r"(?<!\d)\d{15,16}$")),
+    TextFormat("facebook-access-token", re.compile(r"%7[Cc][\w-]{27,40}(?![\w-])"), "Facebook app access token",
+               back=re.compile(r"(?<!\d)\d{15,16}$")),
+    # https://api.slack.com/messaging/webhooks
+    TextFormat("slack-webhook", re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,160}"),
+               "Slack incoming webhook URL"),
+    TextFormat("teams-webhook", re.compile(r"\.webhook\.office\.com/webhookb2/[\w\-]{10,}@[\w\-]{10,}/IncomingWebhook/[\w]{20,}/[\w\-]{10,}"),
+               "Microsoft Teams incoming webhook"),
+    TextFormat("discord-webhook", re.compile(r"discord(?:app)?\.com/api/webhooks/\d{5,30}/[\w\-]{40,100}"),
+               "Discord webhook URL"),
+    # Sidekiq Enterprise gem credentials: https://github.com/sidekiq/sidekiq/wiki/Sidekiq-Pro
+    TextFormat("sidekiq-secret", re.compile(r"BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM[\"']?\s*(?::|=)\s*[\"']?([a-f0-9]{8}:[a-f0-9]{8})"),
+               "gitleaks sidekiq-secret", group=1),
+    # Azure storage: https://learn.microsoft.com/azure/storage/common/storage-configure-connection-string
+    TextFormat("azure-storage-key", re.compile(r"AccountKey=([A-Za-z0-9+/]{86,88}={0,2})"), "Azure storage connection string",
+               group=1),
+    # Azure AD client secrets: 3 chars, a digit, "Q~", 31-34 chars (gitleaks azure-ad-client-secret).
+    # HashiCorp Terraform Cloud tokens: <14 chars>.atlasv1.<60-70 chars> (gitleaks hashicorp-tf-api-token).
+    # SoftLayer API URLs carry the key in the path (detect-secrets SoftlayerDetector).
+    TextFormat("softlayer-credentials", re.compile(r"api\.softlayer\.com/soap/v3(?:\.1)?/([a-z0-9]{64})(?![a-z0-9])"),
+               "SoftLayer SOAP API URL", group=1),
+    # Mailchimp API keys: 32 hex digits and the data-center suffix (detect-secrets MailchimpDetector).
+    TextFormat("mailchimp-api-key", re.compile(r"-us\d{1,2}(?![\w-])"), "Mailchimp API key",
+               back=re.compile(r"(?<![\w-])[0-9a-f]{32}$")),
+    TextFormat("terraform-token", re.compile(r"\.atlasv1\.[a-zA-Z0-9\-_=]{60,70}(?![\w=\-])"),
+               "gitleaks hashicorp-tf-api-token", back=re.compile(r"(?<![A-Za-z0-9])[a-zA-Z0-9]{14}$")),
+    # MaxMind license keys end in "_mmk" (gitleaks maxmind-license-key).
+    TextFormat("maxmind-license-key", re.compile(r"_mmk(?![\w-])"), "gitleaks maxmind-license-key",
+               back=re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}$")),
+    TextFormat("azure-ad-client-secret", re.compile(r"Q~[a-zA-Z0-9_~.\-]{31,34}(?![a-zA-Z0-9_~.\-])"),
+               "gitleaks azure-ad-client-secret", back=re.compile(r"(?<![a-zA-Z0-9_~.\-])[a-zA-Z0-9_~.\-]{3}\d$")),
+)
+
+# Private-key armour (RFC 7468, OpenSSH PROTOCOL.key, RFC 4880 for PGP).
+PRIVATE_KEY_BEGIN = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ ){0,4})PRIVATE KEY( BLOCK)?-----")
+PRIVATE_KEY_END = re.compile(r"-----END (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----")
+
+# scheme://user:password@host (RFC 3986 userinfo); the schemes worth naming get their own kind.
+URL_CREDENTIAL = re.compile(
+    r"([A-Za-z][A-Za-z0-9+.\-]{0,30})://([^\s:/?#@\"'`<>]{0,256}):([^\s/?#@\"'`<>]{1,256}|[^\s\"'`<>]{1,256}?)@"
+    r"(?=[A-Za-z0-9\[._\-])")
+DATABASE_SCHEMES = frozenset({
+    "postgres", "postgresql", "mysql", "mariadb", "mongodb", "mongodb+srv", "redis", "rediss",
+    "amqp", "amqps", "mssql", "sqlserver", "oracle", "jdbc", "clickhouse", "cassandra", "neo4j",
+    "couchdb", "elasticsearch", "ldap", "ldaps", "ftp", "sftp", "smtp", "smtps", "imap", "nats",
+    "kafka", "memcached", "influxdb", "cockroachdb", "snowflake",
+})
+
+# curl -u user:password / --user user:password (gitleaks curl-auth-user).
+CURL_USER = re.compile(
+    r"""(?:\s-u|\s--user)[\s=]{1,4}(?:"([^"\n]{1,200})"(?::"([^"\n]{1,200})")?|'([^'\n]{1,200})'|([^\s"'|;&]{1,200}))""")
+
+# Key-name vocabulary for the assignment detector (``export X_TOKEN=…``, ``password: …``).
+ASSIGNMENT_TRIGGERS = ("token", "secret", "pass", "pwd", "key", "auth", "cred", "_pw", "bearer", "login",
+                       "accessid", "access_id", "access-id")
+STRONG_KEY_WORDS = frozenset({
+    "token", "tokens", "secret", "secrets", "password", "passwords", "passwd", "passphrase",
+    "passcode", "pwd", "credential", "credentials", "creds", "cred", "apikey", "authtoken",
+    "accesstoken", "accesskey", "secretkey", "privatekey", "clientsecret", "authorization",
+    "bearer", "sessiontoken", "refreshtoken", "idtoken", "apitoken", "appsecret", "authkey",
+    "masterkey", "signingkey", "encryptionkey", "licensekey", "accesssecret", "secrete",
+})
+WEAK_KEY_WORDS = frozenset({"key", "keys", "pass", "pw", "auth", "login", "accessid"})
+# Words that may follow a secret word without changing what the key holds (``db_pass_secure``).
+TRAILING_WORDS = frozenset({
+    "secure", "value", "val", "str", "string", "b64", "base64", "hex", "raw", "plain",
+    "plaintext", "enc", "encrypted", "prod", "production", "dev", "staging", "live", "sandbox",
+    "old", "new", "backup", "main", "primary", "secondary", "super", "do", "not", "commit", "sec",
+})
+# Compound words ending like this are secret words too (``SUMOLOGIC_ACCESSKEY``, ``apikey``).
+STRONG_SUFFIXES = ("token", "secret", "password", "passwd", "pwd", "apikey", "accesskey",
+                   "secretkey", "privatekey", "authkey", "credentials")
+# A key whose last word is one of these describes a secret instead of holding one.
+DESCRIPTOR_WORDS = frozenset({
+    "id", "ids", "name", "names", "url", "uri", "urls", "endpoint", "file", "files", "path",
+    "paths", "dir", "filename", "length", "len", "size", "type", "types", "ttl", "seconds",
+    "secs", "ms", "minutes", "min", "max", "count", "env", "var", "vars", "variable", "field",
+    "fields", "column", "col", "header", "headers", "prefix", "suffix", "format", "pattern",
+    "regex", "policy", "version", "mode", "enabled", "enable", "disabled", "required", "label",
+    "placeholder", "hint", "help", "description", "desc", "doc", "docs", "note", "event",
+    "events", "ref", "reference", "store", "manager", "provider", "helper", "class", "method",
+    "handler", "fn", "func", "callback", "hash", "location", "source", "input", "widget",
+    "form", "reset", "expiry", "expires", "expiration", "rotation", "strength", "rules", "rule",
+    "selector", "pair", "pressed", "down", "up", "code", "mesh", "meshing", "exist", "exists",
+    "controller", "chars", "charset", "alphabet", "bits", "algorithm", "algo", "kind", "index",
+    "list", "map", "count", "status", "state", "used", "usage", "schema", "spec", "command",
+    "cmd", "script", "stdin", "stdout", "prompt", "message", "msg", "error", "errors", "text",
+    "line", "lines", "word", "words", "set", "get", "check", "verify", "validate", "valid",
+    "invalid", "test", "tests", "example", "sample", "template", "hint", "question", "answer",
+    "server", "host", "hostname", "port", "user", "username", "email", "account", "owner",
+    "region", "zone", "scope", "scopes", "audience", "issuer", "algorithm", "cache", "timeout",
+    "interval", "delay", "retries", "limit", "bucket", "vault", "keyring", "loader", "reader",
+    "writer", "parser", "builder", "factory", "generator", "encoder", "decoder", "type",
+    "signature", "sig", "fingerprint", "checksum", "digest",
+})
+# Qualifiers that make "key", "token" or "secret" something other than a credential.
+NON_SECRET_QUALIFIERS = frozenset({
+    "public", "pub", "publishable", "primary", "foreign", "sort", "partition", "cache",
+    "idempotency", "csrf", "xsrf", "authenticity", "schema", "sequence", "bucket", "object",
+    "composite", "natural", "unique", "lookup", "translation", "i18n", "hot", "shortcut",
+    "keyboard", "dedup", "routing", "shard", "row", "range", "cursor", "next", "previous",
+    "page", "pagination", "continuation", "sync", "foreign", "cancellation", "cancel", "max",
+    "min", "num", "total", "prompt", "completion", "input", "output",
+})
+# Words in front of a value that say an Authorization header value follows.
+AUTH_SCHEMES = re.compile(
+    r"(?i)(?:bearer|basic|token|digest|api-?token|api-?key|apikey|key|bot|oauth|sso-key|"
+    r"ssws|jwt|negotiate|splunk|hmac)\s+")

@@ -1,0 +1,88 @@
+"""Layer 1 of secret scrubbing (R31): find and redact credentials in free text.
+
+``find(text)`` reports where secrets are (kind, line, character span) and never their values;
+``redact(text)`` replaces each span with ``[REDACTED:<kind>]``. Assignments keep their key name
+(``DB_PASSWORD=[REDACTED:password-assignment]``), URLs keep user and host.
+
+All scanning is linear in the input: every pattern in ``patterns`` starts with a literal or is
+applied at a token start found by one pass of ``_CANDIDATE``, lookups around a hit are bounded,
+and hits inside a region already handled are skipped.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import assignments, benign, formats
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One secret in a text: its kind and where it is, never the value."""
+
+    kind: str
+    line: int  # 1-based line of ``start``
+    start: int  # character offsets into the scanned text
+    end: int
+    layer: str = "sanitizer"
+
+
+def ascii_view(text: str) -> str:
+    """``text`` with every non-ASCII character replaced by ``?``: same length, cheap to search.
+
+    Secrets are ASCII; the view keeps offsets identical while letting ``lower()`` stay
+    length-preserving and the regex engine run on one-byte characters.
+    """
+    if text.isascii():
+        return text
+    return text.encode("ascii", "replace").decode("ascii")
+
+
+def _spans(text: str) -> list[formats.Span]:
+    view = ascii_view(text)
+    spans: list[formats.Span] = []
+    spans.extend(formats.private_keys(view, text))
+    spans.extend(formats.tokens(view, text))
+    spans.extend(formats.text_formats(view, text))
+    spans.extend(formats.url_credentials(view, text))
+    spans.extend(formats.curl_users(view, text))
+    spans.extend(assignments.assignments(view, text))
+    return spans
+
+
+def _merge(spans: list[formats.Span]) -> list[formats.Span]:
+    """Overlapping spans become one, named after the most specific detector among them."""
+    merged: list[formats.Span] = []
+    for span in sorted(spans, key=lambda s: (s.start, s.rank)):
+        if merged and span.start < merged[-1].end:
+            last = merged[-1]
+            best = last if last.rank <= span.rank else span
+            merged[-1] = formats.Span(last.start, max(last.end, span.end), best.kind, best.rank)
+        else:
+            merged.append(span)
+    return merged
+
+
+def find(text: str) -> list[Finding]:
+    """Every secret in ``text``, in order, as (kind, 1-based line, start, end)."""
+    findings: list[Finding] = []
+    line, counted = 1, 0
+    for span in _merge(_spans(text)):
+        line += text.count("\n", counted, span.start)
+        counted = span.start
+        findings.append(Finding(span.kind, line, span.start, span.end))
+    return findings
+
+
+def redact(text: str) -> str:
+    """``text`` with each secret replaced by ``[REDACTED:<kind>]``."""
+    pieces: list[str] = []
+    last = 0
+    for span in _merge(_spans(text)):
+        pieces.append(text[last:span.start])
+        pieces.append(f"[REDACTED:{span.kind}]")
+        last = span.end
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+__all__ = ["Finding", "ascii_view", "benign", "find", "redact"]
