@@ -66,6 +66,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("state", choices=("busy", "idle", "status"))
     p.add_argument("--pid", type=_positive, help="with busy: the host's pid; the flag dies with it")
     p.add_argument("--json", action="store_true", help="with status: JSON output")
+
+    p = sub.add_parser("curate", help="the index-only curation round (R27), on demand")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--dry-run", action="store_true", help="call the model and show what would change; write nothing")
+
+    p = sub.add_parser("review", help="review promotions, entries and orphans (interactive with a terminal)")
+    p.add_argument("--json", dest="review_json", action="store_true", help="without a terminal: list as JSON")
+    p.add_argument("--no-input", action="store_true", help="never prompt: list, exit 1 when promotions are pending")
+    actions = p.add_subparsers(dest="review_action", metavar="<action>", parser_class=_Parser)
+    q = actions.add_parser("list", help="promotions, index entries and orphans")
+    q.add_argument("--json", action="store_true")
+    for name, text in (("accept", "append a promotion's text to its target file (working tree only)"),
+                       ("reject", "delete a promotion file"), ("forget", "remove an entry's index line")):
+        actions.add_parser(name, help=text).add_argument("id")
+    q = actions.add_parser("move", help="move an index entry up, down or to the top (priority, R28)")
+    q.add_argument("id")
+    where = q.add_mutually_exclusive_group(required=True)
+    for flag in ("top", "up", "down"):
+        where.add_argument(f"--{flag}", dest="where", action="store_const", const=flag)
+    q = actions.add_parser("prune-orphans", help="delete orphan record files (all, or the IDs given)")
+    q.add_argument("ids", nargs="*", metavar="ID")
     return parser
 
 
@@ -103,6 +124,14 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
     if args.command == "agent":
         from chord_git.commands.agent import agent
         return agent(project, cfg, out, args.state, owner_pid=args.pid, as_json=args.json)
+    if args.command == "curate":
+        from chord_git.commands.curate import curate
+        return curate(project, cfg, out, as_json=args.json, dry_run=args.dry_run)
+    if args.command == "review":
+        from chord_git.commands.review import review
+        return review(project, cfg, out, action=args.review_action, item_id=getattr(args, "id", None),
+                      where=getattr(args, "where", None), ids=getattr(args, "ids", None) or [],
+                      as_json=args.review_json or getattr(args, "json", False), no_input=args.no_input)
     raise UsageError(f"git memory: unknown command {args.command!r}")
 
 

@@ -149,26 +149,26 @@ def plan(project: Project, output: ModelOutput, state: memory.IndexState, *, ses
     sources = _sources(project, mentioned & listed)
     result = _Plan()
     taken = _pending(project)
-    for number, item in enumerate(output.promotions):
-        planned = _plan_promotion(project, item, listed, sources, taken, session_id, today)
+    for number, suggestion in enumerate(output.promotions):
+        planned = _plan_promotion(project, suggestion, listed, sources, taken, session_id, today)
         if isinstance(planned, str):
             result.dropped.append((number, planned))
         else:
             result.files.append((number, *planned))
     seen: set[str] = set()
-    for item in output.retire:
-        reason = clean_reason(item.reason)
-        if item.id in seen:
-            result.refused.append((item.id, "listed twice"))
-        elif item.id not in listed:
-            result.refused.append((item.id, "not in the index"))
-        elif sources.get(item.id) == "user":
-            result.refused.append((item.id, "the user said it (R26: only assistant entries can be retired)"))
-        elif sources.get(item.id) != "assistant":
-            result.refused.append((item.id, "its record is missing or invalid, so its source is unknown"))
+    for retirement in output.retire:
+        rid = retirement.id
+        if rid in seen:
+            result.refused.append((rid, "listed twice"))
+        elif rid not in listed:
+            result.refused.append((rid, "not in the index"))
+        elif sources.get(rid) == "user":
+            result.refused.append((rid, "the user said it (R26: only assistant entries can be retired)"))
+        elif sources.get(rid) != "assistant":
+            result.refused.append((rid, "its record is missing or invalid, so its source is unknown"))
         else:
-            result.retire.append((item.id, reason))
-        seen.add(item.id)
+            result.retire.append((rid, clean_reason(retirement.reason)))
+        seen.add(rid)
     return result
 
 

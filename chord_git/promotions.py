@@ -194,8 +194,8 @@ def parse(text: str, expected_id: str | None = None) -> tuple[PromotionFile | No
         problems.append(PromotionProblem(close + 2, "text", "the proposed text (the body) is empty"))
     elif len(body) > TEXT_CAP:
         problems.append(PromotionProblem(close + 2, "cap", f"proposed text has {len(body)} characters (cap {TEXT_CAP})"))
-    for offset, line in enumerate(lines):
-        if absolute_paths(line):
+    for offset, raw in enumerate(lines):
+        if absolute_paths(raw):
             problems.append(PromotionProblem(offset + 1, "absolute-path", "absolute path in a memory file (R3: use project-relative paths)"))
     if problems:
         return None, problems

@@ -1,0 +1,104 @@
+"""``git memory review``: promotions, entries and orphans; interactive only with a terminal.
+
+Bare ``review`` is interactive when stdin and stdout are terminals and ``CI`` is unset. Otherwise
+(or with ``--no-input``/``--json``) it lists, and exits 1 while promotion files are pending, so
+a CI job can gate on suggestions nobody has decided on; ``review list`` always exits 0. Nothing
+is ever staged: every action changes working-tree files only.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from chord_git import config as config_mod
+from chord_git.errors import UsageError
+from chord_git.project import Project
+from chord_git.review import actions, items
+from chord_git.review.move import move
+from chord_git.ui import Output
+
+NOT_STAGED = "nothing was staged"
+
+
+def is_interactive(out: Output) -> bool:
+    """Both ends are terminals and this is not CI (ECOSYSTEM.md §8: hooks have no TTY on stdin)."""
+    stdout_tty = getattr(out.stdout, "isatty", lambda: False)()
+    return bool(sys.stdin.isatty() and stdout_tty and not os.environ.get("CI"))
+
+
+def _describe(item: items.ReviewItem) -> str:
+    if item.kind == "promotion":
+        if item.problems:
+            return f"  {item.id}  (unreadable: {item.problems[0]})"
+        about = f"  entry {item.entry}" if item.entry else ""
+        return f"  {item.id}  {item.target} -> {item.path}{about}\n      {item.summary}"
+    if item.kind == "entry":
+        source = item.source or "record unreadable"
+        stale = f"  STALE: {'; '.join(item.stale_reasons)}" if item.stale else ""
+        return f"  {item.position:>3}. {item.id}  ({source}){stale}\n       {item.summary}"
+    return f"  {item.id}  ({item.source or 'unreadable'})  {item.summary or ''}".rstrip()
+
+
+def list_items(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool) -> list[items.ReviewItem]:
+    found = items.collect(project, cfg)
+    if as_json:
+        out.json({"items": [item.as_json() for item in found]})
+        return found
+    for kind, title in (("promotion", "pending promotions"), ("entry", "index entries (priority order)"),
+                        ("orphan", "orphan records")):
+        group = [item for item in found if item.kind == kind]
+        out.line(f"{title}: {len(group)}")
+        for item in group:
+            out.line(_describe(item))
+    return found
+
+
+def _accept(project: Project, out: Output, pid: str) -> int:
+    done = actions.accept(project, pid)
+    if not done.changed:
+        out.line(f"{done.target} already holds the proposed text; left unchanged")
+    else:
+        out.line(f"{'created' if done.created else 'appended to'} {done.target}:")
+        out.write(done.diff)
+    if done.entry_removed:
+        out.line(f"removed entry {done.promotion.entry} from the index")
+    out.line(f"deleted promotion {pid}; {NOT_STAGED}")
+    return 0
+
+
+def review(project: Project, cfg: config_mod.Config, out: Output, *, action: str | None = None,
+           item_id: str | None = None, where: str | None = None, ids: list[str] | None = None,
+           as_json: bool = False, no_input: bool = False) -> int:
+    if action is None:
+        if not (as_json or no_input) and is_interactive(out):
+            from chord_git.review.interactive import run
+
+            return run(project, cfg, out)
+        found = list_items(project, cfg, out, as_json=as_json)
+        return 1 if any(item.kind == "promotion" for item in found) else 0
+    if action == "list":
+        list_items(project, cfg, out, as_json=as_json)
+        return 0
+    if action == "accept" and item_id:
+        return _accept(project, out, item_id)
+    if action == "reject" and item_id:
+        actions.reject(project, item_id)
+        out.line(f"deleted promotion {item_id}; {NOT_STAGED}")
+        return 0
+    if action == "forget" and item_id:
+        actions.forget(project, item_id)
+        out.line(f"forgot {item_id}: its line left the index; the record file stays as an orphan")
+        return 0
+    if action == "move" and item_id and where:
+        moved = move(project, item_id, where)
+        out.line(f"moved {item_id} {where}" if moved else f"{item_id} is already at the {'bottom' if where == 'down' else 'top'}")
+        return 0
+    if action == "prune-orphans":
+        deleted, skipped = actions.prune_orphans(project, ids or None)
+        for rid in deleted:
+            out.line(f"deleted orphan record {rid}")
+        for rid, why in skipped:
+            out.warn(f"kept {rid}: {why}")
+        out.line(f"{len(deleted)} orphan record(s) deleted; {NOT_STAGED}")
+        return 1 if ids and skipped else 0
+    raise UsageError(f"git memory review: incomplete action {action!r}")

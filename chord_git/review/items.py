@@ -1,0 +1,98 @@
+"""What ``review`` shows: pending promotions, then index entries in priority order, then orphans."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from chord_git import config as config_mod
+from chord_git import memory, promotions, staleness
+from chord_git.project import Project
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    kind: str  # promotion | entry | orphan
+    id: str
+    entry: str | None = None  # the index entry a promotion is about; an entry's own id
+    target: str | None = None
+    path: str | None = None
+    summary: str | None = None
+    source: str | None = None  # user | assistant | None (record missing or broken)
+    stale: bool = False
+    # Details for the interactive view.
+    stale_reasons: tuple[str, ...] = ()
+    status: str | None = None
+    evidence: str | None = None
+    age_days: int | None = None
+    reason: str | None = None
+    text: str | None = None
+    problems: tuple[str, ...] = ()  # why a promotion file cannot be accepted
+    position: int | None = None  # 1-based line order among entries
+
+    def as_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "id": self.id, "entry": self.entry, "target": self.target,
+                "path": self.path, "summary": self.summary, "source": self.source, "stale": self.stale}
+
+
+def _first_line(text: str, cap: int = 160) -> str:
+    line = next((part.strip() for part in text.splitlines() if part.strip()), "")
+    return line if len(line) <= cap else line[: cap - 1] + "…"
+
+
+def promotion_items(project: Project) -> list[ReviewItem]:
+    items = []
+    for path in memory.promotion_files(project):
+        parsed, problems = promotions.read(path)
+        if parsed is None:
+            messages = tuple(p.message if p.line is None else f"line {p.line}: {p.message}" for p in problems)
+            items.append(ReviewItem(kind="promotion", id=path.stem, problems=messages))
+            continue
+        record = memory.load_record(project, parsed.entry) if parsed.entry else None
+        items.append(ReviewItem(
+            kind="promotion", id=parsed.id, entry=parsed.entry, target=parsed.target, path=parsed.path,
+            summary=_first_line(parsed.text), source=record.source if record else None,
+            reason=parsed.reason, text=parsed.text, age_days=_age(parsed.created),
+        ))
+    return items
+
+
+def _age(created: str, today: dt.date | None = None) -> int | None:
+    try:
+        return ((today or dt.date.today()) - dt.date.fromisoformat(created[:10])).days
+    except ValueError:
+        return None
+
+
+def entry_items(project: Project, cfg: config_mod.Config, state: memory.IndexState,
+                today: dt.date | None = None) -> list[ReviewItem]:
+    today = today or dt.date.today()
+    items = []
+    for position, entry in enumerate(state.entries, start=1):
+        record = memory.load_record(project, entry.id)
+        hint = None
+        if record is not None:
+            hint = staleness.hint_for(project.root, record, stale_after_days=cfg.memory.stale_after_days, today=today)
+        items.append(ReviewItem(
+            kind="entry", id=entry.id, entry=entry.id, summary=entry.summary,
+            source=record.source if record else None, stale=hint is not None,
+            stale_reasons=tuple(hint.reasons()) if hint else (),
+            status=record.status if record else None, evidence=record.evidence if record else None,
+            age_days=staleness.age_days(record, today) if record else None, position=position,
+        ))
+    return items
+
+
+def orphan_items(project: Project, state: memory.IndexState) -> list[ReviewItem]:
+    items = []
+    for rid in memory.orphan_ids(project, state):
+        record = memory.load_record(project, rid)
+        items.append(ReviewItem(kind="orphan", id=rid, summary=record.summary if record else None,
+                                source=record.source if record else None,
+                                status=record.status if record else None,
+                                age_days=_age(record.created) if record else None))
+    return items
+
+
+def collect(project: Project, cfg: config_mod.Config, today: dt.date | None = None) -> list[ReviewItem]:
+    state = memory.read_index(project)
+    return [*promotion_items(project), *entry_items(project, cfg, state, today), *orphan_items(project, state)]
