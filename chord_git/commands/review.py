@@ -11,6 +11,7 @@ import os
 import sys
 
 from chord_git import config as config_mod
+from chord_git import memory
 from chord_git.errors import UsageError
 from chord_git.project import Project
 from chord_git.review import actions, items
@@ -41,6 +42,10 @@ def _describe(item: items.ReviewItem) -> str:
 
 def list_items(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool) -> list[items.ReviewItem]:
     found = items.collect(project, cfg)
+    state = memory.read_index(project)
+    if state.exists and not state.usable:
+        first = next(p for p in state.problems if p.kind != "encoding-outside")
+        out.warn(f"managed section unusable ({first.render()}); entries and orphans are not listed")
     if as_json:
         out.json({"items": [item.as_json() for item in found]})
         return found

@@ -94,5 +94,9 @@ def orphan_items(project: Project, state: memory.IndexState) -> list[ReviewItem]
 
 
 def collect(project: Project, cfg: config_mod.Config, today: dt.date | None = None) -> list[ReviewItem]:
+    """Everything to review. With an unusable managed section only promotions are listed: every
+    record would otherwise look like an orphan."""
     state = memory.read_index(project)
+    if state.exists and not state.usable:
+        return promotion_items(project)
     return [*promotion_items(project), *entry_items(project, cfg, state, today), *orphan_items(project, state)]

@@ -174,3 +174,14 @@ def test_prune_orphans(memo: Memo) -> None:
 def test_review_actions_need_an_id(memo: Memo) -> None:
     assert run_cli(memo.root, "review", "accept").returncode == 2
     assert run_cli(memo.root, "review", "accept", "../../etc/passwd").returncode == 2
+
+
+def test_unusable_index_lists_promotions_only(memo: Memo) -> None:
+    path = memo.root / "MEMORY.md"
+    path.write_text(path.read_text().replace("<!-- chord:memory:end -->", "stray line\n<!-- chord:memory:end -->"))
+    result = run_cli(memo.root, "review", "list", "--json")
+    assert result.returncode == 0 and "managed section unusable" in result.stderr
+    assert {item["kind"] for item in json.loads(result.stdout)["items"]} == {"promotion"}
+    pruned = run_cli(memo.root, "review", "prune-orphans")
+    assert pruned.returncode == 2 and (memo.root / ".chord/memory/records" / f"{ORPHAN}.md").exists()
+    assert run_cli(memo.root, "review", "move", A1, "--top").returncode == 2
