@@ -62,6 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("forget", help="remove an entry's index line; its record becomes an orphan")
     p.add_argument("id")
 
+    p = sub.add_parser("extract", help="one extraction run on a frozen session transcript (post-session hook)")
+    p.add_argument("--session", required=True, type=Path, metavar="FILE", help="the session transcript")
+    p.add_argument("--format", dest="transcript_format", default="auto",
+                   choices=("auto", "native", "openai", "claude-code", "codex"), help="transcript format")
+    p.add_argument("--dry-run", action="store_true", help="call the model and show what would be written; write nothing")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("agent", help="the agent host's activity signal: busy, idle (or status)")
     p.add_argument("state", choices=("busy", "idle", "status"))
     p.add_argument("--pid", type=_positive, help="with busy: the host's pid; the flag dies with it")
@@ -121,6 +128,10 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
     if args.command == "forget":
         from chord_git.commands.forget import forget
         return forget(project, args.id, out)
+    if args.command == "extract":
+        from chord_git.commands.extract import extract
+        return extract(project, cfg, out, session=args.session, fmt=args.transcript_format,
+                       dry_run=args.dry_run, as_json=args.json)
     if args.command == "agent":
         from chord_git.commands.agent import agent
         return agent(project, cfg, out, args.state, owner_pid=args.pid, as_json=args.json)

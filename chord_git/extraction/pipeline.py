@@ -1,0 +1,211 @@
+"""One extraction run: frozen transcript -> bounded input -> model pool -> guards -> files.
+
+``extract_session`` is what ``git memory extract`` and the background worker call. Order matters:
+everything that can refuse without the model (extraction off, unreadable or unfrozen transcript,
+an unusable managed section, an empty pool) refuses before anything is sent. The model call
+runs outside the project lock; duplicate checks and record creation run under it, so two runs on
+different sessions never both write the same conclusion; the index delta then takes the lock
+itself. Outcomes:
+
+* success: ``store.write_status(project, True)`` (MEMORY), report returned;
+* ``ExtractionFailed``: status MEMORY-FAIL with the one-line reason, nothing indexed;
+* ``Preempted``: status unchanged, nothing written (the worker retries on the next idle);
+* ``InputError`` for a bad transcript: MEMORY-FAIL naming the file and line.
+
+Every outcome is appended to the run log (``runlog``). ``dry_run`` calls the model and runs the
+guards but writes nothing: no record, no index change, no status.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from chord_git import memory, records, store, transcripts
+from chord_git.config import Config
+from chord_git.errors import ExtractionFailed, InputError, LockTimeout, Preempted, UsageError
+from chord_git.extraction import guards, runlog, writer
+from chord_git.extraction.input import ExtractionInput, build_input
+from chord_git.extraction.pool import Attempt, PoolResult, call_pool
+from chord_git.project import Project
+
+OFF_MESSAGE = "memory extraction is off (memory.enabled is false): nothing sent, nothing written"
+
+
+@dataclass(frozen=True)
+class ExtractionReport:
+    session_id: str | None
+    written: tuple[str, ...]  # record ids written, in index order (newest first)
+    replaced: Mapping[str, str]  # old id -> new id: revisions that took the old line's place
+    dropped: Mapping[str, int]  # guard reason -> count
+    model: str | None
+    attempts: tuple[Attempt, ...]
+    dry_run: bool
+    input_chars: int
+    adjusted: Mapping[str, int] = field(default_factory=dict)  # guard adjustments -> count
+    records: tuple[Mapping[str, Any], ...] = ()  # what was (or, in a dry run, would be) written
+    index_lines: tuple[str, ...] = ()  # the index lines added, on top first
+    input: Mapping[str, Any] = field(default_factory=dict)  # input sizes (ExtractionInput.as_json)
+    maintenance: Mapping[str, Any] | None = None  # retire/promotions report, when that step ran
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "outcome": "dry-run" if self.dry_run else "ok",
+            "session": self.session_id, "model": self.model,
+            "attempts": runlog.attempts_json(self.attempts),
+            "written": list(self.written), "replaced": dict(self.replaced),
+            "dropped": dict(self.dropped), "adjusted": dict(self.adjusted),
+            "dry_run": self.dry_run, "input_chars": self.input_chars, "input": dict(self.input),
+            "records": [dict(r) for r in self.records], "index_lines": list(self.index_lines),
+            "maintenance": dict(self.maintenance) if self.maintenance is not None else None,
+        }
+
+
+def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: str = "auto",
+                    dry_run: bool = False, should_cancel: Callable[[], bool] | None = None,
+                    env: Mapping[str, str] | None = None) -> ExtractionReport:
+    """Run one extraction. ``should_cancel`` preempts main-pool calls (R15); with a dedicated
+    pool (``memory.model_pool``) it is ignored (R16). Raises UsageError when memory is off."""
+    if not cfg.memory.enabled:
+        raise UsageError(OFF_MESSAGE)  # the command checks first; this is the second guard
+    session_path = Path(session_path)
+    log: dict[str, Any] = {"session": None, "dry_run": dry_run, "fmt": fmt}
+    try:
+        transcript = transcripts.load(session_path, fmt)
+    except InputError as exc:
+        _fail(project, f"bad transcript: {exc}", log)
+        raise
+    log["session"] = transcript.session_id
+    if not transcript.frozen:
+        runlog.append(project, runlog.entry(outcome="refused", reason="session not frozen", **_log_args(log)))
+        raise InputError(session_path, None, "the session is not frozen (frozen: false): a working session "
+                                             "never adds memory (R14); extract it once it has ended")
+    state = memory.read_index(project)
+    if state.exists and not state.usable:
+        first = next(p for p in state.problems if p.kind != "encoding-outside")
+        raise _fail(project, f"managed section unusable: {first.render()}", log)
+    if not cfg.extraction_pool:
+        raise _fail(project, "no model pool configured (set model_pool or memory.model_pool)", log)
+
+    built = build_input(project, cfg, transcript, state)
+    log["input_chars"] = built.input_chars
+    cancel = None if cfg.dedicated_pool else should_cancel
+    try:
+        result = call_pool(cfg.extraction_pool, [dict(m) for m in built.messages],
+                           reasoning_effort=cfg.reasoning_effort, should_cancel=cancel, env=env)
+    except Preempted as exc:
+        runlog.append(project, runlog.entry(outcome="preempted", reason=str(exc), **_log_args(log)))
+        raise
+    except ExtractionFailed as exc:
+        raise _fail(project, str(exc), log) from None
+    except ImportError as exc:  # openai comes with the "llm" extra
+        raise _fail(project, f"the model client is not installed ({exc.name or exc}): "
+                             "pip install 'chord-git[llm]'", log) from None
+    log.update(model=result.model, attempts=result.attempts)
+
+    tag = writer.session_tag(transcript.session_id, session_path)
+    try:
+        report = _guard_and_write(project, result, built, tag, transcript.session_id, dry_run)
+    except (InputError, LockTimeout, OSError) as exc:
+        raise _fail(project, f"writing memory failed: {exc}", log) from None
+    report = _maintenance(project, result, report, tag, dry_run, log)
+    if not dry_run:
+        store.write_status(project, True)
+    runlog.append(project, runlog.entry(
+        outcome="dry-run" if dry_run else "ok", written=report.written, replaced=report.replaced,
+        dropped=report.dropped, adjusted=report.adjusted, **_log_args(log)))
+    return report
+
+
+def _guard_and_write(project: Project, result: PoolResult, built: ExtractionInput, tag: str,
+                     session_id: str | None, dry_run: bool) -> ExtractionReport:
+    candidates = result.output.records
+    if dry_run:
+        verdict, planned = _judge(project, candidates, built, tag)
+        written = writer.Written(tuple(p.record.id for p in planned if not p.revises_in_place)
+                                 + tuple(p.record.id for p in planned if p.revises_in_place),
+                                 {p.record.supersedes: p.record.id for p in planned
+                                  if p.revises_in_place and p.record.supersedes}, ())
+    else:
+        with store.locked(project):
+            verdict, planned = _judge(project, candidates, built, tag)
+            planned = writer.create_records(project, planned)
+        try:
+            written = writer.write(project, planned)
+        except BaseException:
+            _remove_unindexed(project, planned)
+            raise
+    return ExtractionReport(
+        session_id=session_id, written=written.ids, replaced=written.replaced,
+        dropped=verdict.drop_counts, model=result.model, attempts=result.attempts, dry_run=dry_run,
+        input_chars=built.input_chars, adjusted=dict(verdict.adjusted),
+        records=tuple(_describe(p, dry_run) for p in planned),
+        index_lines=tuple(writer.preview_lines(planned)), input=built.as_json(),
+    )
+
+
+def _judge(project: Project, candidates: tuple[Any, ...], built: ExtractionInput,
+           tag: str) -> tuple[guards.GuardResult, tuple[writer.Planned, ...]]:
+    state = memory.read_index(project)
+    existing = guards.load_existing(project, state)
+    verdict = guards.check(candidates, built.user_texts, existing)
+    planned = writer.plan(verdict.accepted, session=tag, index_ids=existing.index_ids, today=dt.date.today())
+    return verdict, planned
+
+
+def _describe(planned: writer.Planned, dry_run: bool) -> dict[str, Any]:
+    r = planned.record
+    out: dict[str, Any] = {
+        "id": r.id, "path": planned.rel_path(), "type": r.type, "source": r.source, "status": r.status,
+        "summary": r.summary, "statement": r.statement, "evidence": r.evidence, "supersedes": r.supersedes,
+    }
+    if dry_run:
+        out["text"] = records.render(r)
+    return out
+
+
+def _remove_unindexed(project: Project, planned: tuple[writer.Planned, ...]) -> None:
+    """Records created for an index write that failed: ours, seconds old, never linked. Left in
+    place they would read as deleted memories and block the retry's dedupe."""
+    for item in planned:
+        try:
+            records.safe_record_path(project.records_dir, item.record.id).unlink()
+        except (OSError, InputError):
+            pass
+
+
+def _maintenance(project: Project, result: PoolResult, report: ExtractionReport, tag: str, dry_run: bool,
+                 log: dict[str, Any]) -> ExtractionReport:
+    """Retire and promotions (issue 5) when ``chord_git.maintenance`` provides them."""
+    try:
+        module = importlib.import_module("chord_git.maintenance")
+    except ImportError:
+        return report
+    apply = getattr(module, "apply_maintenance", None)
+    if apply is None:
+        return report
+    try:
+        outcome = apply(project, result.output, session_id=tag, dry_run=dry_run)
+    except (InputError, LockTimeout, OSError) as exc:
+        raise _fail(project, f"index maintenance failed: {exc}", log) from None
+    as_json = getattr(outcome, "as_json", None)
+    data = as_json() if callable(as_json) else None
+    return replace(report, maintenance=data)
+
+
+def _log_args(log: Mapping[str, Any]) -> dict[str, Any]:
+    return {"session": log.get("session"), "model": log.get("model"), "attempts": log.get("attempts", ()),
+            "input_chars": log.get("input_chars", 0), "dry_run": log.get("dry_run", False),
+            "fmt": log.get("fmt")}
+
+
+def _fail(project: Project, reason: str, log: Mapping[str, Any]) -> ExtractionFailed:
+    """Record a failed run (MEMORY-FAIL, except in a dry run) and return the error to raise."""
+    one_line = " ".join(reason.split())
+    if not log.get("dry_run"):
+        store.write_status(project, False, one_line)
+    runlog.append(project, runlog.entry(outcome="failed", reason=one_line, **_log_args(log)))
+    return ExtractionFailed(one_line)
