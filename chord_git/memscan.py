@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from chord_git import index, validate
 from chord_git.git_cli import FileChange
 from chord_git.project import MEMORY_FILE, RECORDS_DIR
-from chord_git.validate import Finding
+
+if TYPE_CHECKING:
+    from chord_git.validate import Finding
+
+# validate, index and the secrets package are imported inside the functions that use them, so
+# classifying paths (all a commit without memory files needs) stays cheap.
 
 MEMORY_DIR = ".chord/memory/"
 # detect-secrets is slow on long text: its ``is_indirect_reference`` filter runs a regex that is
@@ -55,7 +60,7 @@ def text_lines(data: bytes) -> list[tuple[int, str]]:
     return [(number, line[:-1] if line.endswith("\r") else line) for number, line in enumerate(lines, 1)]
 
 
-def _layer1_only(path: str, lines: Lines, baseline: Path | None) -> list[Finding]:
+def _layer1_only(path: str, lines: Lines, baseline: Path | None, commit: str | None) -> list[Finding]:
     """Layer 1 alone, honouring what the combined scan honours: the allowlist pragma and the
     values a ``.secrets.baseline`` lists for this file (SHA-1 of the value)."""
     import hashlib
@@ -75,11 +80,13 @@ def _layer1_only(path: str, lines: Lines, baseline: Path | None) -> list[Finding
             continue
         if accepted and hashlib.sha1(joined[hit.start:hit.end].encode("utf-8", "replace")).hexdigest() in accepted:
             continue
-        findings.append(_finding(path, number, hit.kind, hit.layer))
+        findings.append(_finding(path, number, hit.kind, hit.layer, commit))
     return findings
 
 
 def _finding(path: str, line: int, kind: str, layer: str, commit: str | None = None) -> Finding:
+    from chord_git.validate import Finding
+
     origin = "our sanitizer" if layer == "sanitizer" else layer
     return Finding(path, line, kind, f"possible secret, found by {origin}: remove it from memory and rotate it",
                    layer=layer, commit=commit)
@@ -107,14 +114,14 @@ def scan_secrets(added: Mapping[str, Lines], *, baseline: Path | None = None,
     findings = [_finding(h.path, h.line, h.kind, h.layer, commit)
                 for h in secrets.scan_added_lines(both, baseline=baseline)] if both else []
     for path, lines in alone.items():
-        findings.extend(
-            Finding(f.path, f.line, f.kind, f.message, f.layer, commit) for f in _layer1_only(path, lines, baseline)
-        )
+        findings.extend(_layer1_only(path, lines, baseline, commit))
     return findings
 
 
 def file_findings(change: FileChange, *, commit: str | None = None) -> list[Finding]:
     """What is wrong with a memory file as a git object, before any content rule."""
+    from chord_git.validate import Finding
+
     if change.mode == 0o120000:
         return [Finding(change.path, None, "symlink", "memory file staged as a symlink; memory files must be regular files", commit=commit)]
     if not change.is_regular:
@@ -129,6 +136,9 @@ def schema_findings(change: FileChange) -> list[Finding]:
     split = memory_split(change.path)
     if split is None or change.data is None or not change.is_regular or change.binary:
         return []
+    from chord_git import validate
+    from chord_git.validate import Finding
+
     prefix, rel = split
     return [Finding(prefix + f.path, f.line, f.kind, f.message, f.layer)
             for f in validate.check_blob(rel, change.data)]
@@ -139,6 +149,9 @@ def staged_dangling(change: FileChange, contains: Callable[[str], bool]) -> list
     split = memory_split(change.path)
     if split is None or split[1] != MEMORY_FILE or change.data is None or change.binary:
         return []
+    from chord_git import index
+    from chord_git.validate import Finding
+
     text, bom = index.decode(change.data)
     doc, _problems = index.parse(text, change.path, bom=bom)
     if doc is None:

@@ -4,8 +4,12 @@ Never a secret value, only kind and place: findings carry none, so no format can
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from chord_git.ui import Output
-from chord_git.validate import Finding
+
+if TYPE_CHECKING:
+    from chord_git.validate import Finding
 
 
 def _plural(count: int, noun: str) -> str:

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from chord_git import memory, memscan, validate
+from chord_git import memscan
 from chord_git.project import MEMORY_FILE, Project
 from chord_git.report import emit
 from chord_git.ui import Output
-from chord_git.validate import Finding
+
+if TYPE_CHECKING:
+    from chord_git.validate import Finding
+
+# The schema modules (validate, index, records, memory) are imported where they are used: the
+# hook's common case, a commit without memory files, then never loads them.
 
 BASELINE_FILE = ".secrets.baseline"
 
@@ -31,6 +37,8 @@ def _memory_files(project: Project) -> list[Path]:
 
 
 def _read_worktree(project: Project, path: Path) -> tuple[str, bytes | None, list[Finding]]:
+    from chord_git.validate import Finding
+
     rel = project.relative(path)
     if path.is_symlink():
         return rel, None, [Finding(rel, None, "symlink", "memory file is a symlink; refused")]
@@ -71,6 +79,9 @@ def worktree_blobs(project: Project, paths: list[str] | None) -> tuple[list[tupl
 
 def dangling_entries(project: Project) -> list[Finding]:
     """Index lines whose record file is missing: the entry points at nothing."""
+    from chord_git import memory
+    from chord_git.validate import Finding
+
     state = memory.read_index(project)
     present = set(memory.record_ids(project))
     rel = project.relative(project.memory_md)
@@ -83,6 +94,9 @@ def dangling_entries(project: Project) -> list[Finding]:
 
 def _schema(rel: str, data: bytes) -> list[Finding]:
     # A sub-project's memory file (``sub/MEMORY.md``) follows the rules of its own root.
+    from chord_git import validate
+    from chord_git.validate import Finding
+
     prefix, inner = memscan.memory_split(rel) or ("", rel)
     return [Finding(prefix + f.path, f.line, f.kind, f.message, f.layer) for f in validate.check_blob(inner, data)]
 
@@ -115,6 +129,8 @@ def check(project: Project, out: Output, *, paths: list[str] | None = None, fmt:
                                          baseline=baseline_path(project)))
     if not paths or any(Path(p).name == MEMORY_FILE for p in paths):
         findings.extend(dangling_entries(project))
+    from chord_git import validate
+
     findings = validate.sort_findings(findings)
     emit(out, findings, fmt, checked=len(blobs), uri_prefix=uri_prefix(project))
     return 1 if findings else 0
@@ -135,5 +151,9 @@ def check_staged(project: Project, out: Output, *, fmt: str = "text") -> int:
         if lines:
             added[change.path] = lines
     findings.extend(memscan.scan_secrets(added, baseline=baseline_path(project)))
-    emit(out, validate.sort_findings(findings), fmt, checked=len(changes.files), noun="staged memory file")
+    if findings:
+        from chord_git import validate
+
+        findings = validate.sort_findings(findings)
+    emit(out, findings, fmt, checked=len(changes.files), noun="staged memory file")
     return 1 if findings else 0
