@@ -68,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
                    choices=("auto", "native", "openai", "claude-code", "codex"), help="transcript format")
     p.add_argument("--dry-run", action="store_true", help="call the model and show what would be written; write nothing")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--background", action="store_true",
+                   help="queue the session for the project's background worker and return at once")
 
     p = sub.add_parser("agent", help="the agent host's activity signal: busy, idle (or status)")
     p.add_argument("state", choices=("busy", "idle", "status"))
@@ -128,6 +130,10 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
     if args.command == "forget":
         from chord_git.commands.forget import forget
         return forget(project, args.id, out)
+    if args.command == "extract" and args.background:
+        from chord_git.commands.extract_background import extract_background
+        return extract_background(project, cfg, out, args.session, fmt=args.transcript_format,
+                                  dry_run=args.dry_run, as_json=args.json)
     if args.command == "extract":
         from chord_git.commands.extract import extract
         return extract(project, cfg, out, session=args.session, fmt=args.transcript_format,

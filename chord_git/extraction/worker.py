@@ -22,7 +22,6 @@ import subprocess
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,6 +186,8 @@ def _run_job(project: Project, cfg: Config, job: queue.Job, run: Runner, poll: f
         except ChordError as exc:  # LockTimeout and the like: transient
             _retry(project, job, str(exc), backoff_base, say, result)
         except Exception as exc:  # noqa: BLE001 - a bug must not wedge the queue; N attempts, then failed/
+            import traceback  # only on this path: the submit path keeps its imports small
+
             say(f"job {job.id}: unexpected error\n{traceback.format_exc().rstrip()}")
             _retry(project, job, f"{type(exc).__name__}: {exc}", backoff_base, say, result)
         else:
