@@ -25,6 +25,7 @@ on its own: rather than dropping it (and everything before it), its tail is kept
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +34,7 @@ from chord_git.config import Config
 from chord_git.extraction.prompt import SYSTEM_PROMPT
 from chord_git.project import Project
 from chord_git.secrets import redact
-from chord_git.transcripts import Compaction, Message, Transcript
+from chord_git.transcripts import Compaction, ConversationItem, Transcript
 
 AGENTS_FILE = "AGENTS.md"
 OMITTED = "[…earlier part omitted]"
@@ -141,22 +142,40 @@ def render_index(lines: list[IndexLine], budget: int) -> tuple[str, int, int]:
     return "<memory_index>\n" + "".join(out) + tail + "</memory_index>\n", len(out), omitted
 
 
+def _block(number: int, item: ConversationItem) -> Block:
+    if isinstance(item, Compaction):
+        return Block(number, "history", _escape(redact(item.summary).strip()))
+    return Block(number, item.role, _escape(redact(item.content).strip()))
+
+
+def _raw_text(item: ConversationItem) -> str:
+    return item.summary if isinstance(item, Compaction) else item.content
+
+
 def to_blocks(transcript: Transcript) -> list[Block]:
     """Every conversation item as a sanitized block, numbered from 1 in conversation order."""
-    blocks: list[Block] = []
-    for number, item in enumerate(transcript.conversation(), start=1):
-        if isinstance(item, Compaction):
-            blocks.append(Block(number, "history", _escape(redact(item.summary).strip())))
-        elif isinstance(item, Message):
-            blocks.append(Block(number, item.role, _escape(redact(item.content).strip())))
+    blocks = [_block(number, item) for number, item in enumerate(transcript.conversation(), start=1)]
     return [block for block in blocks if block.text]
+
+
+def _newest_first(transcript: Transcript) -> Iterator[Block]:
+    """Sanitized blocks from the most recent back; redaction runs only on what is looked at."""
+    items = transcript.conversation()
+    for number in range(len(items), 0, -1):
+        block = _block(number, items[number - 1])
+        if block.text:
+            yield block
 
 
 def select_recent(blocks: list[Block], budget: int) -> list[Block]:
     """The most recent blocks within ``budget`` rendered characters, oldest first (see module doc)."""
+    return _take_recent(reversed(blocks), budget)
+
+
+def _take_recent(newest_first: Iterable[Block], budget: int) -> list[Block]:
     chosen: list[Block] = []
     remaining = budget
-    for block in reversed(blocks):
+    for block in newest_first:
         size = len(block.render())
         if size <= remaining:
             chosen.append(block)
@@ -218,9 +237,10 @@ def build_input(project: Project, cfg: Config, transcript: Transcript,
     entries = index_lines(project, state)
     index_budget = max(INDEX_BUDGET_MIN, INDEX_BUDGET_FACTOR * cfg.memory.summary_budget)
     index_text, shown, index_omitted = render_index(entries, index_budget)
-    blocks = to_blocks(transcript)
-    chosen = select_recent(blocks, cfg.memory.transcript_budget)
-    omitted = len(blocks) - len(chosen)
+    chosen = _take_recent(_newest_first(transcript), cfg.memory.transcript_budget)
+    first_sent = chosen[0].number if chosen else len(transcript.conversation()) + 1
+    # Older items left out (those that would be blank after sanitizing are counted too).
+    omitted = sum(1 for item in transcript.conversation()[: first_sent - 1] if _raw_text(item).strip())
     label = _escape(transcript.session_id or "unnamed").replace('"', "'")[:80]
     conversation = render_conversation(chosen, label, omitted)
     messages = build_messages(agents_text, index_text, conversation)

@@ -50,6 +50,7 @@ class ExtractionReport:
     index_lines: tuple[str, ...] = ()  # the index lines added, on top first
     input: Mapping[str, Any] = field(default_factory=dict)  # input sizes (ExtractionInput.as_json)
     maintenance: Mapping[str, Any] | None = None  # retire/promotions report, when that step ran
+    drops: tuple[tuple[int, str], ...] = ()  # (position in the reply's records, reason)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -61,6 +62,7 @@ class ExtractionReport:
             "dry_run": self.dry_run, "input_chars": self.input_chars, "input": dict(self.input),
             "records": [dict(r) for r in self.records], "index_lines": list(self.index_lines),
             "maintenance": dict(self.maintenance) if self.maintenance is not None else None,
+            "drops": [{"position": position, "reason": reason} for position, reason in self.drops],
         }
 
 
@@ -144,6 +146,7 @@ def _guard_and_write(project: Project, result: PoolResult, built: ExtractionInpu
         input_chars=built.input_chars, adjusted=dict(verdict.adjusted),
         records=tuple(_describe(p, dry_run) for p in planned),
         index_lines=tuple(writer.preview_lines(planned)), input=built.as_json(),
+        drops=tuple((d.position, d.reason) for d in verdict.dropped),
     )
 
 
@@ -159,8 +162,8 @@ def _judge(project: Project, candidates: tuple[Any, ...], built: ExtractionInput
 def _describe(planned: writer.Planned, dry_run: bool) -> dict[str, Any]:
     r = planned.record
     out: dict[str, Any] = {
-        "id": r.id, "path": planned.rel_path(), "type": r.type, "source": r.source, "status": r.status,
-        "summary": r.summary, "statement": r.statement, "evidence": r.evidence, "supersedes": r.supersedes,
+        "position": planned.position, "id": r.id, "path": planned.rel_path(), "type": r.type,
+        "source": r.source, "status": r.status, "summary": r.summary, "statement": r.statement, "evidence": r.evidence, "supersedes": r.supersedes,
     }
     if dry_run:
         out["text"] = records.render(r)

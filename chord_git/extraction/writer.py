@@ -30,6 +30,7 @@ class Planned:
     record: records.Record
     seed: str
     revises_in_place: bool  # supersedes an entry that is in the index now
+    position: int = 0  # the candidate's index in the reply's ``records``
 
     @property
     def entry(self) -> index.Entry:
@@ -84,7 +85,7 @@ def plan(accepted: Sequence[Accepted], *, session: str, index_ids: frozenset[str
         rid = _fresh_id(item, seed, day, taken)
         taken.add(rid)
         revises = item.candidate.supersedes is not None and item.candidate.supersedes in index_ids
-        out.append(Planned(to_record(item, rid, session, day), seed, revises))
+        out.append(Planned(to_record(item, rid, session, day), seed, revises, item.position))
     return tuple(out)
 
 

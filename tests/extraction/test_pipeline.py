@@ -336,3 +336,18 @@ def test_the_transcript_budget_bounds_the_request(repo: Path, fake_openai: FakeO
     sent = fake_openai.requests[0].body["messages"][1]["content"]
     assert PNPM_SAID in sent and "filler 0 " not in sent
     assert report.input["conversation_chars"] <= 2200 and report.input_chars == len(SYSTEM_PROMPT) + len(sent)
+
+
+EVAL_SAMPLE = ("en-01-pnpm-checkout-path", "en-06-aws-keys-deploy", "en-13-supersede-jest", "en-16-worktree-rebase",
+               "en-17-private-ip-gpu-host", "en-24-caps-exceeded", "en-28-orphan-duplicate",
+               "en-29-retire-and-supersede", "zh-08-transient-branch-rebase", "zh-17-nfkc-caps")
+
+
+def test_eval_sample_guards_block_every_bad_candidate_and_keep_every_good_one() -> None:
+    from bench.eval.fixtures import load_case
+    from bench.eval_run import run_scripted
+
+    result = run_scripted([load_case(case_id) for case_id in EVAL_SAMPLE], verbose=False)
+    assert result["misses"] == [] and result["leaks"] == []
+    assert sum(result["tally"]["records/keep"].values()) >= 10
+    assert result["tally"]["records/drop/secret"]["blocked"] >= 1
