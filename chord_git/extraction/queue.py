@@ -33,6 +33,7 @@ BACKOFF_BASE = 30.0
 BACKOFF_CAP = 3600.0
 _CHUNK = 1 << 20
 _ID_HEX = 16
+TEMP_MAX_AGE = 3600.0
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,7 @@ def enqueue(project: Project, session_path: Path, fmt: str = "auto", *, now: flo
     qdir = queue_dir(project)
     tmp_dir = qdir / "tmp"
     tmp_dir.mkdir(parents=True, exist_ok=True)
+    _sweep_temps(tmp_dir, time.time())
     tmp = tmp_dir / f"{os.getpid()}-{time.monotonic_ns()}{SUFFIX}"
     try:
         digest = _copy_hashing(session_path, tmp)
@@ -106,16 +108,32 @@ def enqueue(project: Project, session_path: Path, fmt: str = "auto", *, now: flo
 
 def _copy_hashing(source: Path, target: Path) -> str:
     digest = hashlib.sha256()
-    with open(source, "rb") as src, open(target, "xb") as dst:
-        while True:
-            chunk = src.read(_CHUNK)
-            if not chunk:
-                break
-            digest.update(chunk)
-            dst.write(chunk)
-        dst.flush()
-        os.fsync(dst.fileno())
+    with open(source, "rb") as src:
+        # A transcript may hold what the sanitizer has yet to remove: readable by its owner only.
+        with open(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as dst:
+            while True:
+                chunk = src.read(_CHUNK)
+                if not chunk:
+                    break
+                digest.update(chunk)
+                dst.write(chunk)
+            dst.flush()
+            os.fsync(dst.fileno())
     return digest.hexdigest()
+
+
+def _sweep_temps(tmp_dir: Path, now: float) -> None:
+    """Remove copies a crashed enqueue left behind (an hour is far longer than any copy takes)."""
+    try:
+        entries = list(tmp_dir.iterdir())
+    except FileNotFoundError:
+        return
+    for entry in entries:
+        try:
+            if now - entry.stat().st_mtime > TEMP_MAX_AGE:
+                entry.unlink()
+        except OSError:
+            pass
 
 
 def _write_json(target: Path, data: dict[str, Any], tmp_dir: Path) -> None:

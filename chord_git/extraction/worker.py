@@ -34,7 +34,7 @@ from chord_git.project import Project
 LOCK_NAME = "worker.lock"
 LOG_NAME = "worker.log"
 LOG_KEEP_BYTES = 256 * 1024
-GRACE_SECONDS = 1.0
+GRACE_SECONDS = 0.5
 POLL_SECONDS = 0.1
 
 Runner = Callable[..., object]
@@ -225,7 +225,11 @@ def submit(project: Project, cfg: Config, session_path: Path, fmt: str = "auto",
     if fd is None:
         return Submission(job_id, worker_started=False)
     os.close(fd)
-    (spawn or spawn_detached)(project)
+    try:
+        (spawn or spawn_detached)(project)
+    except OSError as exc:
+        raise ChordError(f"session queued as {job_id}, but the worker could not start: "
+                         f"{exc.strerror or exc}; the next session's hook will start it") from None
     return Submission(job_id, worker_started=True)
 
 

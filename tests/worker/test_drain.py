@@ -13,7 +13,7 @@ import pytest
 
 from chord_git import project as project_mod
 from chord_git.config import Config, MemoryConfig, ModelEntry
-from chord_git.errors import ExtractionFailed, InputError, LockTimeout, Preempted
+from chord_git.errors import ChordError, ExtractionFailed, InputError, LockTimeout, Preempted
 from chord_git.extraction import activity, queue, worker
 from chord_git.project import Project
 
@@ -219,3 +219,15 @@ def test_submit_with_memory_off_or_a_missing_file(project: Project, tmp_path: Pa
     with pytest.raises(InputError, match="missing.jsonl: cannot read session file"):
         worker.submit(project, MAIN, tmp_path / "missing.jsonl", spawn=started.append)
     assert started == [] and queue.pending(project) == []
+
+
+def test_a_worker_that_cannot_start_leaves_the_job_queued(project: Project, tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text("s\n", encoding="utf-8")
+
+    def broken_spawn(_project: Project) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    with pytest.raises(ChordError, match="queued as [0-9a-f]{16}, but the worker could not start: Permission denied"):
+        worker.submit(project, MAIN, path, spawn=broken_spawn)
+    assert len(queue.pending(project)) == 1

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,17 @@ def test_fail_moves_the_job_at_once(project: Project, tmp_path: Path) -> None:
     assert queue.pending(project) == [] and gone.path.exists()
     assert queue.failed(project)[0].last_error == "bad.transcript:1: cannot tell the transcript format"
     assert queue.clear_failed(project) == 1 and queue.failed(project) == []
+
+
+def test_the_copy_is_private_and_crash_litter_is_swept(project: Project, tmp_path: Path) -> None:
+    tmp_dir = queue.queue_dir(project) / "tmp"
+    tmp_dir.mkdir(parents=True)
+    litter = tmp_dir / "123-456.transcript"
+    litter.write_text("half a copy", encoding="utf-8")
+    os.utime(litter, (1.0, 1.0))
+    fresh = tmp_dir / "789-012.transcript"  # another process may be copying right now
+    fresh.write_text("copying", encoding="utf-8")
+    queue.enqueue(project, session(tmp_path / "s", "s\n"))
+    [job] = queue.pending(project)
+    assert job.path.stat().st_mode & 0o777 == 0o600
+    assert not litter.exists() and fresh.exists()
