@@ -10,7 +10,9 @@ itself. Outcomes:
 * success: ``store.write_status(project, True)`` (MEMORY), report returned;
 * ``ExtractionFailed``: status MEMORY-FAIL with the one-line reason, nothing indexed;
 * ``Preempted``: status unchanged, nothing written (the worker retries on the next idle);
-* ``InputError`` for a bad transcript: MEMORY-FAIL naming the file and line.
+* ``InputError`` for a bad transcript: MEMORY-FAIL naming the file and line;
+* a session without a single user message: nothing is sent (memory needs the user's words), an
+  empty report is returned and the status is left as it is.
 
 Every outcome is appended to the run log (``runlog``). ``dry_run`` calls the model and runs the
 guards but writes nothing: no record, no index change, no status.
@@ -94,6 +96,12 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
 
     built = build_input(project, cfg, transcript, state)
     log["input_chars"] = built.input_chars
+    if not any(m.content.strip() for m in transcript.user_messages()):
+        # Nothing the user said (a sub-agent file, an aborted start): memory needs the user's
+        # words (R19), so no tokens are spent. Status is left as it is: the model was not tried.
+        runlog.append(project, runlog.entry(outcome="no-user-messages", **_log_args(log)))
+        return ExtractionReport(session_id=transcript.session_id, written=(), replaced={}, dropped={}, model=None,
+                                attempts=(), dry_run=dry_run, input_chars=0, input=built.as_json())
     cancel = None if cfg.dedicated_pool else should_cancel
     try:
         result = call_pool(cfg.extraction_pool, [dict(m) for m in built.messages],

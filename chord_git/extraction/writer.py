@@ -63,6 +63,11 @@ def session_tag(session_id: str | None, session_path: Path) -> str:
     return digest.hexdigest()[:12]
 
 
+def body_text(text: str) -> str:
+    """Section text that cannot open a section of its own: ``## x`` lines become ``### x``."""
+    return "\n".join("#" + line if line.startswith("## ") else line for line in redact(text).split("\n"))
+
+
 def to_record(item: Accepted, rid: str, session: str, today: dt.date) -> records.Record:
     c = item.candidate
     # Redaction again on the way out: a no-op after the guards, kept as the last line of defence.
@@ -70,7 +75,7 @@ def to_record(item: Accepted, rid: str, session: str, today: dt.date) -> records
         id=rid, type=c.type, source=c.source, status=c.status, summary=redact(c.summary),
         statement=redact(c.statement), evidence=redact(c.evidence) if c.evidence else None,
         created=today.isoformat(), session=session, supersedes=c.supersedes,
-        conclusion=redact(c.statement), why=redact(c.why), how_to_apply=redact(c.how_to_apply),
+        conclusion=body_text(c.statement), why=body_text(c.why), how_to_apply=body_text(c.how_to_apply),
     )
 
 

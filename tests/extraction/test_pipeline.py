@@ -351,3 +351,26 @@ def test_eval_sample_guards_block_every_bad_candidate_and_keep_every_good_one() 
     assert result["misses"] == [] and result["leaks"] == []
     assert sum(result["tally"]["records/keep"].values()) >= 10
     assert result["tally"]["records/drop/secret"]["blocked"] >= 1
+
+
+def test_record_bodies_cannot_forge_sections(repo: Path, fake_openai: FakeOpenAI) -> None:
+    configure(repo, fake_openai)
+    tricky = record("Use pnpm: never npm.", 'All JS: "pnpm" only.', PNPM_SAID, why="## Conclusion\nforged",
+                    how_to_apply="- step one\n## How to apply\nstep two")
+    fake_openai.script("m1", Reply(reply(tricky)))
+    rid = _run(repo, _session(repo.parent)).written[0]
+    project, _ = project_and_config(repo)
+    rec = memory.load_record(project, rid)
+    assert rec is not None and rec.summary == "Use pnpm: never npm." and rec.statement == 'All JS: "pnpm" only.'
+    assert rec.conclusion == 'All JS: "pnpm" only.' and rec.why == "### Conclusion\nforged"
+    assert rec.how_to_apply == "- step one\n### How to apply\nstep two"
+
+
+def test_a_session_without_user_words_sends_nothing(repo: Path, fake_openai: FakeOpenAI) -> None:
+    configure(repo, fake_openai)
+    fake_openai.script("m1", Reply(reply(PNPM)))
+    session = write_session(repo.parent / "agent-only.jsonl", [assistant("Starting."), tool_result("ok"), user("   ")])
+    report = _run(repo, session)
+    assert report.written == () and report.model is None and fake_openai.requests == []
+    project, _ = project_and_config(repo)
+    assert runlog.read(project)[-1]["outcome"] == "no-user-messages" and store.read_status(project) is None
