@@ -9,18 +9,19 @@ a slash that end in a known file extension or a trailing slash (``and/or`` is no
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from chord_git import memory
 from chord_git.project import Project
-from chord_git.records import Record
+from chord_git.records import MAX_RECORD_BYTES, valid_id
 
 _BACKTICKED = re.compile(r"`([^`\n]{1,200})`")
 _BARE = re.compile(r"(?<![\w./~:-])((?:[\w.-]+/)+[\w.-]*)")
 _SEGMENT = re.compile(r"^[\w.-]+$")
+_CREATED = re.compile(r"^created:[ \t]*(\S+)", re.M)
 _LINE_SUFFIX = re.compile(r":\d+(?::\d+)?$")
 EXTENSIONS = frozenset(
     "py pyi js mjs cjs ts tsx jsx json jsonc yaml yml toml ini cfg conf md rst txt sh bash zsh go rs c h "
@@ -76,27 +77,57 @@ def paths_named(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def record_text(record: Record) -> str:
-    parts: Iterable[str | None] = (record.summary, record.statement, record.evidence, record.conclusion,
-                                   record.why, record.how_to_apply)
-    return "\n".join(part for part in parts if part)
-
-
-def age_days(record: Record, today: dt.date) -> int | None:
+def age_days(created: str, today: dt.date) -> int | None:
     try:
-        created = dt.date.fromisoformat(record.created[:10])
+        return (today - dt.date.fromisoformat(created.strip("'\" ")[:10])).days
     except ValueError:
         return None
-    return (today - created).days
 
 
-def hint_for(root: Path, record: Record, *, stale_after_days: int, today: dt.date) -> StaleHint | None:
-    missing = tuple(path for path in paths_named(record_text(record)) if not _exists(root, path))
-    age = age_days(record, today)
+def hint_for_text(root: Path, rid: str, text: str, *, stale_after_days: int, today: dt.date) -> StaleHint | None:
+    """The hint for one record file's text (pure but for the existence checks).
+
+    Works on the raw file, not the parsed record: ``status`` counts hints for every entry, and
+    a YAML parse per record would make it slow on a large index. Front-matter keys hold no paths.
+    """
+    missing = tuple(path for path in paths_named(text) if not _exists(root, path))
+    match = _CREATED.search(text)
+    age = age_days(match.group(1), today) if match else None
     old = age if age is not None and age > stale_after_days else None
     if not missing and old is None:
         return None
-    return StaleHint(record.id, missing, old)
+    return StaleHint(rid, missing, old)
+
+
+def _read_record(records_dir: Path, rid: str) -> str | None:
+    """A record file's text; None when missing, oversized or a symlink (never followed)."""
+    if not valid_id(rid):
+        return None
+    try:
+        fd = os.open(records_dir / f"{rid}.md", os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(MAX_RECORD_BYTES + 1)
+    return None if len(data) > MAX_RECORD_BYTES else data.decode("utf-8", "replace")
+
+
+def _records_dir_inside(project: Project) -> bool:
+    try:
+        project.records_dir.resolve().relative_to(project.root.resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def hint_for(project: Project, rid: str, *, stale_after_days: int, today: dt.date) -> StaleHint | None:
+    """The hint for a record id; None when its file is missing, unreadable or unsafe."""
+    if not _records_dir_inside(project):
+        return None
+    text = _read_record(project.records_dir, rid)
+    if text is None:
+        return None
+    return hint_for_text(project.root, rid, text, stale_after_days=stale_after_days, today=today)
 
 
 def _exists(root: Path, rel: str) -> bool:
@@ -108,15 +139,16 @@ def _exists(root: Path, rel: str) -> bool:
 
 def stale_entries(project: Project, *, stale_after_days: int, state: memory.IndexState | None = None,
                   today: dt.date | None = None) -> dict[str, StaleHint]:
-    """Hints for the entries listed in the index, by id; entries with unreadable records get none."""
+    """Hints for the entries listed in the index, by id; entries without a record file get none."""
     state = state or memory.read_index(project)
     today = today or dt.date.today()
     hints: dict[str, StaleHint] = {}
+    if not state.entries or not _records_dir_inside(project):
+        return hints
     for entry in state.entries:
-        record = memory.load_record(project, entry.id)
-        if record is None:
-            continue
-        hint = hint_for(project.root, record, stale_after_days=stale_after_days, today=today)
+        text = _read_record(project.records_dir, entry.id)
+        hint = None if text is None else hint_for_text(project.root, entry.id, text,
+                                                       stale_after_days=stale_after_days, today=today)
         if hint is not None:
             hints[entry.id] = hint
     return hints

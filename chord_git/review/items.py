@@ -69,15 +69,13 @@ def entry_items(project: Project, cfg: config_mod.Config, state: memory.IndexSta
     items = []
     for position, entry in enumerate(state.entries, start=1):
         record = memory.load_record(project, entry.id)
-        hint = None
-        if record is not None:
-            hint = staleness.hint_for(project.root, record, stale_after_days=cfg.memory.stale_after_days, today=today)
+        hint = staleness.hint_for(project, entry.id, stale_after_days=cfg.memory.stale_after_days, today=today)
         items.append(ReviewItem(
             kind="entry", id=entry.id, entry=entry.id, summary=entry.summary,
             source=record.source if record else None, stale=hint is not None,
             stale_reasons=tuple(hint.reasons()) if hint else (),
             status=record.status if record else None, evidence=record.evidence if record else None,
-            age_days=staleness.age_days(record, today) if record else None, position=position,
+            age_days=staleness.age_days(record.created, today) if record else None, position=position,
         ))
     return items
 

@@ -57,3 +57,14 @@ def test_stale_after_days_comes_from_config(repo: Path) -> None:
     assert json.loads(run_cli(repo, "status", "--json").stdout)["stale"] == 0
     (repo / ".chord" / "config.yaml").write_text("memory:\n  stale_after_days: 10\n")
     assert json.loads(run_cli(repo, "status", "--json").stdout)["stale"] == 1
+
+
+def test_symlinked_record_is_not_followed(repo: Path, tmp_path: Path) -> None:
+    rec = make_record(repo, "20260110-linked-aa01", statement="Edit `src/gone.py`.")
+    write_index(repo, [rec])
+    path = repo / ".chord/memory/records" / f"{rec.id}.md"
+    outside = tmp_path / "outside.md"
+    outside.write_text(path.read_text())
+    path.unlink()
+    path.symlink_to(outside)
+    assert staleness.stale_entries(project_of(repo), stale_after_days=180) == {}
