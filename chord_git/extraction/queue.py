@@ -64,7 +64,7 @@ def backoff_seconds(attempts: int, base: float = BACKOFF_BASE, cap: float = BACK
     """Delay before retrying a job that has failed ``attempts`` times: doubling, capped."""
     if attempts <= 0 or base <= 0:
         return 0.0
-    return min(base * 2 ** (attempts - 1), cap)
+    return min(base * 2.0 ** (attempts - 1), cap)
 
 
 def origin_of(project: Project, session_path: Path) -> str:
