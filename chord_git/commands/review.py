@@ -37,7 +37,8 @@ def _describe(item: items.ReviewItem) -> str:
         source = item.source or "record unreadable"
         stale = f"  STALE: {'; '.join(item.stale_reasons)}" if item.stale else ""
         return f"  {item.position:>3}. {item.id}  ({source}){stale}\n       {item.summary}"
-    return f"  {item.id}  ({item.source or 'unreadable'})  {item.summary or ''}".rstrip()
+    note = f"  [{item.reason}]" if item.reason else ""
+    return f"  {item.id}  ({item.source or 'unreadable'})  {item.summary or ''}{note}".rstrip()
 
 
 def list_items(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool) -> list[items.ReviewItem]:

@@ -148,6 +148,8 @@ class _Session:
         for number, item in enumerate(listing, start=1):
             self.show(f"\norphan {number}/{len(listing)}: {item.id}", "bold")
             self.show(f"{item.summary or '(record unreadable)'}  (source: {item.source or 'unknown'})", "dim")
+            if item.reason:
+                self.show(item.reason, "yellow")
             while True:
                 choice = self.ask("Action", {"k": "keep", "x": "delete file", "o": "open record", "q": "quit"}, "k")
                 if choice == "o":

@@ -81,12 +81,18 @@ def entry_items(project: Project, cfg: config_mod.Config, state: memory.IndexSta
 
 
 def orphan_items(project: Project, state: memory.IndexState) -> list[ReviewItem]:
+    pending = {}
+    for path in memory.promotion_files(project):
+        parsed, _problems = promotions.read(path)
+        if parsed is not None and parsed.entry:
+            pending[parsed.entry] = parsed.id
     items = []
     for rid in memory.orphan_ids(project, state):
         record = memory.load_record(project, rid)
+        note = f"source of pending promotion {pending[rid]}" if rid in pending else None
         items.append(ReviewItem(kind="orphan", id=rid, summary=record.summary if record else None,
                                 source=record.source if record else None,
-                                status=record.status if record else None,
+                                status=record.status if record else None, reason=note,
                                 age_days=_age(record.created) if record else None))
     return items
 

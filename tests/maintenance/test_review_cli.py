@@ -47,6 +47,7 @@ def test_bare_review_without_terminal_lists_and_gates_on_pending_promotions(memo
     result = run_cli(memo.root, "review")
     assert result.returncode == 1
     assert "pending promotions: 2" in result.stdout and "index entries (priority order): 3" in result.stdout
+    assert f"[source of pending promotion {memo.docs_promotion}]" in result.stdout
     assert json.loads(run_cli(memo.root, "review", "--json").stdout)["items"]
     for pid in (memo.user_promotion, memo.docs_promotion):
         assert run_cli(memo.root, "review", "reject", pid).returncode == 0
