@@ -225,7 +225,7 @@ def render(doc: MemoryDoc) -> str:
     if doc.has_markers:
         return doc.prefix + body + doc.suffix
     prefix = doc.prefix
-    if prefix and not prefix.endswith(("\n", "\r")):
+    if prefix and not prefix.endswith("\n"):
         prefix += nl
     if prefix.strip() and not prefix.endswith(("\n\n", "\r\n\r\n")):
         prefix += nl

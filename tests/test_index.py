@@ -141,7 +141,7 @@ free_text = st.text(
 def test_parse_render_round_trip(prefix: str, suffix: str, items: list[tuple[str, str, str]], crlf: bool) -> None:
     nl = "\r\n" if crlf else "\n"
     body = "".join(Entry(type=k, summary=s, id=i).render() + nl for k, s, i in items)
-    pre = prefix if prefix.endswith(("\n", "\r")) or not prefix else prefix + nl
+    pre = prefix if prefix.endswith("\n") or not prefix else prefix + nl
     text = f"{pre}{BEGIN}{nl}{body}{END}{nl}{suffix}"
     doc, problems = index.parse(text)
     assert doc is not None, problems
