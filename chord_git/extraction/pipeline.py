@@ -20,13 +20,12 @@ guards but writes nothing: no record, no index change, no status.
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from chord_git import memory, records, store, transcripts
+from chord_git import curation, maintenance, memory, records, store, transcripts
 from chord_git.config import Config
 from chord_git.errors import ExtractionFailed, InputError, LockTimeout, Preempted, UsageError
 from chord_git.extraction import guards, runlog, writer
@@ -53,6 +52,7 @@ class ExtractionReport:
     input: Mapping[str, Any] = field(default_factory=dict)  # input sizes (ExtractionInput.as_json)
     maintenance: Mapping[str, Any] | None = None  # retire/promotions report, when that step ran
     drops: tuple[tuple[int, str], ...] = ()  # (position in the reply's records, reason)
+    curation: Mapping[str, Any] | None = None  # the index-only round (R27), when the index went over budget
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -65,6 +65,7 @@ class ExtractionReport:
             "records": [dict(r) for r in self.records], "index_lines": list(self.index_lines),
             "maintenance": dict(self.maintenance) if self.maintenance is not None else None,
             "drops": [{"position": position, "reason": reason} for position, reason in self.drops],
+            "curation": dict(self.curation) if self.curation is not None else None,
         }
 
 
@@ -124,6 +125,7 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
     report = _maintenance(project, result, report, tag, dry_run, log)
     if not dry_run:
         store.write_status(project, True)
+        report = _curate(project, cfg, report, cancel, env)
     runlog.append(project, runlog.entry(
         outcome="dry-run" if dry_run else "ok", written=report.written, replaced=report.replaced,
         dropped=report.dropped, adjusted=report.adjusted, **_log_args(log)))
@@ -190,21 +192,30 @@ def _remove_unindexed(project: Project, planned: tuple[writer.Planned, ...]) -> 
 
 def _maintenance(project: Project, result: PoolResult, report: ExtractionReport, tag: str, dry_run: bool,
                  log: dict[str, Any]) -> ExtractionReport:
-    """Retire and promotions (issue 5) when ``chord_git.maintenance`` provides them."""
+    """Retirements and promotion suggestions of the same reply (R26, R29)."""
     try:
-        module = importlib.import_module("chord_git.maintenance")
-    except ImportError:
-        return report
-    apply = getattr(module, "apply_maintenance", None)
-    if apply is None:
-        return report
-    try:
-        outcome = apply(project, result.output, session_id=tag, dry_run=dry_run)
+        outcome = maintenance.apply_maintenance(project, result.output, session_id=tag, dry_run=dry_run)
     except (InputError, LockTimeout, OSError) as exc:
         raise _fail(project, f"index maintenance failed: {exc}", log) from None
-    as_json = getattr(outcome, "as_json", None)
-    data = as_json() if callable(as_json) else None
-    return replace(report, maintenance=data)
+    return replace(report, maintenance=outcome.as_json())
+
+
+def _curate(project: Project, cfg: Config, report: ExtractionReport, should_cancel: Callable[[], bool] | None,
+            env: Mapping[str, str] | None) -> ExtractionReport:
+    """R27: an extraction that leaves the index over budget triggers the index-only round.
+
+    Its failure does not undo the extraction: curation has set MEMORY-FAIL itself, and a
+    preempted round simply runs again after the next extraction.
+    """
+    try:
+        curated = curation.curate_if_over_budget(project, cfg, should_cancel=should_cancel, env=env)
+    except Preempted:
+        return replace(report, curation={"outcome": "preempted"})
+    except ExtractionFailed as exc:
+        return replace(report, curation={"outcome": "failed", "reason": str(exc)})
+    if curated is None:
+        return report
+    return replace(report, curation={"outcome": "ok", **curated.as_json()})
 
 
 def _log_args(log: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,86 @@
+"""R27 wiring: an extraction that leaves the index over the summary budget runs the index-only
+curation round right after, through the same pool; its failure does not undo the extraction."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from chord_git import memory, records, store
+from chord_git.extraction.pipeline import extract_session
+from chord_git.index import BEGIN, END, Entry
+from chord_git.records import Record
+from testing.fake_openai import FakeOpenAI, Reply, Status
+from tests.extraction.extract_support import KEY_ENV, configure, project_and_config, record, reply, user, write_session
+
+SAID = "from now on, run the linters with make lint before every commit"
+
+
+def seed_assistant_entries(root: Path, count: int) -> list[str]:
+    """An index of assistant-summarized entries, longer than a small budget holds."""
+    rec_dir = root / ".chord/memory/records"
+    rec_dir.mkdir(parents=True, exist_ok=True)
+    ids, lines = [], []
+    for number in range(count):
+        rid = f"20261101-old-note-{number:04d}"
+        summary = f"Old assistant note number {number} about the build layout of module {number}."
+        rec = Record(rid, "fact", "assistant", "unverified", summary, summary, None, "2026-11-01", "s0",
+                     None, "c", "w", "h")
+        (rec_dir / f"{rid}.md").write_text(records.render(rec))
+        ids.append(rid)
+        lines.append(Entry("fact", summary, rid).render())
+    (root / "MEMORY.md").write_text(f"# Project memory\n\n{BEGIN}\n" + "\n".join(lines) + f"\n{END}\n")
+    return ids
+
+
+def session(root: Path) -> Path:
+    return write_session(root.parent / "s.jsonl", [user(SAID)])
+
+
+def test_over_budget_extraction_triggers_curation(repo: Path, fake_openai: FakeOpenAI, monkeypatch) -> None:
+    for name, value in KEY_ENV.items():
+        monkeypatch.setenv(name, value)
+    ids = seed_assistant_entries(repo, 12)
+    configure(repo, fake_openai, extra_memory={"summary_budget": 600})
+    new = record("Run `make lint` before every commit.", "Every commit is preceded by `make lint`.", SAID,
+                 type="workflow")
+    retire = [{"id": rid, "reason": "stale note"} for rid in ids[6:]]
+    fake_openai.script("m1", Reply(reply(new)), Reply({"records": [], "retire": retire, "promotions": []}))
+    project, cfg = project_and_config(repo)
+    report = extract_session(project, cfg, session(repo))
+    assert report.curation is not None and report.curation["outcome"] == "ok"
+    assert fake_openai.hits("m1") == 2
+    curation_request = fake_openai.requests[1].body
+    assert SAID not in str(curation_request)  # the round sees only the index, never the transcript
+    state = memory.read_index(project)
+    listed = [entry.id for entry in state.entries]
+    assert report.written[0] in listed
+    assert not set(ids[6:]) & set(listed)
+    assert all((repo / ".chord/memory/records" / f"{rid}.md").exists() for rid in ids)  # files stay (R34)
+    assert store.read_status(project)["state"] == "ok"
+
+
+def test_failed_curation_keeps_the_extraction(repo: Path, fake_openai: FakeOpenAI, monkeypatch) -> None:
+    for name, value in KEY_ENV.items():
+        monkeypatch.setenv(name, value)
+    seed_assistant_entries(repo, 12)
+    configure(repo, fake_openai, extra_memory={"summary_budget": 600})
+    new = record("Run `make lint` before every commit.", "Every commit is preceded by `make lint`.", SAID,
+                 type="workflow")
+    fake_openai.script("m1", Reply(reply(new)), Status(500))
+    project, cfg = project_and_config(repo)
+    report = extract_session(project, cfg, session(repo))
+    assert report.written and report.curation is not None and report.curation["outcome"] == "failed"
+    assert report.written[0] in [entry.id for entry in memory.read_index(project).entries]
+    status = store.read_status(project)
+    assert status["state"] == "fail" and "curation" in str(status["reason"])
+
+
+def test_within_budget_no_curation_call(repo: Path, fake_openai: FakeOpenAI, monkeypatch) -> None:
+    for name, value in KEY_ENV.items():
+        monkeypatch.setenv(name, value)
+    configure(repo, fake_openai)
+    new = record("Run `make lint` before every commit.", "Every commit is preceded by `make lint`.", SAID,
+                 type="workflow")
+    fake_openai.script("m1", Reply(reply(new)))
+    project, cfg = project_and_config(repo)
+    report = extract_session(project, cfg, session(repo))
+    assert report.curation is None and fake_openai.hits("m1") == 1
