@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -73,13 +74,16 @@ def build_repo(root: Path, files: int) -> tuple[Path, list[str]]:
     return repo, paths
 
 
-def _time(cmd: list[str], cwd: Path, env: dict[str, str], expect: int = 0) -> float:
+def _run(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process and its children) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
-    if done.returncode != expect:
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
         raise SystemExit(f"{cmd[0]} exited {done.returncode}:\n{done.stdout}{done.stderr}")
-    return elapsed
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _tool(name: str) -> str:
@@ -99,28 +103,32 @@ def main() -> None:
     ours, theirs = [_tool("git-memory"), "check", "--staged"], [_tool("detect-secrets-hook")]
     with tempfile.TemporaryDirectory() as tmp:
         repo, paths = build_repo(Path(tmp), args.files)
-        _time(ours, repo, env)  # warm the page cache and .pyc files for both
-        _time(theirs + paths, repo, env)
+        _run(ours, repo, env)  # warm the page cache and .pyc files for both
+        _run(theirs + paths, repo, env)
         check, hook = [], []
         for _ in range(args.runs):
-            check.append(_time(ours, repo, env))
-            hook.append(_time(theirs + paths, repo, env))
+            check.append(_run(ours, repo, env))
+            hook.append(_run(theirs + paths, repo, env))
 
         fast_repo = Path(tmp) / "fast"
         shutil.copytree(repo, fast_repo)
         _git(fast_repo, "reset", "-q", "--hard")
         (fast_repo / "src.py").write_text("print('bye')\n")
         _git(fast_repo, "add", "src.py")
-        fast = [_time(ours, fast_repo, env) for _ in range(args.runs)]
-        bare_python = [_time([sys.executable, "-c", "pass"], repo, env) for _ in range(args.runs)]
+        fast = [_run(ours, fast_repo, env) for _ in range(args.runs)]
+        bare_python = [_run([sys.executable, "-c", "pass"], repo, env) for _ in range(args.runs)]
 
-    ms = lambda values: statistics.median(values) * 1000  # noqa: E731
+    def ms(runs: list[tuple[float, float]], which: int) -> float:
+        return statistics.median(run[which] for run in runs) * 1000
+
     print(f"hook latency, {args.files} changed record files staged, median of {args.runs} runs (ms)")
-    print(f"  git-memory check --staged        {ms(check):8.1f}")
-    print(f"  detect-secrets-hook <files>       {ms(hook):8.1f}")
-    print(f"  ratio (ours / detect-secrets)     {ms(check) / ms(hook):8.2f}   goal <= 1.0")
-    print(f"  fast path, no memory file staged  {ms(fast):8.1f}")
-    print(f"  python -c pass (for scale)        {ms(bare_python):8.1f}")
+    print(f"  {'':34}{'wall':>8}{'cpu':>8}")
+    for label, runs in (("git-memory check --staged", check), ("detect-secrets-hook <files>", hook),
+                        ("fast path, no memory file staged", fast), ("python -c pass (for scale)", bare_python)):
+        print(f"  {label:34}{ms(runs, 0):8.1f}{ms(runs, 1):8.1f}")
+    print(f"  ratio of medians, ours / detect-secrets-hook: wall {ms(check, 0) / ms(hook, 0):.2f}, "
+          f"cpu {ms(check, 1) / ms(hook, 1):.2f} (goal <= 1.0)")
+    print(f"  machine: {os.cpu_count()} cpus, load average {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

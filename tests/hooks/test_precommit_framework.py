@@ -88,6 +88,11 @@ def test_pre_commit_run_on_files(project: Path, framework_home: Path) -> None:
     skipped = pre_commit(project, framework_home, "run", "--files", "README.md")
     assert skipped.returncode == 0 and "no files to check" in skipped.stdout.lower()
 
+    link = f"{RECORDS}/{record_id('link')}.md"
+    os.symlink(f"{record_id('leak')}.md", project / link)
+    refused = pre_commit(project, framework_home, "run", "--files", link)
+    assert refused.returncode == 1 and f"{link}: " in refused.stdout and "[symlink]" in refused.stdout
+
 
 def test_git_commit_through_the_framework(project: Path, framework_home: Path) -> None:
     installed = pre_commit(project, framework_home, "install")
