@@ -101,7 +101,7 @@ def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, lis
     import yaml  # deferred: the session-start path never parses records
 
     try:
-        data = yaml.safe_load("\n".join(front_lines))
+        data = _load_yaml("\n".join(front_lines))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         line = mark.line + 2 if mark else 1
@@ -168,6 +168,20 @@ def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, lis
     ), []
 
 
+def _load_yaml(text: str) -> Any:
+    """The C loader (libyaml) when present, since review and dedupe parse every record file; on an
+    error the pure loader runs again, because its marks point at the right line."""
+    import yaml
+
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is not None:
+        try:
+            return yaml.load(text, Loader=fast)
+        except yaml.YAMLError:
+            pass
+    return yaml.load(text, Loader=yaml.SafeLoader)
+
+
 def _sections(lines: list[str], start: int) -> tuple[dict[str, str], list[RecordProblem]]:
     found: dict[str, list[str]] = {}
     order: list[str] = []
@@ -194,7 +208,8 @@ def render(record: Record) -> str:
         "summary": record.summary, "statement": record.statement, "evidence": record.evidence,
         "created": record.created, "session": record.session, "supersedes": record.supersedes,
     }
-    yaml_text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=100000, default_flow_style=False)
+    yaml_text = yaml.dump(front, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
+                          allow_unicode=True, width=100000, default_flow_style=False)
     return (
         f"---\n{yaml_text}---\n\n## Conclusion\n\n{record.conclusion.strip()}\n\n"
         f"## Why keep it\n\n{record.why.strip()}\n\n## How to apply\n\n{record.how_to_apply.strip()}\n"
