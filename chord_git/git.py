@@ -16,7 +16,7 @@ from chord_git import git_cli
 from chord_git.errors import RepoError
 from chord_git.git_cli import FileChange, StagedChanges, line_text
 
-EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's empty tree  # pragma: allowlist secret
 # libgit2 cannot read these; git itself can, so the staged path falls back to the command.
 _UNSUPPORTED = ("unsupported mandatory extension", "unknown object format", "extension")
 
@@ -105,7 +105,10 @@ def _patch_change(repo: pygit2.Repository, patch: pygit2.Patch, with_data: bool)
         (line.new_lineno, line_text(line.raw_content))
         for hunk in patch.hunks for line in hunk.lines if line.origin == "+"
     )
-    data = repo[new.id].data if (with_data or binary) else None
+    data = None
+    if with_data or binary:
+        blob = repo[new.id]
+        data = blob.data if isinstance(blob, pygit2.Blob) else None
     return FileChange(new.path, mode, binary, added, data)
 
 
@@ -116,17 +119,25 @@ def _changes(repo: pygit2.Repository, diff: pygit2.Diff, wanted: Callable[[str],
     for number, delta in enumerate(diff.deltas):
         if delta.status_char() == "D" or not wanted(delta.new_file.path):
             continue
-        changes[delta.new_file.path] = _patch_change(repo, diff[number], with_data)
+        patch = diff[number]
+        if patch is not None:
+            changes[delta.new_file.path] = _patch_change(repo, patch, with_data)
     return changes
+
+
+def _empty_tree(repo: pygit2.Repository) -> pygit2.Tree:
+    """The empty tree, which every repository resolves without storing it."""
+    return repo[EMPTY_TREE].peel(pygit2.Tree)
 
 
 def _staged_index(repo: pygit2.Repository, info: RepoInfo) -> pygit2.Index:
     if not os.environ.get("GIT_INDEX_FILE"):
-        return repo.index
+        current: pygit2.Index = repo.index
+        return current
     # ``git commit -a`` / ``git commit <path>`` run hooks against a temporary index that
     # ``repo.index`` never reads; a standalone Index needs its repository to diff.
     index = _IndexFile(str(index_path(info)))
-    index._repo = repo
+    index._repo = repo  # type: ignore[assignment]  # private, but the only way to diff it
     return index
 
 
@@ -145,12 +156,12 @@ def staged_changes(start: Path, wanted: Callable[[str], bool]) -> StagedChanges:
         repo = open_repo(start)
         assert repo is not None  # discover() found it a moment ago
         index = _staged_index(repo, info)
-        base = repo[EMPTY_TREE] if repo.head_is_unborn else repo.head.peel(pygit2.Commit).tree
+        base = _empty_tree(repo) if repo.head_is_unborn else repo.head.peel(pygit2.Commit).tree
         files = _changes(repo, index.diff_to_tree(base, context_lines=0), wanted, with_data=True)
     except (RepoError, pygit2.GitError) as exc:
         if not _unsupported(exc):
             raise RepoError(f"cannot read the staged changes: {str(exc).splitlines()[0]}") from None
-        return git_cli.staged_changes(info.workdir, wanted)
+        return git_cli.staged_changes(info.workdir or start, wanted)
     return StagedChanges(tuple(files[path] for path in sorted(files)), index.__contains__)
 
 
@@ -212,7 +223,7 @@ def _commit_files(repo: pygit2.Repository, commit: pygit2.Commit,
                   wanted: Callable[[str], bool]) -> tuple[FileChange, ...]:
     # A shallow clone's boundary commits have parents that are not there: treat them as roots.
     parents = [p for p in (repo.get(pid) for pid in commit.parent_ids) if p is not None]
-    bases = [p.peel(pygit2.Commit).tree for p in parents] or [repo[EMPTY_TREE]]
+    bases = [p.peel(pygit2.Commit).tree for p in parents] or [_empty_tree(repo)]
     per_parent = [_changes(repo, base.diff_to_tree(commit.tree, context_lines=0), wanted, False)
                   for base in bases]
     files = per_parent[0] if len(per_parent) == 1 else _merge_added(per_parent)

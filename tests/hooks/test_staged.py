@@ -137,8 +137,8 @@ def _imports_after_check(repo: Path) -> dict[str, bool]:
         "import sys, json\n"
         "from chord_git.main import main\n"
         "rc = main(['check', '--staged'])\n"
-        "print(json.dumps({'rc': rc, 'openai': 'openai' in sys.modules,"
-        " 'detect_secrets': 'detect_secrets' in sys.modules}))\n"
+        "loaded = {name: name in sys.modules for name in ('openai', 'detect_secrets')}\n"
+        "print(json.dumps({'rc': rc, **loaded}))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True,
                           env=cli_env(), timeout=120)
