@@ -57,7 +57,7 @@ def _secret_word(part: str, index: int, parts: list[str]) -> str | None:
         return "strong"
     if part in ("key", "keys") and index > 0 and parts[index - 1] in _KEY_QUALIFIERS_FOR_KEY:
         return "strong"
-    if part in patterns.WEAK_KEY_WORDS or part == "accessid":
+    if part in patterns.WEAK_KEY_WORDS or part == "accessid" or part in patterns.SERVICE_NAMES:
         return "weak"
     return None
 
@@ -93,6 +93,8 @@ def classify_key(key: str, word_before: str = "") -> tuple[str, str, str] | None
 
 
 def _kind(word: str) -> str:
+    if word in patterns.SERVICE_NAMES:
+        return "api-key-assignment"
     if word in _PASSWORD_WORDS or "pass" in word:
         return "password-assignment"
     if "secret" in word:
@@ -141,15 +143,15 @@ def value_is_secret(value: str, strength: str, word: str = "") -> bool:
     UUIDs and hex strings are benign on their own but are what many API keys look like
     (Heroku and Snyk keys are UUIDs), so a secret-looking key overrides that.
     """
+    if not looks_secret(value, strength):
+        return False  # cheap test first: most values near a secret word are plain words
     reason = benign.benign_reason(value)
     overridable = {"uuid", "hex", "number"} if strength == "strong" else {"hex"}
     if strength == "weak" and word in ("key", "keys"):
         overridable.add("uuid")
     if reason is not None and reason not in overridable:
         return False
-    if reason == "uuid":
-        return True
-    return looks_secret(value, strength)
+    return True
 
 
 def _clean_bare(view: str, start: int, end: int) -> int:
@@ -227,7 +229,7 @@ def _key_bounds(view: str, low: str, hit: int, key_end: int) -> tuple[int, int]:
     return key_start, key_end
 
 
-KeyCache = dict[str, "tuple[str, str, str] | None"]
+KeyCache = dict[str, "tuple[str, str, str, bool] | None"]
 
 
 def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int,
@@ -243,12 +245,13 @@ def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int,
     word_before = _WORD_BEFORE.search(low, max(0, key_start - 24), key_start)
     cache_key = f"{key} {word_before.group(1) if word_before else ''}"
     if cache_key not in cache:
-        cache[cache_key] = classify_key(key, word_before.group(1) if word_before else "")
-    verdict = cache[cache_key]
-    if verdict is None:
+        verdict = classify_key(key, word_before.group(1) if word_before else "")
+        auth = bool(_AUTH_KEYS & set(benign.word_parts(key)))
+        cache[cache_key] = None if verdict is None else (*verdict, auth)
+    cached = cache[cache_key]
+    if cached is None:
         return None, key_end
-    kind, strength, word = verdict
-    auth = bool(_AUTH_KEYS & set(benign.word_parts(key)))
+    kind, strength, word, auth = cached
     span = _value_after(view, sep.end(), sep, key_start, auth) if sep else None
     if span is None:
         span = _reverse_value(view, key_start)
@@ -266,6 +269,43 @@ def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int,
     if not value_is_secret(value, strength, word):
         return None, resume
     return Span(span[0], span[1], kind, RANK_ASSIGNMENT), resume
+
+
+_LAST_WORD = re.compile(r"[A-Za-z]+$")
+
+
+def service_values(view: str, text: str, runs: list[tuple[int, int]]) -> list[Span]:
+    """Random tokens assigned to a key named after a service: ``cloudflare: "…"``.
+
+    Service names are too many to search for one by one, so this starts from the candidate
+    tokens (``formats.candidate_runs``) and looks back for such a key.
+    """
+    found: list[Span] = []
+    for start, end in runs:
+        value_quoted = view[start - 1:start] in ("\"", "'", "`")
+        sep = start - 1 if value_quoted else start
+        while sep > 0 and start - sep < 4 and view[sep - 1] in " \t":
+            sep -= 1
+        sep -= 1
+        if sep < 1 or view[sep] not in ":=," or view[start] == "/":
+            continue  # the common case: a word in prose, or the path of a URL
+        if view[sep] == "," and not value_quoted:
+            continue  # a comma separates arguments only in ``("artifactory", "…")``
+        key_end = sep - 1 if view[sep - 1] in ":=" and view[sep] in "=>" else sep
+        while key_end > 0 and view[key_end - 1] in " \t":
+            key_end -= 1
+        key_quoted = view[key_end - 1:key_end] in ("\"", "'", "`")
+        if view[sep] == "," and not key_quoted:
+            continue
+        key_end -= key_quoted
+        word = _LAST_WORD.search(view, max(0, key_end - 24), key_end)
+        if word is None or word.group(0).lower() not in patterns.SERVICE_NAMES:
+            continue
+        end = _clean_bare(view, start, end)
+        value = text[start:end]
+        if value_is_secret(value, "weak", word.group(0).lower()) and not benign.is_identifier(value):
+            found.append(Span(start, end, "api-key-assignment", RANK_ASSIGNMENT))
+    return found
 
 
 def assignments(view: str, text: str) -> list[Span]:

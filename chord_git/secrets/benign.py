@@ -80,6 +80,11 @@ _CALL_OR_INDEX = re.compile(r"^[A-Za-z_$][\w$.]*(?:::[\w$]+)*\s*[\(\[].*[\)\]][;
 _PUBLIC_KEY = re.compile(
     r"^(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\b|"
     r"^AAAA(?:B3NzaC1|C3NzaC1|E2VjZHNh)|BEGIN (?:[A-Z]+ )?PUBLIC KEY|BEGIN CERTIFICATE")
+_LONG_RUN = re.compile(r"(.)\1{7,}")
+_RUNS = re.compile(r"(.)\1{2,}")
+_MASK = re.compile(r"\*{3,}|#{4,}|[xX]{4,}|\.{2}")
+_DIGIT = re.compile(r"\d")
+_NON_ALNUM = re.compile(r"[^A-Za-z0-9]")
 _CAMEL_SPLIT = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _KEY_NAME_SPLIT = re.compile(r"[^A-Za-z0-9]+")
 # Keys whose values are checksums, ids or other public identifiers.
@@ -117,16 +122,17 @@ def case_switch_ratio(value: str) -> float:
     return switches / (len(letters) - 1)
 
 
-def _is_low_variety(value: str) -> bool:
-    core = re.sub(r"[^A-Za-z0-9]", "", value)
+def _is_low_variety(core: str) -> bool:
+    """``core`` (letters and digits only) is one character repeated, or two: xxxx, 0000, abab."""
     if not core:
         return True
-    counts = Counter(core.lower())
-    top = counts.most_common(1)[0][1]
-    # One character making up most of the value: xxxx, 0000, aaaa, ****...
-    if top >= 0.6 * len(core) and len(core) >= 4:
+    low = core.lower()
+    distinct = set(low)
+    if len(distinct) > 0.4 * len(core) + 2:
+        return False  # generated text: too many different characters for either rule
+    if len(core) >= 4 and max(low.count(c) for c in distinct) >= 0.6 * len(core):
         return True
-    return len(counts) <= 2 and len(core) >= 6
+    return len(distinct) <= 2 and len(core) >= 6
 
 
 def _is_sequential(value: str) -> bool:
@@ -164,24 +170,30 @@ def is_placeholder(value: str) -> bool:
         return True
     if _REDACTION.search(v) or _EMBEDDED_TEMPLATE.search(v):
         return True
-    if re.search(r"(.)\1{7,}", v):
+    if _LONG_RUN.search(v):
         # Long runs of one character (0000000000, aaaaaaaa) padding out a short stand-in;
         # Twitter bearer tokens start with a run of A's but carry plenty after it.
-        collapsed = re.sub(r"(.)\1{2,}", r"\1", v)
+        collapsed = _RUNS.sub(r"\1", v)
         if len(collapsed) < 24 or len(collapsed) * 3 < len(v):
             return True
-    if "..." in v or "\u2026" in v or re.search(r"\*{3,}|#{4,}|[xX]{4,}|\.{2}", v):
+    if "\u2026" in v or _MASK.search(v):
         return True
     low = v.lower()
     if any(s in low for s in PLACEHOLDER_SUBSTRINGS):
         return True
-    if not re.search(r"\d", v) and any(s in low for s in SOFT_PLACEHOLDER_SUBSTRINGS):
+    if not _DIGIT.search(v) and any(s in low for s in SOFT_PLACEHOLDER_SUBSTRINGS):
         return True
-    parts = word_parts(v)
-    if parts and all(p in PLACEHOLDER_WORDS or p.isdigit() and len(p) <= 2 for p in parts):
-        return True
-    core = re.sub(r"[^A-Za-z0-9]", "", v)
-    return _is_low_variety(v) or _is_sequential(core) or _is_periodic(core)
+    if len(v) <= 64:  # stand-ins made of words are short: YOUR_KEY_HERE, replace-me
+        parts = word_parts(v)
+        if parts and all(p in PLACEHOLDER_WORDS or p.isdigit() and len(p) <= 2 for p in parts):
+            return True
+    return is_degenerate(v)
+
+
+def is_degenerate(value: str) -> bool:
+    """Too little variety to be generated: one or two characters, a sequence, a short repeat."""
+    core = _NON_ALNUM.sub("", value)
+    return _is_low_variety(core) or _is_sequential(core) or _is_periodic(core)
 
 
 def _random_inside_brackets(value: str) -> bool:
@@ -258,7 +270,7 @@ def benign_reason(value: str) -> str | None:
         return "path"
     if is_identifier(v):
         return "identifier"
-    if not re.search(r"[A-Za-z0-9]", v):
+    if not _NON_ALNUM.sub("", v):
         return "punctuation"
     return None
 
@@ -268,7 +280,17 @@ def is_benign_value(value: str) -> bool:
     return benign_reason(value) is not None
 
 
+_KEY_ASSIGNED = re.compile(r"([A-Za-z_][\w.\-]{0,80})[\"'`\]]?\s*(?:[:=]|:=|=>|==|!=)\s*[\"'`@]?$")
+_KEY_ADJACENT = re.compile(r"([A-Za-z_][\w.\-]{0,80})\s*$")
+_DIGEST_WORDS = re.compile(r"sha\d*|md5|checksum|digest|integrity|hash|commit|etag|nonce")
 _ATTRIBUTE_NAME = re.compile(r"""(?:name|key|id|property)\s*=\s*["']([^"'<>]{1,80})["']\s+$""", re.I)
+
+
+def assigned_key(line: str, start: int) -> str:
+    """The key of ``key = value`` / ``key: value`` ending right before ``start``, or ''."""
+    head = line[max(0, start - 200):start].rstrip(" \t\"'`")  # bounded: lines may be huge
+    match = _KEY_ASSIGNED.search(head)
+    return match.group(1) if match else ""
 
 
 def key_before(line: str, start: int) -> str:
@@ -276,15 +298,15 @@ def key_before(line: str, start: int) -> str:
 
     For ``name="X" value="…"`` attribute pairs (HTML inputs, nuget.config) the key is X.
     """
-    head = line[:start].rstrip(" \t\"'`")
-    match = re.search(r"([A-Za-z_][\w.\-]{0,80})[\"'`\]]?\s*(?:[:=]|:=|=>|==|!=)\s*[\"'`@]?$", head)
+    head = line[max(0, start - 200):start].rstrip(" \t\"'`")  # bounded: lines may be huge
+    match = _KEY_ASSIGNED.search(head)
     if match:
         if match.group(1).lower() in ("value", "content"):
             named = _ATTRIBUTE_NAME.search(head, 0, match.start(1))
             if named:
                 return named.group(1)
         return match.group(1)
-    match = re.search(r"([A-Za-z_][\w.\-]{0,80})\s*$", head)
+    match = _KEY_ADJACENT.search(head)
     return match.group(1) if match else ""
 
 
@@ -294,7 +316,7 @@ def is_digest_context(line: str, start: int) -> bool:
     if parts and parts[-1] in DIGEST_KEYS:
         return True
     window = line[max(0, start - 40):start].lower()
-    return bool(re.search(r"sha\d*|md5|checksum|digest|integrity|hash|commit|etag|nonce", window))
+    return bool(_DIGEST_WORDS.search(window))
 
 
 def key_is_non_secret(key: str) -> bool:

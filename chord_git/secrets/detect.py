@@ -96,7 +96,22 @@ def _value_is_benign(line: str, value: str | None, kind: str, context: str) -> b
         return _private_key_is_placeholder(context, line)
     if value is None or (kind not in _VALUE_KINDS and len(value) < 8):
         return False
+    if kind == "high-entropy-string" and _assigned_to_plain_name(line, value):
+        return True
     return benign.is_benign_in_line(line, value)
+
+
+def _assigned_to_plain_name(line: str, value: str) -> bool:
+    """Entropy alone is no reason when the value sits under a name that is not secret-like.
+
+    ``signature = "…"``, ``wrongStart := "…"`` and HTML attributes hold random-looking values
+    by nature; a quoted string with no key, or under ``token``/``secret``/…, still counts.
+    """
+    from .assignments import classify_key
+
+    start = line.find(value)
+    key = benign.assigned_key(line, start) if start >= 0 else ""
+    return bool(key) and classify_key(key) is None
 
 
 def _private_key_is_placeholder(context: str, line: str) -> bool:

@@ -93,7 +93,7 @@ def _format_value_ok(fmt: patterns.TokenFormat, value: str, prefix: str) -> bool
         return _valid_jwt(value)
     if fmt.check == "jwt-base64":
         return _valid_jwt_base64(value)
-    if benign.is_placeholder(value) or benign.is_placeholder(value[len(prefix):]):
+    if benign.is_placeholder(value) or benign.is_degenerate(value[len(prefix):]):
         return False
     if fmt.check == "random":
         body = value[len(prefix):]
@@ -102,7 +102,12 @@ def _format_value_ok(fmt: patterns.TokenFormat, value: str, prefix: str) -> bool
 
 
 def _token_at(view: str, pos: int) -> tuple[int, str] | None:
-    entries = _BY_TWO.get(view[pos:pos + 2], []) + _BY_ONE.get(view[pos], [])
+    entries = _BY_TWO.get(view[pos:pos + 2])
+    single = _BY_ONE.get(view[pos])
+    if single:
+        entries = (entries or []) + single
+    if not entries:
+        return None
     for prefix, fmt in entries:
         if not view.startswith(prefix, pos):
             continue
@@ -125,10 +130,10 @@ def candidate_runs(view: str) -> Iterator[tuple[int, int]]:
         pos = mask.find(needle, end)
 
 
-def tokens(view: str, text: str) -> list[Span]:
+def tokens(view: str, text: str, runs: list[tuple[int, int]] | None = None) -> list[Span]:
     """Vendor tokens (``TOKEN_FORMATS``) that start a token or follow ``=`` or ``/`` inside one."""
     found: list[Span] = []
-    for start, end in candidate_runs(view):
+    for start, end in runs if runs is not None else candidate_runs(view):
         pos = start
         for _ in range(_MAX_SUBSTARTS):
             hit = _token_at(view, pos)

@@ -251,6 +251,25 @@ STRONG_KEY_WORDS = frozenset({
     "masterkey", "signingkey", "encryptionkey", "licensekey", "accesssecret", "secrete",
 })
 WEAK_KEY_WORDS = frozenset({"key", "keys", "pass", "pw", "auth", "login", "accessid"})
+# Service names: a random value under a key named after a service is its credential
+# (``cloudflare: "…"``), the way gitleaks' rules pair a vendor keyword with a value.
+SERVICE_NAMES = frozenset({
+    "adafruit", "adobe", "airtable", "algolia", "alibaba", "anthropic", "artifactory", "asana",
+    "atlassian", "authress", "beamer", "bitbucket", "bittrex", "clickhouse", "clojars",
+    "cloudant", "cloudflare", "codecov", "cohere", "coinbase", "confluence", "confluent",
+    "contentful", "databricks", "datadog", "digitalocean", "discord", "doppler", "droneci",
+    "dropbox", "duffel", "dynatrace", "easypost", "etsy", "facebook", "fastly", "finicity",
+    "finnhub", "flickr", "flutterwave", "frameio", "freshbooks", "gitter", "gocardless",
+    "grafana", "harness", "heroku", "hubspot", "huggingface", "infracost", "intercom", "jfrog",
+    "jira", "kraken", "kucoin", "launchdarkly", "linkedin", "looker", "mailchimp", "mailgun",
+    "mapbox", "mattermost", "maxmind", "meraki", "messagebird", "netlify", "newrelic",
+    "nytimes", "okta", "openai", "perplexity", "plaid", "planetscale", "postman", "prefect",
+    "pulumi", "rapidapi", "rubygems", "scalingo", "sendbird", "sendgrid", "sendinblue",
+    "sentry", "settlemint", "shippo", "shopify", "snyk", "softlayer", "sonar", "sonarqube",
+    "sourcegraph", "squarespace", "sumologic", "telegram", "travis", "travisci", "trello",
+    "twilio", "twitch", "twitter", "typeform", "yandex", "zendesk",
+})
+
 # Words that may follow a secret word without changing what the key holds (``db_pass_secure``).
 TRAILING_WORDS = frozenset({
     "secure", "value", "val", "str", "string", "b64", "base64", "hex", "raw", "plain",

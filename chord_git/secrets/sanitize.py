@@ -39,9 +39,11 @@ def ascii_view(text: str) -> str:
 
 def _spans(text: str) -> list[formats.Span]:
     view = ascii_view(text)
+    runs = list(formats.candidate_runs(view))
     spans: list[formats.Span] = []
     spans.extend(formats.private_keys(view, text))
-    spans.extend(formats.tokens(view, text))
+    spans.extend(formats.tokens(view, text, runs))
+    spans.extend(assignments.service_values(view, text, runs))
     spans.extend(formats.text_formats(view, text))
     spans.extend(formats.url_credentials(view, text))
     spans.extend(formats.curl_users(view, text))

@@ -66,6 +66,8 @@ SECRETS: list[tuple[str, str]] = [
     ("uuid-api-key", f"HEROKU_API_KEY={f.uuid(3)}"),
     ("hex-secret", f'facebook_app_secret = "{f.body(32, f.HEX, seed=16)}"'),
     ("comparison", f'if ("{f.body(20, seed=17)}" == {PW}) {{'),
+    ("service-named-key", f'cloudflare: "{f.body(40, seed=18)}"'),
+    ("service-call-args", f'register("artifactory", "{f.body(64, f.LOWER_DIGITS, seed=19)}")'),
 ]
 
 BENIGN: list[tuple[str, str]] = [
@@ -111,6 +113,7 @@ BENIGN: list[tuple[str, str]] = [
     ("auth-header-variable", 'curl -H "Authorization: token $GITHUB_TOKEN" https://api.github.com/user'),
     ("jwt-header-only", "header is eyJhbGciOiJIUzI1NiJ9 only"),
     ("cache-key", "Cache key: v3:8acdc4bbe92537f2:f26ff29c1026be55"),
+    ("service-word", "slack: #deploys, jira: PLAT-6504, github: https://github.com/acme/api"),
 ]
 
 

@@ -45,7 +45,7 @@ def test_both_layers_finding_one_token_report_it_once() -> None:
 
 
 def test_layer2_adds_what_layer1_does_not_see() -> None:
-    line = f'result: "{f.body(48, f.B64, seed=31)}"'
+    line = f'- pasted "{f.body(48, f.B64, seed=31)}" by mistake'
     hits = scan_added_lines({"m.md": [(2, line)]})
     assert hits == [SecretHit("m.md", 2, "high-entropy-string", "detect-secrets")]
 
@@ -58,6 +58,13 @@ def test_layer2_adds_what_layer1_does_not_see() -> None:
     f'commit: "{f.body(40, f.HEX, seed=9)}"',
 ])
 def test_layer2_findings_pass_the_benign_filter(line: str) -> None:
+    assert detect_secrets_only({"m.md": [(1, line)]}), "detect-secrets alone flags it"
+    assert scan_added_lines({"m.md": [(1, line)]}) == []
+
+
+@pytest.mark.parametrize("key", ["signature", "wrongStart", "data-widget"])
+def test_entropy_under_a_plain_name_is_not_a_finding(key: str) -> None:
+    line = f'{key} = "{f.body(48, f.B64, seed=33)}"'
     assert detect_secrets_only({"m.md": [(1, line)]}), "detect-secrets alone flags it"
     assert scan_added_lines({"m.md": [(1, line)]}) == []
 
