@@ -2,7 +2,7 @@
 
 Covers ``export X_TOKEN=…``, ``.env`` lines, ``api_key = "…"``, YAML/JSON ``password:`` keys,
 XML elements, Go/Java/C declarations, ``Authorization:`` headers and ``"value" == password``
-comparisons. A hit needs a key whose words name a secret (``patterns.STRONG_KEY_WORDS``) and a
+comparisons. A hit needs a key whose words name a secret (``keys.STRONG_KEY_WORDS``) and a
 value that is neither benign (``benign.benign_reason``) nor a plain word.
 
 The scan is driven by literal trigger words found in a lower-cased copy of the text; each hit is
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from . import benign, patterns
+from . import benign, keys
 from .formats import RANK_ASSIGNMENT, Span
 
 _KEY_CHARS = re.compile(r"[\w.\-$]*")
@@ -37,75 +37,10 @@ _VALUE = re.compile(
 )
 _XML_VALUE = re.compile(r"\s{0,64}(?P<bare>[^<\s]{1,512})\s{0,64}</")
 _ESCAPE_CUT = re.compile(r"\\[nrt\"']|&&|\|\|")
-_SCHEME_WORD = re.compile(patterns.AUTH_SCHEMES.pattern[: -len(r"\s+")])
+_SCHEME_WORD = re.compile(keys.AUTH_SCHEMES.pattern[: -len(r"\s+")])
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
 _SLUG_SEGMENT = re.compile(r"^(?:[a-z]{1,10}\d{0,3}|\d+)$")
 _INDIRECT = re.compile(r"[A-Za-z_][\w.]*[\(\[]")
-_AUTH_KEYS = frozenset({"authorization", "auth", "bearer", "proxy"})
-_PASSWORD_WORDS = frozenset({"password", "passwords", "passwd", "passphrase", "passcode", "pwd",
-                             "pass", "pw", "login"})
-_KEY_QUALIFIERS_FOR_KEY = frozenset({
-    "api", "secret", "private", "access", "master", "signing", "encryption", "license", "client",
-    "app", "auth", "account", "service", "admin", "root", "ssh", "deploy", "session", "encrypt",
-    "hmac", "jwt", "webhook", "storage", "subscription", "consumer", "sas", "shared",
-})
-
-
-def _secret_word(part: str, index: int, parts: list[str]) -> str | None:
-    """'strong' or 'weak' when ``part`` names a secret, else None."""
-    if part in patterns.STRONG_KEY_WORDS or part.endswith(patterns.STRONG_SUFFIXES):
-        return "strong"
-    if part in ("key", "keys") and index > 0 and parts[index - 1] in _KEY_QUALIFIERS_FOR_KEY:
-        return "strong"
-    if part in patterns.WEAK_KEY_WORDS or part == "accessid" or part in patterns.SERVICE_NAMES:
-        return "weak"
-    return None
-
-
-def _key_parts(key: str) -> list[str]:
-    parts = benign.word_parts(key)
-    while parts and parts[-1].isdigit():
-        parts.pop()
-    # An "access id" is the public half of a key pair, but still part of the credential.
-    if len(parts) >= 2 and parts[-2:] == ["access", "id"]:
-        parts[-2:] = ["accessid"]
-    return parts
-
-
-def classify_key(key: str, word_before: str = "") -> tuple[str, str, str] | None:
-    """(kind, strength, secret word) for a key that holds a secret, or None."""
-    parts = _key_parts(key)
-    if not parts or any(p in patterns.NON_SECRET_QUALIFIERS for p in parts):
-        return None
-    if parts[-1] in patterns.DESCRIPTOR_WORDS:
-        return None
-    for index in range(len(parts) - 1, -1, -1):
-        strength = _secret_word(parts[index], index, parts)
-        if strength is None:
-            continue
-        trailing = parts[index + 1:]
-        if strength == "weak" and not all(p in patterns.TRAILING_WORDS for p in trailing):
-            continue
-        if strength == "weak" and len(parts) == 1 and word_before in patterns.NON_SECRET_QUALIFIERS:
-            return None
-        return _kind(parts[index]), strength, parts[index]
-    return None
-
-
-def _kind(word: str) -> str:
-    if word in patterns.SERVICE_NAMES:
-        return "api-key-assignment"
-    if word in _PASSWORD_WORDS or "pass" in word:
-        return "password-assignment"
-    if "secret" in word:
-        return "secret-assignment"
-    if "cred" in word:
-        return "credential-assignment"
-    if "key" in word:
-        return "api-key-assignment"
-    return "token-assignment"
-
-
 def looks_secret(value: str, strength: str) -> bool:
     """Does a value assigned to a secret-looking key look like a credential?"""
     v = value.strip()
@@ -189,7 +124,7 @@ def _value_after(view: str, pos: int, sep: re.Match[str], key_start: int,
             start, end = nxt.start(1), _clean_bare(view, nxt.start(1), nxt.end(1))
         return start, end
     if auth:
-        scheme = patterns.AUTH_SCHEMES.match(view, start, end)
+        scheme = keys.AUTH_SCHEMES.match(view, start, end)
         if scheme:
             start = scheme.end()
     return start, end
@@ -212,7 +147,7 @@ def _reverse_value(view: str, key_start: int) -> tuple[int, int] | None:
 
 def _trigger_positions(low: str) -> list[int]:
     hits: list[int] = []
-    for word in patterns.ASSIGNMENT_TRIGGERS:
+    for word in keys.ASSIGNMENT_TRIGGERS:
         start = low.find(word)
         while start >= 0:
             hits.append(start)
@@ -245,8 +180,8 @@ def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int,
     word_before = _WORD_BEFORE.search(low, max(0, key_start - 24), key_start)
     cache_key = f"{key} {word_before.group(1) if word_before else ''}"
     if cache_key not in cache:
-        verdict = classify_key(key, word_before.group(1) if word_before else "")
-        auth = bool(_AUTH_KEYS & set(benign.word_parts(key)))
+        verdict = keys.classify_key(key, word_before.group(1) if word_before else "")
+        auth = bool(keys.AUTH_KEYS & set(benign.word_parts(key)))
         cache[cache_key] = None if verdict is None else (*verdict, auth)
     cached = cache[cache_key]
     if cached is None:
@@ -299,7 +234,7 @@ def service_values(view: str, text: str, runs: list[tuple[int, int]]) -> list[Sp
             continue
         key_end -= key_quoted
         word = _LAST_WORD.search(view, max(0, key_end - 24), key_end)
-        if word is None or word.group(0).lower() not in patterns.SERVICE_NAMES:
+        if word is None or word.group(0).lower() not in keys.SERVICE_NAMES:
             continue
         end = _clean_bare(view, start, end)
         value = text[start:end]
@@ -317,7 +252,8 @@ def assignments(view: str, text: str) -> list[Span]:
     for hit in _trigger_positions(low):
         if hit < done:
             continue
-        key_end = _KEY_CHARS.match(view, hit).end()
+        run = _KEY_CHARS.match(view, hit)  # always matches: the class is starred
+        key_end = run.end() if run else hit
         while key_end > hit and view[key_end - 1] in ".-":
             key_end -= 1
         done = key_end

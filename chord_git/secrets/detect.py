@@ -107,7 +107,7 @@ def _assigned_to_plain_name(line: str, value: str) -> bool:
     ``signature = "…"``, ``wrongStart := "…"`` and HTML attributes hold random-looking values
     by nature; a quoted string with no key, or under ``token``/``secret``/…, still counts.
     """
-    from .assignments import classify_key
+    from .keys import classify_key
 
     start = line.find(value)
     key = benign.assigned_key(line, start) if start >= 0 else ""

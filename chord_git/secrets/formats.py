@@ -23,8 +23,9 @@ RANK_KEY_BLOCK, RANK_FORMAT, RANK_URL, RANK_ASSIGNMENT = 0, 1, 2, 3
 _TOKEN_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=.~%\\"
 _RUN_MASK = bytes(0x61 if bytes([i]) in _TOKEN_CHARS else 0x20 for i in range(256))
 _MIN_TOKEN = 16
-# Inside a run, a new token may start right after ``=`` or ``/`` (``KEY=ghp_…``, ``…/xoxb-``).
-_MAX_SUBSTARTS = 64
+# Inside a run, a new token may start right after ``=`` or ``/`` (``KEY=ghp_…``, ``…/xoxb-``);
+# past this many such starts a run is a blob (base64, a minified file), not text with tokens.
+_MAX_SUBSTARTS = 4096
 
 
 class Span(NamedTuple):
@@ -193,7 +194,6 @@ def private_keys(view: str, text: str) -> list[Span]:
 
 
 _SCHEME_BACK = re.compile(r"[A-Za-z0-9+.\-]{1,30}")
-_USERINFO = re.compile(r"([^\s:/?#@\"'`<>\[\]]{0,256}):([^\s/?#\"'`<>]{1,256})@(?=[A-Za-z0-9\[._\-])")
 
 
 def url_credentials(view: str, text: str) -> list[Span]:
@@ -202,7 +202,7 @@ def url_credentials(view: str, text: str) -> list[Span]:
     pos = view.find("://")
     while pos >= 0:
         scheme = _SCHEME_BACK.match(view[max(0, pos - 30):pos][::-1])
-        userinfo = _USERINFO.match(view, pos + 3)
+        userinfo = patterns.URL_USERINFO.match(view, pos + 3)
         if scheme and userinfo:
             start, end = userinfo.span(2)
             password = text[start:end]
@@ -210,12 +210,6 @@ def url_credentials(view: str, text: str) -> list[Span]:
                 found.append(Span(start, end, "url-credentials", RANK_URL))
         pos = view.find("://", pos + 3)
     return found
-
-
-_CURL_USER = re.compile(
-    r"-(?:u|-user)[ \t=]{1,4}(?:\"([^\"\n]{0,200})\"(?::\"([^\"\n]{0,200})\")?"
-    r"|([^\s\"':|;&]{0,200}):(?:'([^'\n]{1,200})'|\"([^\"\n]{1,200})\")"
-    r"|'([^'\n]{0,200})'|([^\s\"'|;&]{1,200}))")
 
 
 def password_like(value: str) -> bool:
@@ -232,7 +226,7 @@ def password_like(value: str) -> bool:
 def curl_users(view: str, text: str) -> list[Span]:
     """``curl -u user:password`` and ``--user`` credentials (the password, else the user)."""
     found: list[Span] = []
-    for match in _CURL_USER.finditer(view):
+    for match in patterns.CURL_USER.finditer(view):
         if match.start() > 0 and not view[match.start() - 1].isspace():
             continue
         if match.group(2) is not None:
@@ -243,6 +237,8 @@ def curl_users(view: str, text: str) -> list[Span]:
         else:
             group = next(g for g in (1, 6, 7) if match.group(g) is not None)
             gs, ge = match.span(group)
+            if benign.is_placeholder(view[gs:ge]):
+                continue  # "[REDACTED:…]:", "$USER:$PASS": nothing to split
             colon = view.find(":", gs, ge)
             if colon < 0:
                 continue

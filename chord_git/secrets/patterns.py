@@ -225,93 +225,12 @@ TEXT_FORMATS: tuple[TextFormat, ...] = (
 PRIVATE_KEY_BEGIN = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ ){0,4})PRIVATE KEY( BLOCK)?-----")
 PRIVATE_KEY_END = re.compile(r"-----END (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----")
 
-# scheme://user:password@host (RFC 3986 userinfo); the schemes worth naming get their own kind.
-URL_CREDENTIAL = re.compile(
-    r"([A-Za-z][A-Za-z0-9+.\-]{0,30})://([^\s:/?#@\"'`<>]{0,256}):([^\s/?#@\"'`<>]{1,256}|[^\s\"'`<>]{1,256}?)@"
-    r"(?=[A-Za-z0-9\[._\-])")
-DATABASE_SCHEMES = frozenset({
-    "postgres", "postgresql", "mysql", "mariadb", "mongodb", "mongodb+srv", "redis", "rediss",
-    "amqp", "amqps", "mssql", "sqlserver", "oracle", "jdbc", "clickhouse", "cassandra", "neo4j",
-    "couchdb", "elasticsearch", "ldap", "ldaps", "ftp", "sftp", "smtp", "smtps", "imap", "nats",
-    "kafka", "memcached", "influxdb", "cockroachdb", "snowflake",
-})
+# scheme://user:password@host (RFC 3986 userinfo): matched right after "://"; the password may
+# hold "@" (greedy up to the last "@" before the host), never "/" or whitespace.
+URL_USERINFO = re.compile(r"([^\s:/?#@\"'`<>\[\]]{0,256}):([^\s/?#\"'`<>]{1,256})@(?=[A-Za-z0-9\[._\-])")
 
-# curl -u user:password / --user user:password (gitleaks curl-auth-user).
+# curl -u user:password / --user user:password (gitleaks curl-auth-user); quoted or bare.
 CURL_USER = re.compile(
-    r"""(?:\s-u|\s--user)[\s=]{1,4}(?:"([^"\n]{1,200})"(?::"([^"\n]{1,200})")?|'([^'\n]{1,200})'|([^\s"'|;&]{1,200}))""")
-
-# Key-name vocabulary for the assignment detector (``export X_TOKEN=…``, ``password: …``).
-ASSIGNMENT_TRIGGERS = ("token", "secret", "pass", "pwd", "key", "auth", "cred", "_pw", "bearer", "login",
-                       "accessid", "access_id", "access-id")
-STRONG_KEY_WORDS = frozenset({
-    "token", "tokens", "secret", "secrets", "password", "passwords", "passwd", "passphrase",
-    "passcode", "pwd", "credential", "credentials", "creds", "cred", "apikey", "authtoken",
-    "accesstoken", "accesskey", "secretkey", "privatekey", "clientsecret", "authorization",
-    "bearer", "sessiontoken", "refreshtoken", "idtoken", "apitoken", "appsecret", "authkey",
-    "masterkey", "signingkey", "encryptionkey", "licensekey", "accesssecret", "secrete",
-})
-WEAK_KEY_WORDS = frozenset({"key", "keys", "pass", "pw", "auth", "login", "accessid"})
-# Service names: a random value under a key named after a service is its credential
-# (``cloudflare: "…"``), the way gitleaks' rules pair a vendor keyword with a value.
-SERVICE_NAMES = frozenset({
-    "adafruit", "adobe", "airtable", "algolia", "alibaba", "anthropic", "artifactory", "asana",
-    "atlassian", "authress", "beamer", "bitbucket", "bittrex", "clickhouse", "clojars",
-    "cloudant", "cloudflare", "codecov", "cohere", "coinbase", "confluence", "confluent",
-    "contentful", "databricks", "datadog", "digitalocean", "discord", "doppler", "droneci",
-    "dropbox", "duffel", "dynatrace", "easypost", "etsy", "facebook", "fastly", "finicity",
-    "finnhub", "flickr", "flutterwave", "frameio", "freshbooks", "gitter", "gocardless",
-    "grafana", "harness", "heroku", "hubspot", "huggingface", "infracost", "intercom", "jfrog",
-    "jira", "kraken", "kucoin", "launchdarkly", "linkedin", "looker", "mailchimp", "mailgun",
-    "mapbox", "mattermost", "maxmind", "meraki", "messagebird", "netlify", "newrelic",
-    "nytimes", "okta", "openai", "perplexity", "plaid", "planetscale", "postman", "prefect",
-    "pulumi", "rapidapi", "rubygems", "scalingo", "sendbird", "sendgrid", "sendinblue",
-    "sentry", "settlemint", "shippo", "shopify", "snyk", "softlayer", "sonar", "sonarqube",
-    "sourcegraph", "squarespace", "sumologic", "telegram", "travis", "travisci", "trello",
-    "twilio", "twitch", "twitter", "typeform", "yandex", "zendesk",
-})
-
-# Words that may follow a secret word without changing what the key holds (``db_pass_secure``).
-TRAILING_WORDS = frozenset({
-    "secure", "value", "val", "str", "string", "b64", "base64", "hex", "raw", "plain",
-    "plaintext", "enc", "encrypted", "prod", "production", "dev", "staging", "live", "sandbox",
-    "old", "new", "backup", "main", "primary", "secondary", "super", "do", "not", "commit", "sec",
-})
-# Compound words ending like this are secret words too (``SUMOLOGIC_ACCESSKEY``, ``apikey``).
-STRONG_SUFFIXES = ("token", "secret", "password", "passwd", "pwd", "apikey", "accesskey",
-                   "secretkey", "privatekey", "authkey", "credentials")
-# A key whose last word is one of these describes a secret instead of holding one.
-DESCRIPTOR_WORDS = frozenset({
-    "id", "ids", "name", "names", "url", "uri", "urls", "endpoint", "file", "files", "path",
-    "paths", "dir", "filename", "length", "len", "size", "type", "types", "ttl", "seconds",
-    "secs", "ms", "minutes", "min", "max", "count", "env", "var", "vars", "variable", "field",
-    "fields", "column", "col", "header", "headers", "prefix", "suffix", "format", "pattern",
-    "regex", "policy", "version", "mode", "enabled", "enable", "disabled", "required", "label",
-    "placeholder", "hint", "help", "description", "desc", "doc", "docs", "note", "event",
-    "events", "ref", "reference", "store", "manager", "provider", "helper", "class", "method",
-    "handler", "fn", "func", "callback", "hash", "location", "source", "input", "widget",
-    "form", "reset", "expiry", "expires", "expiration", "rotation", "strength", "rules", "rule",
-    "selector", "pair", "pressed", "down", "up", "code", "mesh", "meshing", "exist", "exists",
-    "controller", "chars", "charset", "alphabet", "bits", "algorithm", "algo", "kind", "index",
-    "list", "map", "count", "status", "state", "used", "usage", "schema", "spec", "command",
-    "cmd", "script", "stdin", "stdout", "prompt", "message", "msg", "error", "errors", "text",
-    "line", "lines", "word", "words", "set", "get", "check", "verify", "validate", "valid",
-    "invalid", "test", "tests", "example", "sample", "template", "hint", "question", "answer",
-    "server", "host", "hostname", "port", "user", "username", "email", "account", "owner",
-    "region", "zone", "scope", "scopes", "audience", "issuer", "algorithm", "cache", "timeout",
-    "interval", "delay", "retries", "limit", "bucket", "vault", "keyring", "loader", "reader",
-    "writer", "parser", "builder", "factory", "generator", "encoder", "decoder", "type",
-    "signature", "sig", "fingerprint", "checksum", "digest",
-})
-# Qualifiers that make "key", "token" or "secret" something other than a credential.
-NON_SECRET_QUALIFIERS = frozenset({
-    "public", "pub", "publishable", "primary", "foreign", "sort", "partition", "cache",
-    "idempotency", "csrf", "xsrf", "authenticity", "schema", "sequence", "bucket", "object",
-    "composite", "natural", "unique", "lookup", "translation", "i18n", "hot", "shortcut",
-    "keyboard", "dedup", "routing", "shard", "row", "range", "cursor", "next", "previous",
-    "page", "pagination", "continuation", "sync", "foreign", "cancellation", "cancel", "max",
-    "min", "num", "total", "prompt", "completion", "input", "output",
-})
-# Words in front of a value that say an Authorization header value follows.
-AUTH_SCHEMES = re.compile(
-    r"(?i)(?:bearer|basic|token|digest|api-?token|api-?key|apikey|key|bot|oauth|sso-key|"
-    r"ssws|jwt|negotiate|splunk|hmac)\s+")
+    r"-(?:u|-user)[ \t=]{1,4}(?:\"([^\"\n]{0,200})\"(?::\"([^\"\n]{0,200})\")?"
+    r"|([^\s\"':|;&]{0,200}):(?:'([^'\n]{1,200})'|\"([^\"\n]{1,200})\")"
+    r"|'([^'\n]{0,200})'|([^\s\"'|;&]{1,200}))")

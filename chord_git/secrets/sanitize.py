@@ -5,14 +5,14 @@
 (``DB_PASSWORD=[REDACTED:password-assignment]``), URLs keep user and host.
 
 All scanning is linear in the input: every pattern in ``patterns`` starts with a literal or is
-applied at a token start found by one pass of ``_CANDIDATE``, lookups around a hit are bounded,
-and hits inside a region already handled are skipped.
+applied at a token start found by one pass over a byte mask (``formats.candidate_runs``),
+lookups around a hit are bounded, and hits inside a region already handled are skipped.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import assignments, benign, formats
+from . import assignments, formats
 
 
 @dataclass(frozen=True)
@@ -87,4 +87,4 @@ def redact(text: str) -> str:
     return "".join(pieces)
 
 
-__all__ = ["Finding", "ascii_view", "benign", "find", "redact"]
+__all__ = ["Finding", "ascii_view", "find", "redact"]
