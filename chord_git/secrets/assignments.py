@@ -1,8 +1,8 @@
 """Layer-1 scanner for values assigned to secret-looking names.
 
-Covers ``export X_TOKEN=…``, ``.env`` lines, ``api_key = "…"``, YAML/JSON ``password:`` keys,
-XML elements, Go/Java/C declarations, ``Authorization:`` headers and ``"value" == password``
-comparisons. A hit needs a key whose words name a secret (``keys.STRONG_KEY_WORDS``) and a
+Covers shell ``export`` lines, ``.env`` lines, quoted values in code, YAML and JSON keys such as
+``password``, XML elements, Go/Java/C declarations, ``Authorization`` headers and comparisons of
+a quoted value with a secret-named variable. A hit needs a key whose words name a secret (``keys.STRONG_KEY_WORDS``) and a
 value that is neither benign (``benign.benign_reason``) nor a plain word.
 
 The scan is driven by literal trigger words found in a lower-cased copy of the text; each hit is
@@ -131,7 +131,7 @@ def _value_after(view: str, pos: int, sep: re.Match[str], key_start: int,
 
 
 def _reverse_value(view: str, key_start: int) -> tuple[int, int] | None:
-    """``"value" == password``: the quoted operand left of a comparison with the key."""
+    """The quoted operand left of ``==``/``!=`` when the key is on the right (Yoda conditions)."""
     head = view[max(0, key_start - 8):key_start].rstrip()
     if not re.search(r"(?:===?|!==?)$", head):
         return None

@@ -197,7 +197,7 @@ _SCHEME_BACK = re.compile(r"[A-Za-z0-9+.\-]{1,30}")
 
 
 def url_credentials(view: str, text: str) -> list[Span]:
-    """The password part of ``scheme://user:password@host``."""
+    """The password part of a URL's userinfo (``scheme://user:{password}@host``)."""
     found: list[Span] = []
     pos = view.find("://")
     while pos >= 0:

@@ -8,7 +8,8 @@ _GENERIC_KINDS = frozenset({
     "password-assignment", "secret-assignment", "token-assignment", "api-key-assignment",
     "credential-assignment", "secret-keyword", "high-entropy-string",
 })
-# detect-secrets type names -> our kinds (detect_secrets/plugins/*.py ``secret_type``).
+# detect-secrets type names -> our kinds (detect_secrets/plugins/*.py ``secret_type``); types
+# missing here become their slug ("Private Key" -> "private-key").
 DETECT_SECRETS_KINDS = {
     "Artifactory Credentials": "artifactory-token",
     "AWS Access Key": "aws-access-key-id",
@@ -23,16 +24,13 @@ DETECT_SECRETS_KINDS = {
     "IBM Cloud IAM Key": "ibm-cloud-iam-key",
     "IBM COS HMAC Credentials": "ibm-cos-hmac",
     "JSON Web Token": "jwt",
-    "Secret Keyword": "secret-keyword",
     "Mailchimp Access Key": "mailchimp-api-key",
     "NPM tokens": "npm-token",
     "OpenAI Token": "openai-api-key",
-    "Private Key": "private-key",
     "PyPI Token": "pypi-token",
     "SendGrid API Key": "sendgrid-api-key",
     "Slack Token": "slack-token",
     "SoftLayer Credentials": "softlayer-credentials",
-    "Square OAuth Secret": "square-token",
     "Stripe Access Key": "stripe-key",
     "Telegram Bot Token": "telegram-bot-token",
     "Twilio API Key": "twilio-api-key",
@@ -42,7 +40,7 @@ DETECT_SECRETS_KINDS = {
 
 # Token formats layer 1 checks exactly (prefix, alphabet, length). A detect-secrets finding of
 # one of these families counts only where layer 1 confirms it on the same line: its looser
-# regexes otherwise flag near-misses such as ``xoxe.xoxp-1-RANDOMSTRINGHERE``.
+# regexes otherwise flag near-misses such as a Slack prefix followed by a word in capitals.
 LAYER1_FORMAT_FAMILIES = frozenset({
     "aws", "github", "gitlab", "slack", "stripe", "sendgrid", "twilio", "openai", "pypi", "npm",
     "jwt", "telegram", "discord", "artifactory", "mailchimp", "square",

@@ -18,7 +18,7 @@ from . import fakes as f
 UNITS = [
     "a", "A", "0", "x", "=", ":", "-", "/", "'", '"', "`", " ", "_", "~", ".", "\\", "{", "$",
     "key", "token=", "password: ", "pass=x", "eyJ", "ZXlK", "ghp_", "xoxb-1-", "sk-", "AKIA",
-    "://", "://a:b", "@", "-u ", "-----BEGIN PRIVATE KEY-----", "-----BEGIN ", "Q~", ":A",
+    "://", "://a:b", "@", "-u ", "-----BEGIN " + "PRIVATE" + " KEY-----", "-----BEGIN ", "Q~", ":A",
     "|", "%7C", "-us1", "_mmk", ".atlasv1.", "hooks.slack.com/services/", "<a>", "${", "{{",
     "s.", "AccountKey=", "BUNDLE_GEMS__CONTRIBSYS__COM=", "Authorization: Bearer ",
 ]
