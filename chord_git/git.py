@@ -14,24 +14,12 @@ import pygit2
 
 from chord_git import git_cli
 from chord_git.errors import RepoError
+from chord_git.gitdir import RepoInfo
 from chord_git.git_cli import FileChange, StagedChanges, line_text
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's empty tree  # pragma: allowlist secret
 # libgit2 cannot read these; git itself can, so the staged path falls back to the command.
 _UNSUPPORTED = ("unsupported mandatory extension", "unknown object format", "extension")
-
-
-@dataclass(frozen=True)
-class RepoInfo:
-    """Where a repository keeps its parts. ``workdir`` is None for a bare repository."""
-
-    git_dir: Path
-    common_dir: Path
-    workdir: Path | None
-
-    @property
-    def is_bare(self) -> bool:
-        return self.workdir is None
 
 
 def _open(path: str) -> pygit2.Repository:

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from chord_git import git
+from chord_git import gitdir
 from chord_git.errors import RepoError
 
 MEMORY_FILE = "MEMORY.md"
@@ -24,7 +24,7 @@ STATE_DIR_NAME = "chord-memory"
 class Project:
     root: Path
     state_dir: Path
-    repo: git.RepoInfo | None
+    repo: gitdir.RepoInfo | None
 
     @property
     def memory_md(self) -> Path:
@@ -63,7 +63,7 @@ def _short_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
-def state_dir_for(root: Path, repo: git.RepoInfo | None) -> Path:
+def state_dir_for(root: Path, repo: gitdir.RepoInfo | None) -> Path:
     """Runtime state is never in the working tree: inside the git common dir, else XDG state."""
     if repo is None or repo.workdir is None:
         return _state_home() / "chord" / _short_hash(str(root))
@@ -89,7 +89,13 @@ def _find_root(start: Path, top: Path | None) -> Path:
 
 def discover(cwd: Path | None = None) -> Project:
     start = (cwd or Path.cwd()).resolve()
-    repo = git.discover(start)
+    found = gitdir.find(start)
+    if isinstance(found, gitdir.RepoInfo) or found is None:
+        repo = found
+    else:
+        from chord_git import git  # libgit2 decides the layouts the plain reader is unsure of
+
+        repo = git.discover(start)
     if repo is not None and repo.workdir is None:
         raise RepoError(f"{start}: a bare repository has no working tree to keep memory in")
     top = repo.workdir if repo is not None else None
