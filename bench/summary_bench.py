@@ -6,8 +6,9 @@ Prints, for each record count:
 - two reference loaders measured on the same files in the same run: one that opens every record
   file (what tools that load all memory files do) and one that reads the first 200 lines / 25 KB of
   MEMORY.md (the Claude Code auto-memory load rule),
-for two index shapes: a curated index (what fits the budget; older records are orphans, the steady
-state under R27) and a full index listing every record.
+for two index shapes: a curated index (the same 10 entries at every size; the other records are
+orphans or retired, the steady state under R27), so only the number of record files varies, and a
+full index listing every record (an index nobody curated: its cost grows with the file).
 Then the import profile of the summary path: openai and detect_secrets must not appear.
 
 Usage: python bench/summary_bench.py [--counts 10,1000,20000,100000] [--runs 15]
@@ -31,7 +32,7 @@ from chord_git import records, summary  # noqa: E402
 from chord_git.index import BEGIN, END, Entry  # noqa: E402
 from chord_git.records import Record  # noqa: E402
 
-CURATED_ENTRIES = 40
+CURATED_ENTRIES = 10  # the same index at every size: only the number of record files grows
 
 
 def make_project(base: Path, count: int, full_index: bool) -> Path:
