@@ -54,7 +54,8 @@ def locked(project: Project, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
         os.close(fd)
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Make a rename in ``path`` durable."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -75,6 +76,18 @@ def _write_temp(directory: Path, data: bytes, mode: int = 0o644) -> Path:
     finally:
         os.close(fd)
     return tmp
+
+
+def replace_atomically(target: Path, data: bytes, tmp_dir: Path, mode: int = 0o644) -> None:
+    """Temp file in ``tmp_dir`` + fsync + rename over ``target``: for state files that no one
+    else rewrites concurrently (status, queue sidecars, the activity flag)."""
+    tmp = _write_temp(tmp_dir, data, mode)
+    try:
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    fsync_dir(target.parent)
 
 
 def _temp_dir(project: Project, target: Path) -> Path:
@@ -119,7 +132,7 @@ def atomic_write(project: Project, target: Path, data: bytes) -> None:
     finally:
         if tmp.exists():
             tmp.unlink()
-    _fsync_dir(target.parent)
+    fsync_dir(target.parent)
 
 
 def create_exclusive(project: Project, target: Path, data: bytes) -> bool:
@@ -132,7 +145,7 @@ def create_exclusive(project: Project, target: Path, data: bytes) -> bool:
         return False
     finally:
         tmp.unlink()
-    _fsync_dir(target.parent)
+    fsync_dir(target.parent)
     return True
 
 
@@ -167,20 +180,20 @@ def cas_rewrite(project: Project, target: Path, change: Callable[[bytes | None],
                 except FileExistsError:
                     base = expected = _read_or_none(target)
                     continue
-                _fsync_dir(target.parent)
+                fsync_dir(target.parent)
                 return new
             if not _exchange(tmp, target):
                 if _read_or_none(target) != expected:
                     base = expected = _read_or_none(target)
                     continue
                 os.replace(tmp, target)
-                _fsync_dir(target.parent)
+                fsync_dir(target.parent)
                 return new
             displaced = _read_or_none(tmp)
         finally:
             if tmp.exists():
                 tmp.unlink()
-        _fsync_dir(target.parent)
+        fsync_dir(target.parent)
         if displaced == expected:
             return new
         # Someone wrote between our read and the swap: our file is in place now, built on the
@@ -253,6 +266,4 @@ def write_status(project: Project, ok: bool, reason: str | None = None) -> None:
     one_line = " ".join((reason or "").split())[:300] or None
     payload = {"state": "ok" if ok else "fail", "reason": one_line, "at": time.time()}
     ensure_state_dir(project)
-    path = status_path(project)
-    tmp = _write_temp(project.state_dir / "tmp", json.dumps(payload).encode())
-    os.replace(tmp, path)
+    replace_atomically(status_path(project), json.dumps(payload).encode(), project.state_dir / "tmp")

@@ -22,10 +22,11 @@ from __future__ import annotations
 import json
 import os
 import socket
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from chord_git.store import replace_atomically
 
 FLAG_NAME = "agent-activity.json"
 BUSY_STALE_SECONDS = 3600.0
@@ -106,31 +107,7 @@ def _write(state_dir: Path, state: str, owner_pid: int | None) -> None:
     state_dir.mkdir(parents=True, exist_ok=True)
     payload = {"state": state, "since": time.time(), "writer_pid": os.getpid(),
                "host": socket.gethostname(), "owner_pid": owner_pid}
-    fd, tmp = tempfile.mkstemp(prefix=f".{FLAG_NAME}.", suffix=".tmp", dir=state_dir)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(payload, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, flag_path(state_dir))
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(state_dir)
-
-
-def _fsync_dir(path: Path) -> None:
-    # Makes the rename durable; directories cannot be opened this way on Windows.
-    if os.name == "nt":
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    replace_atomically(flag_path(state_dir), json.dumps(payload).encode(), state_dir)
 
 
 def _is_pid(value: object) -> bool:

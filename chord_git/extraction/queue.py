@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from chord_git.project import Project
+from chord_git.store import fsync_dir, replace_atomically
 
 QUEUE_DIR = "queue"
 FAILED_DIR = "failed"
@@ -102,7 +103,7 @@ def enqueue(project: Project, session_path: Path, fmt: str = "auto", *, now: flo
     created = time.time() if now is None else now
     job = Job(job_id, qdir / f"{job_id}{SUFFIX}", fmt, created, origin=origin_of(project, session_path))
     _write_json(sidecar, job.sidecar(), tmp_dir)
-    _fsync_dir(qdir)
+    fsync_dir(qdir)
     return job_id
 
 
@@ -137,15 +138,7 @@ def _sweep_temps(tmp_dir: Path, now: float) -> None:
 
 
 def _write_json(target: Path, data: dict[str, Any], tmp_dir: Path) -> None:
-    tmp = tmp_dir / f"{os.getpid()}-{time.monotonic_ns()}.json"
-    try:
-        with open(tmp, "x", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    finally:
-        _unlink(tmp)
+    replace_atomically(target, json.dumps(data, ensure_ascii=False).encode("utf-8"), tmp_dir)
 
 
 def _save(project: Project, job: Job, directory: Path) -> None:
@@ -254,13 +247,3 @@ def _unlink(path: Path) -> None:
         os.unlink(path)
     except FileNotFoundError:
         pass
-
-
-def _fsync_dir(path: Path) -> None:
-    if os.name == "nt":
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
