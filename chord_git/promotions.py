@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from chord_git import frontmatter
 from chord_git.errors import InputError
 from chord_git.records import new_id, valid_id
 from chord_git.textrules import absolute_paths
@@ -125,57 +124,20 @@ def render(promotion: PromotionFile) -> str:
         "path": promotion.path, "reason": promotion.reason, "created": promotion.created,
         "session": promotion.session,
     }
-    yaml_text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=100000)
+    yaml_text = frontmatter.dump_yaml(front)
     body = promotion.text.strip("\n")
     return f"---\n{yaml_text}---\n\n{body}\n"
 
 
-def _field_line(front_lines: list[str], name: str) -> int | None:
-    for number, line in enumerate(front_lines, start=2):
-        if line.startswith(f"{name}:"):
-            return number
-    return None
-
-
-def _text(value: object) -> str | None:
-    if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()[:10]
-    return value if isinstance(value, str) else None
-
-
 def parse(text: str, expected_id: str | None = None) -> tuple[PromotionFile | None, list[PromotionProblem]]:
     """Parse and validate a promotion file; a PromotionFile comes back only without problems."""
-    lines = text.split("\n")
-    if not lines or lines[0].rstrip("\r") != "---":
-        return None, [PromotionProblem(1, "front-matter", "promotion must start with a '---' front-matter line")]
-    close = next((i for i in range(1, len(lines)) if lines[i].rstrip("\r") == "---"), None)
-    if close is None:
-        return None, [PromotionProblem(1, "front-matter", "front matter is not closed by a '---' line")]
-    front_lines = [line.rstrip("\r") for line in lines[1:close]]
-    try:
-        data = yaml.safe_load("\n".join(front_lines))
-    except yaml.MarkedYAMLError as exc:
-        line = exc.problem_mark.line + 2 if exc.problem_mark else 1
-        return None, [PromotionProblem(line, "front-matter", f"invalid YAML: {exc.problem}")]
-    except yaml.YAMLError as exc:
-        return None, [PromotionProblem(1, "front-matter", f"invalid YAML: {exc}")]
-    if not isinstance(data, dict):
-        return None, [PromotionProblem(2, "front-matter", "front matter must be a mapping of fields")]
-    problems: list[PromotionProblem] = []
-
-    def at(name: str) -> int | None:
-        return _field_line(front_lines, name)
-
-    for name in data:
-        if name not in FIELDS:
-            problems.append(PromotionProblem(at(str(name)), "field-unknown", f"unknown field {name!r}"))
-    for name in REQUIRED:
-        if data.get(name) in (None, ""):
-            problems.append(PromotionProblem(1, "field-missing", f"missing field {name!r}"))
-    values = {name: _text(data.get(name)) for name in FIELDS}
-    for name in FIELDS:
-        if data.get(name) is not None and values[name] is None:
-            problems.append(PromotionProblem(at(name), "field-type", f"field {name!r} must be text"))
+    front, issues = frontmatter.split(text, "promotion")
+    if front is None:
+        return None, [PromotionProblem(*issue) for issue in issues]
+    values, issues = frontmatter.check_fields(front, FIELDS, REQUIRED)
+    problems = [PromotionProblem(*issue) for issue in issues]
+    at = front.line_of
+    lines, close = front.file_lines, front.close
     pid, entry, target, path = values["id"], values["entry"], values["target"], values["path"]
     if pid is not None and not valid_id(pid):
         problems.append(PromotionProblem(at("id"), "id", f"invalid promotion id {pid!r}"))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chord_git import frontmatter
 from chord_git.errors import InputError
 from chord_git.textrules import absolute_paths
 
@@ -69,61 +70,15 @@ def safe_record_path(records_dir: Path, rid: str) -> Path:
     return path
 
 
-def _field_line(front_lines: list[str], name: str) -> int | None:
-    prefix = f"{name}:"
-    for number, line in enumerate(front_lines, start=2):
-        if line.startswith(prefix):
-            return number
-    return None
-
-
-def _as_text(value: Any) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()[:10]
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return str(value)
-    return value if isinstance(value, str) else None
-
-
 def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, list[RecordProblem]]:
     """Parse and validate a record file's text; a record is returned only when it has no problem."""
-    problems: list[RecordProblem] = []
-    lines = text.split("\n")
-    if not lines or lines[0].rstrip("\r") != "---":
-        return None, [RecordProblem(1, "front-matter", "record must start with a '---' front-matter line")]
-    try:
-        close = next(i for i in range(1, len(lines)) if lines[i].rstrip("\r") == "---")
-    except StopIteration:
-        return None, [RecordProblem(1, "front-matter", "front matter is not closed by a '---' line")]
-    front_lines = [line.rstrip("\r") for line in lines[1:close]]
-    import yaml  # deferred: the session-start path never parses records
-
-    try:
-        data = _load_yaml("\n".join(front_lines))
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        line = mark.line + 2 if mark else 1
-        return None, [RecordProblem(line, "front-matter", f"invalid YAML: {exc.problem}")]
-    except yaml.YAMLError as exc:
-        return None, [RecordProblem(1, "front-matter", f"invalid YAML: {exc}")]
-    if not isinstance(data, dict):
-        return None, [RecordProblem(2, "front-matter", "front matter must be a mapping of fields")]
-
-    def at(name: str) -> int | None:
-        return _field_line(front_lines, name)
-
-    for name in data:
-        if name not in FIELDS:
-            problems.append(RecordProblem(at(str(name)), "field-unknown", f"unknown field {name!r}"))
-    for name in REQUIRED:
-        if data.get(name) in (None, ""):
-            problems.append(RecordProblem(1, "field-missing", f"missing field {name!r}"))
-    values = {name: _as_text(data.get(name)) for name in FIELDS}
-    for name in FIELDS:
-        if data.get(name) is not None and values[name] is None:
-            problems.append(RecordProblem(at(name), "field-type", f"field {name!r} must be text"))
+    front, issues = frontmatter.split(text, "record")
+    if front is None:
+        return None, [RecordProblem(*issue) for issue in issues]
+    values, issues = frontmatter.check_fields(front, FIELDS, REQUIRED)
+    problems = [RecordProblem(*issue) for issue in issues]
+    at = front.line_of
+    lines, close = front.file_lines, front.close
     rid, kind, source, status = values["id"], values["type"], values["source"], values["status"]
     if rid is not None and not valid_id(rid):
         problems.append(RecordProblem(at("id"), "id", f"invalid record id {rid!r}"))
@@ -168,20 +123,6 @@ def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, lis
     ), []
 
 
-def _load_yaml(text: str) -> Any:
-    """The C loader (libyaml) when present, since review and dedupe parse every record file; on an
-    error the pure loader runs again, because its marks point at the right line."""
-    import yaml
-
-    fast = getattr(yaml, "CSafeLoader", None)
-    if fast is not None:
-        try:
-            return yaml.load(text, Loader=fast)
-        except yaml.YAMLError:
-            pass
-    return yaml.load(text, Loader=yaml.SafeLoader)
-
-
 def _sections(lines: list[str], start: int) -> tuple[dict[str, str], list[RecordProblem]]:
     found: dict[str, list[str]] = {}
     order: list[str] = []
@@ -201,15 +142,12 @@ def _sections(lines: list[str], start: int) -> tuple[dict[str, str], list[Record
 
 
 def render(record: Record) -> str:
-    import yaml
-
     front = {
         "id": record.id, "type": record.type, "source": record.source, "status": record.status,
         "summary": record.summary, "statement": record.statement, "evidence": record.evidence,
         "created": record.created, "session": record.session, "supersedes": record.supersedes,
     }
-    yaml_text = yaml.dump(front, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
-                          allow_unicode=True, width=100000, default_flow_style=False)
+    yaml_text = frontmatter.dump_yaml(front)
     return (
         f"---\n{yaml_text}---\n\n## Conclusion\n\n{record.conclusion.strip()}\n\n"
         f"## Why keep it\n\n{record.why.strip()}\n\n## How to apply\n\n{record.how_to_apply.strip()}\n"

@@ -1,0 +1,97 @@
+"""YAML front matter shared by record and promotion files: split, load, and the common field checks.
+
+Problems come back as (line, kind, message) so each file type wraps them in its own problem class.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Issue = tuple[int | None, str, str]  # (line, kind, message)
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    lines: list[str]  # the front-matter lines, without the '---' fences
+    data: dict[Any, Any]
+    close: int  # index of the closing '---' among the file's lines
+    file_lines: list[str]
+
+    def line_of(self, name: str) -> int | None:
+        """1-based file line of a top-level field, for reports."""
+        for number, line in enumerate(self.lines, start=2):
+            if line.startswith(f"{name}:"):
+                return number
+        return None
+
+
+def load_yaml(text: str) -> Any:
+    """The C loader (libyaml) when present, since review and dedupe parse every file; on an
+    error the pure loader runs again, because its marks point at the right line."""
+    import yaml  # deferred: the session-start path never parses front matter
+
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is not None:
+        try:
+            return yaml.load(text, Loader=fast)
+        except yaml.YAMLError:
+            pass
+    return yaml.load(text, Loader=yaml.SafeLoader)
+
+
+def dump_yaml(data: dict[str, Any]) -> str:
+    import yaml
+
+    return yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
+                     allow_unicode=True, width=100000, default_flow_style=False)
+
+
+def split(text: str, what: str) -> tuple[FrontMatter | None, list[Issue]]:
+    """The front matter of ``text``, or the one issue that stops reading it."""
+    import yaml
+
+    lines = text.split("\n")
+    if not lines or lines[0].rstrip("\r") != "---":
+        return None, [(1, "front-matter", f"{what} must start with a '---' front-matter line")]
+    close = next((i for i in range(1, len(lines)) if lines[i].rstrip("\r") == "---"), None)
+    if close is None:
+        return None, [(1, "front-matter", "front matter is not closed by a '---' line")]
+    front_lines = [line.rstrip("\r") for line in lines[1:close]]
+    try:
+        data = load_yaml("\n".join(front_lines))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        return None, [(mark.line + 2 if mark else 1, "front-matter", f"invalid YAML: {exc.problem}")]
+    except yaml.YAMLError as exc:
+        return None, [(1, "front-matter", f"invalid YAML: {exc}")]
+    if not isinstance(data, dict):
+        return None, [(2, "front-matter", "front matter must be a mapping of fields")]
+    return FrontMatter(front_lines, data, close, lines), []
+
+
+def as_text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()[:10]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return value if isinstance(value, str) else None
+
+
+def check_fields(front: FrontMatter, fields: Sequence[str], required: Sequence[str]) -> tuple[dict[str, str | None], list[Issue]]:
+    """Unknown, missing and non-text fields; returns the fields as text."""
+    issues: list[Issue] = []
+    for name in front.data:
+        if name not in fields:
+            issues.append((front.line_of(str(name)), "field-unknown", f"unknown field {name!r}"))
+    for name in required:
+        if front.data.get(name) in (None, ""):
+            issues.append((1, "field-missing", f"missing field {name!r}"))
+    values = {name: as_text(front.data.get(name)) for name in fields}
+    for name in fields:
+        if front.data.get(name) is not None and values[name] is None:
+            issues.append((front.line_of(name), "field-type", f"field {name!r} must be text"))
+    return values, issues
