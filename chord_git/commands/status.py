@@ -64,5 +64,6 @@ def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bo
         out.line(f"{data['entries_beyond_budget']} entries lie beyond the summary budget "
                  f"({data['summary_budget']} characters) and are not injected")
     if data["stale"]:
-        out.line(f"{data['stale']} stale entries (hints only)")
+        count = data["stale"]
+        out.line(f"{count} stale {'entry' if count == 1 else 'entries'} (hints only)")
     return 0

@@ -1,0 +1,1 @@
+# Generated from api/spec.yaml by `make gen`; do not edit.
