@@ -123,18 +123,6 @@ def _exchange(tmp: Path, target: Path) -> bool:
     raise OSError(err, os.strerror(err), str(target))
 
 
-def atomic_write(project: Project, target: Path, data: bytes) -> None:
-    """Temp file + fsync + rename: readers see the old file or the new one, never a mix."""
-    mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
-    tmp = _write_temp(_temp_dir(project, target), data, mode)
-    try:
-        os.replace(tmp, target)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    fsync_dir(target.parent)
-
-
 def create_exclusive(project: Project, target: Path, data: bytes) -> bool:
     """Write a file that must not exist yet (records are never rewritten); False if it does."""
     target.parent.mkdir(parents=True, exist_ok=True)
