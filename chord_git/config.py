@@ -126,13 +126,12 @@ def load_file(path: Path) -> _Located | None:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        raise ConfigError(path, line, f"invalid YAML: {exc.problem or exc.context}") from None
+        raise ConfigError(path, mark.line + 1 if mark else None, f"invalid YAML: {exc.problem or exc.context}") from None
     except yaml.YAMLError as exc:
         raise ConfigError(path, None, f"invalid YAML: {exc}") from None
     if node is None:
         return None
-    located = _to_located(node, str(path))
+    located: _Located = _to_located(node, str(path))
     if not isinstance(located.value, dict):
         raise ConfigError(path, located.line, "config must be a mapping of keys")
     return located

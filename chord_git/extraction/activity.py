@@ -66,7 +66,9 @@ def read_flag(state_dir: Path) -> ActivityFlag | None:
     since, writer, host, owner = data.get("since"), data.get("writer_pid"), data.get("host"), data.get("owner_pid")
     if isinstance(since, bool) or not isinstance(since, (int, float)):
         return None
-    if not _is_pid(writer) or not isinstance(host, str) or not (owner is None or _is_pid(owner)):
+    if not isinstance(writer, int) or not _is_pid(writer) or not isinstance(host, str):
+        return None
+    if not (owner is None or (isinstance(owner, int) and _is_pid(owner))):
         return None
     return ActivityFlag(data["state"], float(since), writer, host, owner)
 

@@ -236,10 +236,11 @@ def _cut(state: _State, uuid: str) -> None:
 
 
 def _reply_key(obj: dict[str, Any], message: dict[str, Any], line: int) -> str:
-    if isinstance(message.get("id"), str):
-        return "id:" + message["id"]
-    if isinstance(obj.get("uuid"), str):
-        return "uuid:" + obj["uuid"]
+    message_id, uuid = message.get("id"), obj.get("uuid")
+    if isinstance(message_id, str):
+        return "id:" + message_id
+    if isinstance(uuid, str):
+        return "uuid:" + uuid
     return f"line:{line}"
 
 
