@@ -64,6 +64,9 @@ def test_init_appends_markers_to_a_hand_written_file(repo: Path) -> None:
 def test_status_enabled_and_fail_badges(repo: Path) -> None:
     seed_memory(repo, 1)
     (repo / ".chord/config.yaml").write_text("memory:\n  enabled: true\n")
+    assert run_cli(repo, "status").stdout.splitlines()[0] == (
+        "MEMORY-FAIL: no model pool configured (set model_pool or memory.model_pool)")
+    (repo / ".chord/config.yaml").write_text("model_pool: [{model: m, api_key_env: K}]\nmemory:\n  enabled: true\n")
     assert run_cli(repo, "status").stdout.splitlines()[0] == "MEMORY"
     (repo / "MEMORY.md").write_text(f"{BEGIN}\nnot an entry\n{END}\n")
     line = run_cli(repo, "status").stdout.splitlines()[0]

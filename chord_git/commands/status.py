@@ -14,6 +14,9 @@ def badge(project: Project, cfg: config_mod.Config, state: memory.IndexState) ->
     if state.exists and not state.usable:
         first = next(p for p in state.problems if p.kind != "encoding-outside")
         return "MEMORY-FAIL", f"managed section unusable: {first.render()}"
+    if not cfg.extraction_pool:
+        # R36: initialization cannot succeed without a model to call.
+        return "MEMORY-FAIL", "no model pool configured (set model_pool or memory.model_pool)"
     last = store.read_status(project)
     if last and last.get("state") == "fail":
         return "MEMORY-FAIL", str(last.get("reason") or "last extraction failed")
