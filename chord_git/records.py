@@ -141,11 +141,19 @@ def _sections(lines: list[str], start: int) -> tuple[dict[str, str], list[Record
     return {name: "\n".join(body).strip() for name, body in found.items()}, problems
 
 
+def _date_or_text(value: str) -> dt.date | str:
+    """An ISO date renders unquoted, as in the spec's example (``created: 2026-11-29``)."""
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        return value
+
+
 def render(record: Record) -> str:
     front = {
         "id": record.id, "type": record.type, "source": record.source, "status": record.status,
         "summary": record.summary, "statement": record.statement, "evidence": record.evidence,
-        "created": record.created, "session": record.session, "supersedes": record.supersedes,
+        "created": _date_or_text(record.created), "session": record.session, "supersedes": record.supersedes,
     }
     yaml_text = frontmatter.dump_yaml(front)
     return (
