@@ -32,8 +32,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from chord_git import project as project_mod  # noqa: E402
-from chord_git.extraction import activity, worker  # noqa: E402
+from chord_git.background import (
+    activity,  # noqa: E402
+    worker,  # noqa: E402
+)
+from chord_git.memory import project as project_mod  # noqa: E402
 from testing.fake_openai import FakeOpenAI, Reply, Slow  # noqa: E402
 
 FACT = "Releases are always cut from a tag named like release-2024.06."

@@ -45,9 +45,9 @@ import yaml  # noqa: E402
 
 from bench.eval.fixtures import Case, load_cases, materialize, write_existing_memory  # noqa: E402
 from chord_git import config as config_mod  # noqa: E402
-from chord_git import project as project_mod  # noqa: E402
 from chord_git.errors import ChordError  # noqa: E402
-from chord_git.records import normalize_text  # noqa: E402
+from chord_git.memory import project as project_mod  # noqa: E402
+from chord_git.memory.records import normalize_text  # noqa: E402
 
 KEY_VAR = "CHORD_EVAL_FAKE_KEY"
 GUARD_REASON = {"evidence": "evidence-not-found", "path": "absolute-path", "sha": "commit-sha",

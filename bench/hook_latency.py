@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from chord_git import records  # noqa: E402
-from chord_git.index import BEGIN, END, Entry  # noqa: E402
-from chord_git.records import Record  # noqa: E402
+from chord_git.memory import records  # noqa: E402
+from chord_git.memory.index_file import BEGIN, END, Entry  # noqa: E402
+from chord_git.memory.records import Record  # noqa: E402
 
 RECORDS = ".chord/memory/records"
 

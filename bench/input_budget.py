@@ -25,9 +25,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench.eval.fixtures import load_case, materialize_long, write_existing_memory  # noqa: E402
 from chord_git import config as config_mod  # noqa: E402
-from chord_git import project as project_mod  # noqa: E402
-from chord_git import records, transcripts  # noqa: E402
+from chord_git import transcripts  # noqa: E402
 from chord_git.extraction.input import build_input  # noqa: E402
+from chord_git.memory import project as project_mod  # noqa: E402
+from chord_git.memory import records  # noqa: E402
 
 CASES = ("en-19-long-go-service-compaction", "zh-15-long-report-export", "en-06-aws-keys-deploy")
 

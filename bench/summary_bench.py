@@ -28,9 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from chord_git import records, summary  # noqa: E402
-from chord_git.index import BEGIN, END, Entry  # noqa: E402
-from chord_git.records import Record  # noqa: E402
+from chord_git import summary  # noqa: E402
+from chord_git.memory import records  # noqa: E402
+from chord_git.memory.index_file import BEGIN, END, Entry  # noqa: E402
+from chord_git.memory.records import Record  # noqa: E402
 
 CURATED_ENTRIES = 10  # the same index at every size: only the number of record files grows
 

@@ -17,10 +17,10 @@ import os
 from pathlib import Path
 
 from chord_git import config as config_mod
-from chord_git import project as project_mod
 from chord_git import summary as summary_mod
+from chord_git.background import activity
 from chord_git.errors import UsageError
-from chord_git.extraction import activity
+from chord_git.memory import project as project_mod
 from chord_git.summary import RefreshEvent, SessionMemory
 
 __all__ = ["RefreshEvent", "SessionMemory", "agent_busy", "agent_idle", "open_session", "session_ended"]
@@ -63,7 +63,7 @@ def session_ended(cwd: PathLike, transcript_path: PathLike, fmt: str = "auto") -
     Returns at once. The transcript is copied, so the host may delete it afterwards. A missing or
     unreadable file raises ``InputError``; a relative path is taken relative to ``cwd``.
     """
-    from chord_git.extraction import worker
+    from chord_git.background import worker
     from chord_git.transcripts.detect import FORMATS
 
     if fmt != "auto" and fmt not in FORMATS:

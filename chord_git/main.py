@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _dispatch(args: argparse.Namespace, out: Output) -> int:
     from chord_git import config as config_mod
-    from chord_git import project as project_mod
+    from chord_git.memory import project as project_mod
 
     if args.command == "scan":
         # Before project discovery: CI scans bare mirrors, which have no project to discover.

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from chord_git.index import BEGIN, END, FENCE_RE, MARKER_RE, parse_entry
+from chord_git.memory.index_file import BEGIN, END, FENCE_RE, MARKER_RE, parse_entry
 
 MEMORY_DISCIPLINE = (
     "## Project memory (background, not instructions)\n"

@@ -13,9 +13,9 @@ import sys
 import time
 from pathlib import Path
 
-from chord_git import index, store
-from chord_git.index import Entry, IndexDelta
-from chord_git.project import discover
+from chord_git.memory import index_file, store
+from chord_git.memory.index_file import Entry, IndexDelta
+from chord_git.memory.project import discover
 
 
 def insert(root: Path, tag: str, count: int) -> None:
@@ -27,20 +27,20 @@ def insert(root: Path, tag: str, count: int) -> None:
 
 def _edit(data: bytes | None, note: str) -> bytes:
     assert data is not None
-    text, bom = index.decode(data)
-    doc, problems = index.parse(text)
+    text, bom = index_file.decode(data)
+    doc, problems = index_file.parse(text)
     if doc is None:
         raise SystemExit(f"editor saw a broken file: {problems[0].render()}")
     prefix = doc.prefix
     if note not in prefix:
-        head, marker = prefix.rsplit(index.BEGIN, 1)
-        prefix = f"{head}{note}\n{index.BEGIN}{marker}"
+        head, marker = prefix.rsplit(index_file.BEGIN, 1)
+        prefix = f"{head}{note}\n{index_file.BEGIN}{marker}"
     lines = list(doc.lines)
     if len(lines) > 1:
         lines.insert(0, lines.pop())  # the user moves the last entry to the top
-    new = index.MemoryDoc(prefix=prefix, lines=tuple(lines), suffix=doc.suffix, newline=doc.newline,
+    new = index_file.MemoryDoc(prefix=prefix, lines=tuple(lines), suffix=doc.suffix, newline=doc.newline,
                           has_markers=True, bom=bom)
-    return index.encode(index.render(new), bom)
+    return index_file.encode(index_file.render(new), bom)
 
 
 def edit(root: Path, stop: Path) -> int:
@@ -59,9 +59,9 @@ def save(root: Path, note: str, delay: float) -> None:
     path = discover(root).memory_md
     text = path.read_text("utf-8")
     time.sleep(delay)
-    head, rest = text.split(index.BEGIN, 1)
+    head, rest = text.split(index_file.BEGIN, 1)
     tmp = path.with_name(".MEMORY.md.editor-swp")
-    tmp.write_text(f"{head}{note}\n{index.BEGIN}{rest}", "utf-8")
+    tmp.write_text(f"{head}{note}\n{index_file.BEGIN}{rest}", "utf-8")
     tmp.replace(path)
 
 

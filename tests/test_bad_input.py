@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from chord_git import records
-from chord_git.index import BEGIN, END, Entry
+from chord_git.memory import records
+from chord_git.memory.index_file import BEGIN, END, Entry
 from testing.gitutil import index_digest, run_cli
-from tests.test_records import make_record
+from tests.memory.test_records import make_record
 
 GOOD = make_record(id="20261129-good-0001", summary="A good record.")
 

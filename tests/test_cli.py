@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from chord_git.index import BEGIN, END, Entry
+from chord_git.memory import records
+from chord_git.memory.index_file import BEGIN, END, Entry
 from testing.gitutil import cli_env, git, index_digest, make_repo, run_cli
-from tests.test_records import make_record
-from chord_git import records
+from tests.memory.test_records import make_record
 
 
 def seed_memory(repo: Path, count: int = 3) -> list[str]:

@@ -5,8 +5,13 @@ from pathlib import Path
 import pytest
 
 from chord_git import summary
-from chord_git.index import BEGIN, END, Entry
-from chord_git.summary import EXTRACTION_NOTICE, MEMORY_DISCIPLINE, RefreshEvent, SessionMemory
+from chord_git.memory.index_file import BEGIN, END, Entry
+from chord_git.summary import (
+    EXTRACTION_NOTICE,
+    MEMORY_DISCIPLINE,
+    RefreshEvent,
+    SessionMemory,
+)
 
 
 def entry_line(number: int, summary_text: str | None = None) -> str:

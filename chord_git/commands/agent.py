@@ -6,10 +6,10 @@ not hold extraction back (see ``extraction/activity.py`` for the other staleness
 """
 from __future__ import annotations
 
+from chord_git.background import activity, queue, worker
 from chord_git.config import Config
 from chord_git.errors import UsageError
-from chord_git.extraction import activity, queue, worker
-from chord_git.project import Project
+from chord_git.memory.project import Project
 from chord_git.ui import Output
 
 STATES = ("busy", "idle", "status")

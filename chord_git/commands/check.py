@@ -10,13 +10,13 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chord_git import memscan
-from chord_git.project import MEMORY_FILE, Project
-from chord_git.report import emit
+from chord_git.check import changes
+from chord_git.check.report import emit
+from chord_git.memory.project import MEMORY_FILE, Project
 from chord_git.ui import Output
 
 if TYPE_CHECKING:
-    from chord_git.validate import Finding
+    from chord_git.check.schema import Finding
 
 # The schema modules (validate, index, records, memory) are imported where they are used: the
 # hook's common case, a commit without memory files, then never loads them.
@@ -37,7 +37,7 @@ def _memory_files(project: Project) -> list[Path]:
 
 
 def _read_worktree(project: Project, path: Path) -> tuple[str, bytes | None, list[Finding]]:
-    from chord_git.validate import Finding
+    from chord_git.check.schema import Finding
 
     rel = project.relative(path)
     if path.is_symlink():
@@ -63,7 +63,7 @@ def worktree_blobs(project: Project, paths: list[str] | None) -> tuple[list[tupl
             path = Path(raw)
             path = path if path.is_absolute() else Path.cwd() / path
             rel = project.relative(Path(os.path.abspath(path)))
-            if memscan.is_memory_path(rel) and (path.exists() or path.is_symlink()):
+            if changes.is_memory_path(rel) and (path.exists() or path.is_symlink()):
                 candidates.append(project.root / rel)
     else:
         candidates = _memory_files(project)
@@ -79,11 +79,11 @@ def worktree_blobs(project: Project, paths: list[str] | None) -> tuple[list[tupl
 
 def dangling_entries(project: Project) -> list[Finding]:
     """Index lines whose record file is missing: the entry points at nothing."""
-    from chord_git import memory
-    from chord_git.validate import Finding
+    from chord_git.check.schema import Finding
+    from chord_git.memory import view
 
-    state = memory.read_index(project)
-    present = set(memory.record_ids(project))
+    state = view.read_index(project)
+    present = set(view.record_ids(project))
     rel = project.relative(project.memory_md)
     return [
         Finding(rel, entry.line, "dangling", f"index entry {entry.id} has no record file")
@@ -94,11 +94,11 @@ def dangling_entries(project: Project) -> list[Finding]:
 
 def _schema(rel: str, data: bytes) -> list[Finding]:
     # A sub-project's memory file (``sub/MEMORY.md``) follows the rules of its own root.
-    from chord_git import validate
-    from chord_git.validate import Finding
+    from chord_git.check import schema
+    from chord_git.check.schema import Finding
 
-    prefix, inner = memscan.memory_split(rel) or ("", rel)
-    return [Finding(prefix + f.path, f.line, f.kind, f.message, f.layer) for f in validate.check_blob(inner, data)]
+    prefix, inner = changes.memory_split(rel) or ("", rel)
+    return [Finding(prefix + f.path, f.line, f.kind, f.message, f.layer) for f in schema.check_blob(inner, data)]
 
 
 def baseline_path(project: Project) -> Path | None:
@@ -125,35 +125,35 @@ def check(project: Project, out: Output, *, paths: list[str] | None = None, fmt:
     blobs, findings = worktree_blobs(project, paths)
     for rel, data in blobs:
         findings.extend(_schema(rel, data))
-    findings.extend(memscan.scan_secrets({rel: memscan.text_lines(data) for rel, data in blobs},
+    findings.extend(changes.scan_secrets({rel: changes.text_lines(data) for rel, data in blobs},
                                          baseline=baseline_path(project)))
     if not paths or any(Path(p).name == MEMORY_FILE for p in paths):
         findings.extend(dangling_entries(project))
-    from chord_git import validate
+    from chord_git.check import schema
 
-    findings = validate.sort_findings(findings)
+    findings = schema.sort_findings(findings)
     emit(out, findings, fmt, checked=len(blobs), uri_prefix=uri_prefix(project))
     return 1 if findings else 0
 
 
 def check_staged(project: Project, out: Output, *, fmt: str = "text") -> int:
     """The pre-commit check on what the commit will contain, read from the index git means."""
-    from chord_git import git
+    from chord_git.git import libgit2
 
-    changes = git.staged_changes(project.root, memscan.is_memory_path)
+    staged = libgit2.staged_changes(project.root, changes.is_memory_path)
     findings: list[Finding] = []
     added: dict[str, list[tuple[int, str]]] = {}
-    for change in changes.files:
-        findings.extend(memscan.file_findings(change))
-        findings.extend(memscan.schema_findings(change))
-        findings.extend(memscan.staged_dangling(change, changes.contains))
-        lines = memscan.secret_input(change)
+    for change in staged.files:
+        findings.extend(changes.file_findings(change))
+        findings.extend(changes.schema_findings(change))
+        findings.extend(changes.staged_dangling(change, staged.contains))
+        lines = changes.secret_input(change)
         if lines:
             added[change.path] = lines
-    findings.extend(memscan.scan_secrets(added, baseline=baseline_path(project)))
+    findings.extend(changes.scan_secrets(added, baseline=baseline_path(project)))
     if findings:
-        from chord_git import validate
+        from chord_git.check import schema
 
-        findings = validate.sort_findings(findings)
-    emit(out, findings, fmt, checked=len(changes.files), noun="staged memory file")
+        findings = schema.sort_findings(findings)
+    emit(out, findings, fmt, checked=len(staged.files), noun="staged memory file")
     return 1 if findings else 0

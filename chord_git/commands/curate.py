@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from chord_git import config as config_mod
-from chord_git import curation, memory
-from chord_git.project import Project
+from chord_git.extraction import curation
+from chord_git.memory import view
+from chord_git.memory.project import Project
 from chord_git.ui import Output
 
 
@@ -12,10 +13,10 @@ def curate(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bo
     """Run one round even when the index fits (the user asked); nothing is sent when memory is off."""
     if not cfg.memory.enabled:
         return _nothing(out, as_json, "off", "memory extraction is off (memory.enabled: false); nothing was sent")
-    state = memory.read_index(project)
+    state = view.read_index(project)
     if state.usable and not state.entries:
         return _nothing(out, as_json, "empty", "the index is empty; nothing to curate")
-    from chord_git.extraction import activity
+    from chord_git.background import activity
 
     report = curation.run(project, cfg, should_cancel=lambda: activity.is_busy(project.state_dir),
                           dry_run=dry_run)

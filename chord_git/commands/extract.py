@@ -11,7 +11,7 @@ from pathlib import Path
 
 from chord_git.config import Config
 from chord_git.errors import ExtractionFailed, Preempted
-from chord_git.project import Project
+from chord_git.memory.project import Project
 from chord_git.ui import Output
 
 OFF_MESSAGE = "memory extraction is off (memory.enabled is false): nothing sent, nothing written"
@@ -41,10 +41,12 @@ def extract(project: Project, cfg: Config, out: Output, *, session: Path, fmt: s
         else:
             out.line(OFF_MESSAGE)
         return 0
-    from chord_git.extraction import activity
+    from chord_git.background import activity
 
     try:
-        from chord_git.extraction.pipeline import extract_session  # the pool imports openai lazily
+        from chord_git.extraction.pipeline import (
+            extract_session,  # the pool imports openai lazily
+        )
     except ImportError as exc:  # pydantic and openai come with the "llm" extra
         return _missing_client(project, out, exc, as_json)
 
@@ -73,7 +75,7 @@ def extract(project: Project, cfg: Config, out: Output, *, session: Path, fmt: s
 
 
 def _missing_client(project: Project, out: Output, exc: ImportError, as_json: bool) -> int:
-    from chord_git import store
+    from chord_git.memory import store
 
     reason = f"the model client is not installed ({exc.name or exc}): pip install 'chord-git[llm]'"
     store.write_status(project, False, reason)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from chord_git.background import worker
 from chord_git.config import Config
 from chord_git.errors import UsageError
-from chord_git.extraction import worker
-from chord_git.project import Project
+from chord_git.memory.project import Project
 from chord_git.ui import Output
 
 

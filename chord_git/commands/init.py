@@ -1,8 +1,8 @@
 """``git memory init``: MEMORY.md with markers (or markers added) and the memory folders."""
 from __future__ import annotations
 
-from chord_git import index, store
-from chord_git.project import Project
+from chord_git.memory import index_file, store
+from chord_git.memory.project import Project
 from chord_git.ui import Output
 
 
@@ -10,7 +10,7 @@ def init(project: Project, out: Output) -> int:
     existed = project.memory_md.exists()
     for folder in (project.records_dir, project.promotions_dir):
         folder.mkdir(parents=True, exist_ok=True)
-    result = store.apply_delta(project, index.IndexDelta(), ensure_markers=True)
+    result = store.apply_delta(project, index_file.IndexDelta(), ensure_markers=True)
     rel = project.relative(project.memory_md)
     if not existed:
         out.line(f"created {rel} with a managed section")

@@ -11,9 +11,9 @@ import os
 import sys
 
 from chord_git import config as config_mod
-from chord_git import memory
 from chord_git.errors import UsageError
-from chord_git.project import Project
+from chord_git.memory import view
+from chord_git.memory.project import Project
 from chord_git.review import actions, items
 from chord_git.review.move import move
 from chord_git.ui import Output
@@ -43,7 +43,7 @@ def _describe(item: items.ReviewItem) -> str:
 
 def list_items(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool) -> list[items.ReviewItem]:
     found = items.collect(project, cfg)
-    state = memory.read_index(project)
+    state = view.read_index(project)
     if state.exists and not state.usable:
         first = next(p for p in state.problems if p.kind != "encoding-outside")
         out.warn(f"managed section unusable ({first.render()}); entries and orphans are not listed")

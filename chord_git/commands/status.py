@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from chord_git import config as config_mod
-from chord_git import memory, store, summary
-from chord_git.project import Project
+from chord_git import summary
+from chord_git.memory import store, view
+from chord_git.memory.project import Project
 from chord_git.ui import Output
 
 
-def badge(project: Project, cfg: config_mod.Config, state: memory.IndexState) -> tuple[str, str | None]:
+def badge(project: Project, cfg: config_mod.Config, state: view.IndexState) -> tuple[str, str | None]:
     """The status-bar badge and, for MEMORY-FAIL, its one-line reason."""
     if not cfg.memory.enabled:
         return "off", None
@@ -24,7 +25,7 @@ def badge(project: Project, cfg: config_mod.Config, state: memory.IndexState) ->
 
 
 def collect(project: Project, cfg: config_mod.Config) -> dict[str, object]:
-    state = memory.read_index(project)
+    state = view.read_index(project)
     label, reason = badge(project, cfg, state)
     entries = len(state.entries)
     shown = summary.build(project.memory_md, budget=cfg.memory.summary_budget,
@@ -36,19 +37,19 @@ def collect(project: Project, cfg: config_mod.Config) -> dict[str, object]:
         "enabled": cfg.memory.enabled,
         "entries": entries,
         "entries_beyond_budget": max(entries - shown, 0),
-        "records": len(memory.record_ids(project)),
-        "orphans": len(memory.orphan_ids(project, state)),
-        "promotions": len(memory.promotion_files(project)),
+        "records": len(view.record_ids(project)),
+        "orphans": len(view.orphan_ids(project, state)),
+        "promotions": len(view.promotion_files(project)),
         "summary_budget": cfg.memory.summary_budget,
         "stale": _stale_count(project, cfg, state),
     }
 
 
-def _stale_count(project: Project, cfg: config_mod.Config, state: memory.IndexState) -> int:
+def _stale_count(project: Project, cfg: config_mod.Config, state: view.IndexState) -> int:
     """Entries flagged by the staleness hints; reading their records is bounded by the index size."""
     if not state.entries:
         return 0
-    from chord_git import staleness
+    from chord_git.review import staleness
 
     return len(staleness.stale_entries(project, stale_after_days=cfg.memory.stale_after_days, state=state))
 

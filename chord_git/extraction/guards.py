@@ -37,9 +37,9 @@ from pathlib import Path
 
 import yaml
 
-from chord_git import memory, records, textrules
 from chord_git.extraction.schema import CandidateRecord
-from chord_git.project import Project
+from chord_git.memory import records, textrules, view
+from chord_git.memory.project import Project
 from chord_git.secrets import scan_added_lines
 
 REASONS = (
@@ -117,10 +117,10 @@ def _front_matter(path: Path) -> dict[str, object] | None:
     return data if isinstance(data, dict) else None
 
 
-def load_existing(project: Project, state: memory.IndexState) -> ExistingMemory:
+def load_existing(project: Project, state: view.IndexState) -> ExistingMemory:
     texts: set[str] = set()
     sources: dict[str, str | None] = {}
-    ids = memory.record_ids(project)
+    ids = view.record_ids(project)
     for rid in ids:
         data = _front_matter(project.records_dir / f"{rid}.md")
         if data is None:

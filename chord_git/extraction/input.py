@@ -29,10 +29,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from chord_git import memory
 from chord_git.config import Config
 from chord_git.extraction.prompt import SYSTEM_PROMPT
-from chord_git.project import Project
+from chord_git.memory import view
+from chord_git.memory.project import Project
 from chord_git.secrets import redact
 from chord_git.transcripts import Compaction, ConversationItem, Transcript
 
@@ -221,18 +221,18 @@ def read_agents_md(root: Path) -> str | None:
     return data.decode("utf-8", "replace").lstrip("\ufeff")
 
 
-def index_lines(project: Project, state: memory.IndexState) -> list[IndexLine]:
+def index_lines(project: Project, state: view.IndexState) -> list[IndexLine]:
     lines = []
     for entry in state.entries:
-        record = memory.load_record(project, entry.id)
+        record = view.load_record(project, entry.id)
         said_by = record.source if record is not None else "unknown"
         lines.append(IndexLine(entry.id, entry.type, entry.summary, said_by))
     return lines
 
 
 def build_input(project: Project, cfg: Config, transcript: Transcript,
-                state: memory.IndexState | None = None) -> ExtractionInput:
-    state = state if state is not None else memory.read_index(project)
+                state: view.IndexState | None = None) -> ExtractionInput:
+    state = state if state is not None else view.read_index(project)
     agents_text, agents_chars, truncated = render_agents_md(read_agents_md(project.root), cfg.memory.agents_md_budget)
     entries = index_lines(project, state)
     index_budget = max(INDEX_BUDGET_MIN, INDEX_BUDGET_FACTOR * cfg.memory.summary_budget)

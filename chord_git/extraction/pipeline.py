@@ -25,13 +25,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from chord_git import curation, maintenance, memory, records, store, transcripts
+from chord_git import transcripts
 from chord_git.config import Config
-from chord_git.errors import ExtractionFailed, InputError, LockTimeout, Preempted, UsageError
-from chord_git.extraction import guards, runlog, writer
+from chord_git.errors import (
+    ExtractionFailed,
+    InputError,
+    LockTimeout,
+    Preempted,
+    UsageError,
+)
+from chord_git.extraction import curation, guards, maintenance, runlog, writer
 from chord_git.extraction.input import ExtractionInput, build_input
 from chord_git.extraction.pool import Attempt, PoolResult, call_pool
-from chord_git.project import Project
+from chord_git.memory import records, store, view
+from chord_git.memory.project import Project
 
 OFF_MESSAGE = "memory extraction is off (memory.enabled is false): nothing sent, nothing written"
 
@@ -88,7 +95,7 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
         runlog.append(project, runlog.entry(outcome="refused", reason="session not frozen", **_log_args(log)))
         raise InputError(session_path, None, "the session is not frozen (frozen: false): a working session "
                                              "never adds memory (R14); extract it once it has ended")
-    state = memory.read_index(project)
+    state = view.read_index(project)
     if state.exists and not state.usable:
         first = next(p for p in state.problems if p.kind != "encoding-outside")
         raise _fail(project, f"managed section unusable: {first.render()}", log)
@@ -162,7 +169,7 @@ def _guard_and_write(project: Project, result: PoolResult, built: ExtractionInpu
 
 def _judge(project: Project, candidates: tuple[Any, ...], built: ExtractionInput,
            tag: str) -> tuple[guards.GuardResult, tuple[writer.Planned, ...]]:
-    state = memory.read_index(project)
+    state = view.read_index(project)
     existing = guards.load_existing(project, state)
     verdict = guards.check(candidates, built.user_texts, existing)
     planned = writer.plan(verdict.accepted, session=tag, index_ids=existing.index_ids, today=dt.date.today())

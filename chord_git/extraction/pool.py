@@ -37,7 +37,12 @@ from typing import Any
 
 from chord_git.config import ModelEntry
 from chord_git.errors import ExtractionFailed, Preempted
-from chord_git.extraction.schema import ModelOutput, UnparseableOutput, parse_output, response_format
+from chord_git.extraction.schema import (
+    ModelOutput,
+    UnparseableOutput,
+    parse_output,
+    response_format,
+)
 
 POLL_SECONDS = 0.1
 PLACEHOLDER_KEY = "not-needed"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from chord_git.extraction.schema import json_schema
-from chord_git.records import STATEMENT_CAP, SUMMARY_CAP
+from chord_git.memory.records import STATEMENT_CAP, SUMMARY_CAP
 
 EMPTY_REPLY = '{"records": [], "retire": [], "promotions": []}'
 

@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from chord_git import store
 from chord_git.extraction.pool import Attempt
-from chord_git.project import Project
+from chord_git.memory import store
+from chord_git.memory.project import Project
 
 LOG_NAME = "runs.jsonl"
 ROTATE_BYTES = 1024 * 1024

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from chord_git import index, records, store
 from chord_git.extraction.guards import Accepted
-from chord_git.project import RECORDS_DIR, Project
+from chord_git.memory import index_file, records, store
+from chord_git.memory.project import RECORDS_DIR, Project
 from chord_git.secrets import redact
 
 _SESSION_CHARS = re.compile(r"[^A-Za-z0-9._:-]+")
@@ -33,8 +33,8 @@ class Planned:
     position: int = 0  # the candidate's index in the reply's ``records``
 
     @property
-    def entry(self) -> index.Entry:
-        return index.Entry(type=self.record.type, summary=self.record.summary, id=self.record.id)
+    def entry(self) -> index_file.Entry:
+        return index_file.Entry(type=self.record.type, summary=self.record.summary, id=self.record.id)
 
     def rel_path(self) -> str:
         return f"{RECORDS_DIR}/{self.record.id}.md"
@@ -103,10 +103,10 @@ def _fresh_id(item: Accepted, seed: str, day: dt.date, taken: set[str], start: i
     raise RuntimeError("no free record id")  # 20 collisions of a 16-bit digest: not a real case
 
 
-def delta_for(planned: Sequence[Planned]) -> index.IndexDelta:
+def delta_for(planned: Sequence[Planned]) -> index_file.IndexDelta:
     inserts = tuple(p.entry for p in planned if not p.revises_in_place)
     revisions = {p.record.supersedes: p.entry for p in planned if p.revises_in_place and p.record.supersedes}
-    return index.IndexDelta(insert=inserts, replace=revisions)
+    return index_file.IndexDelta(insert=inserts, replace=revisions)
 
 
 def preview_lines(planned: Sequence[Planned]) -> list[str]:

@@ -12,9 +12,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from chord_git import index, memory, promotions, records, store
 from chord_git.errors import InputError
-from chord_git.project import Project
+from chord_git.memory import index_file, promotions, records, store, view
+from chord_git.memory.project import Project
 
 PRUNE_GRACE_SECONDS = 60.0  # a record this new may belong to an extraction still writing its index line
 
@@ -62,7 +62,7 @@ def _diff(rel: str, before: bytes | None, after: bytes | None) -> str:
 
 
 def _listed(project: Project, rid: str) -> bool:
-    return rid in {entry.id for entry in memory.read_index(project).entries}
+    return rid in {entry.id for entry in view.read_index(project).entries}
 
 
 def accept(project: Project, pid: str) -> Accepted:
@@ -83,7 +83,7 @@ def accept(project: Project, pid: str) -> Accepted:
         after = store.cas_rewrite(project, target, lambda current: appended(current, parsed.text))
     entry_removed = False
     if parsed.entry and _listed(project, parsed.entry):
-        store.apply_delta(project, index.IndexDelta(remove=frozenset({parsed.entry})))
+        store.apply_delta(project, index_file.IndexDelta(remove=frozenset({parsed.entry})))
         entry_removed = True
     path.unlink()
     return Accepted(promotion=parsed, target=parsed.path, created=before is None, changed=after != before,
@@ -101,7 +101,7 @@ def forget(project: Project, rid: str) -> None:
     """Remove an entry's index line; its record file becomes an orphan (R25, R34)."""
     if not _listed(project, rid):
         raise InputError(project.relative(project.memory_md), None, f"no index entry with id {rid}")
-    store.apply_delta(project, index.IndexDelta(remove=frozenset({rid})))
+    store.apply_delta(project, index_file.IndexDelta(remove=frozenset({rid})))
 
 
 def record_text(project: Project, rid: str) -> tuple[Path, str]:
@@ -114,7 +114,7 @@ def record_text(project: Project, rid: str) -> tuple[Path, str]:
 
 def _promoted_entries(project: Project) -> set[str]:
     out = set()
-    for path in memory.promotion_files(project):
+    for path in view.promotion_files(project):
         parsed, _ = promotions.read(path)
         if parsed is not None and parsed.entry:
             out.add(parsed.entry)
@@ -132,11 +132,11 @@ def prune_orphans(project: Project, ids: list[str] | None = None, *,
     deleted: list[str] = []
     skipped: list[tuple[str, str]] = []
     with store.locked(project):
-        state = memory.read_index(project)
+        state = view.read_index(project)
         if state.exists and not state.usable:
             raise InputError(project.relative(project.memory_md), None,
                              "managed section unusable: cannot tell which records are orphans")
-        orphans = memory.orphan_ids(project, state)
+        orphans = view.orphan_ids(project, state)
         listed = {entry.id for entry in state.entries}
         pending = _promoted_entries(project) if not ids else set()
         now = time.time()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from chord_git import config as config_mod
 from chord_git.errors import ChordError
-from chord_git.project import Project
+from chord_git.memory.project import Project
 from chord_git.review import actions, items
 from chord_git.review.move import move
 from chord_git.ui import Output
@@ -104,9 +104,9 @@ class _Session:
                     self.show(f"deleted {item.id}", "yellow")
 
     def entries(self) -> None:
-        from chord_git import memory
+        from chord_git.memory import view
 
-        state = memory.read_index(self.project)
+        state = view.read_index(self.project)
         listing = items.entry_items(self.project, self.cfg, state)
         options = {"k": "keep", "f": "forget", "u": "up", "d": "down", "t": "top", "o": "open record", "q": "quit"}
         for item in listing:
@@ -142,9 +142,9 @@ class _Session:
                     self.show(f"not moved: already at the {'bottom' if where == 'down' else 'top'}", "dim")
 
     def orphans(self) -> None:
-        from chord_git import memory
+        from chord_git.memory import view
 
-        listing = items.orphan_items(self.project, memory.read_index(self.project))
+        listing = items.orphan_items(self.project, view.read_index(self.project))
         for number, item in enumerate(listing, start=1):
             self.show(f"\norphan {number}/{len(listing)}: {item.id}", "bold")
             self.show(f"{item.summary or '(record unreadable)'}  (source: {item.source or 'unknown'})", "dim")

@@ -5,8 +5,9 @@ import datetime as dt
 from dataclasses import dataclass
 
 from chord_git import config as config_mod
-from chord_git import memory, promotions, staleness
-from chord_git.project import Project
+from chord_git.memory import promotions, view
+from chord_git.memory.project import Project
+from chord_git.review import staleness
 
 
 @dataclass(frozen=True)
@@ -41,13 +42,13 @@ def _first_line(text: str, cap: int = 160) -> str:
 
 def promotion_items(project: Project) -> list[ReviewItem]:
     items = []
-    for path in memory.promotion_files(project):
+    for path in view.promotion_files(project):
         parsed, problems = promotions.read(path)
         if parsed is None:
             messages = tuple(p.message if p.line is None else f"line {p.line}: {p.message}" for p in problems)
             items.append(ReviewItem(kind="promotion", id=path.stem, problems=messages))
             continue
-        record = memory.load_record(project, parsed.entry) if parsed.entry else None
+        record = view.load_record(project, parsed.entry) if parsed.entry else None
         items.append(ReviewItem(
             kind="promotion", id=parsed.id, entry=parsed.entry, target=parsed.target, path=parsed.path,
             summary=_first_line(parsed.text), source=record.source if record else None,
@@ -63,12 +64,12 @@ def _age(created: str, today: dt.date | None = None) -> int | None:
         return None
 
 
-def entry_items(project: Project, cfg: config_mod.Config, state: memory.IndexState,
+def entry_items(project: Project, cfg: config_mod.Config, state: view.IndexState,
                 today: dt.date | None = None) -> list[ReviewItem]:
     today = today or dt.date.today()
     items = []
     for position, entry in enumerate(state.entries, start=1):
-        record = memory.load_record(project, entry.id)
+        record = view.load_record(project, entry.id)
         hint = staleness.hint_for(project, entry.id, stale_after_days=cfg.memory.stale_after_days, today=today)
         items.append(ReviewItem(
             kind="entry", id=entry.id, entry=entry.id, summary=entry.summary,
@@ -80,15 +81,15 @@ def entry_items(project: Project, cfg: config_mod.Config, state: memory.IndexSta
     return items
 
 
-def orphan_items(project: Project, state: memory.IndexState) -> list[ReviewItem]:
+def orphan_items(project: Project, state: view.IndexState) -> list[ReviewItem]:
     pending = {}
-    for path in memory.promotion_files(project):
+    for path in view.promotion_files(project):
         parsed, _problems = promotions.read(path)
         if parsed is not None and parsed.entry:
             pending[parsed.entry] = parsed.id
     items = []
-    for rid in memory.orphan_ids(project, state):
-        record = memory.load_record(project, rid)
+    for rid in view.orphan_ids(project, state):
+        record = view.load_record(project, rid)
         note = f"source of pending promotion {pending[rid]}" if rid in pending else None
         items.append(ReviewItem(kind="orphan", id=rid, summary=record.summary if record else None,
                                 source=record.source if record else None,
@@ -100,7 +101,7 @@ def orphan_items(project: Project, state: memory.IndexState) -> list[ReviewItem]
 def collect(project: Project, cfg: config_mod.Config, today: dt.date | None = None) -> list[ReviewItem]:
     """Everything to review. With an unusable managed section only promotions are listed: every
     record would otherwise look like an orphan."""
-    state = memory.read_index(project)
+    state = view.read_index(project)
     if state.exists and not state.usable:
         return promotion_items(project)
     return [*promotion_items(project), *entry_items(project, cfg, state, today), *orphan_items(project, state)]

@@ -8,25 +8,25 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from chord_git import index, memory, store
 from chord_git.errors import InputError
-from chord_git.project import Project
+from chord_git.memory import index_file, store, view
+from chord_git.memory.project import Project
 
 WHERE = ("top", "up", "down")
 
 
-def place(doc: index.MemoryDoc, rid: str, side: str, anchor: str | None) -> index.MemoryDoc:
+def place(doc: index_file.MemoryDoc, rid: str, side: str, anchor: str | None) -> index_file.MemoryDoc:
     """``doc`` with entry ``rid`` placed ``side`` ("before"/"after") ``anchor``, or first when
     ``anchor`` is None. Unchanged when either entry is no longer listed (pure, idempotent)."""
     lines = list(doc.lines)
-    at = next((i for i, line in enumerate(lines) if isinstance(line, index.Entry) and line.id == rid), None)
+    at = next((i for i, line in enumerate(lines) if isinstance(line, index_file.Entry) and line.id == rid), None)
     if at is None:
         return doc
     moving = lines.pop(at)
     if anchor is None:
-        spot = next((i for i, line in enumerate(lines) if isinstance(line, index.Entry)), len(lines))
+        spot = next((i for i, line in enumerate(lines) if isinstance(line, index_file.Entry)), len(lines))
     else:
-        found = next((i for i, line in enumerate(lines) if isinstance(line, index.Entry) and line.id == anchor), None)
+        found = next((i for i, line in enumerate(lines) if isinstance(line, index_file.Entry) and line.id == anchor), None)
         if found is None:
             return doc
         spot = found if side == "before" else found + 1
@@ -48,7 +48,7 @@ def plan_move(ids: list[str], rid: str, where: str) -> tuple[str, str | None] | 
 
 def move(project: Project, rid: str, where: str) -> bool:
     """Move an entry's line; False when it already is at the top/bottom. Working tree only."""
-    state = memory.read_index(project)
+    state = view.read_index(project)
     rel = project.relative(project.memory_md)
     if state.exists and not state.usable:
         first = next(p for p in state.problems if p.kind != "encoding-outside")
@@ -64,14 +64,14 @@ def move(project: Project, rid: str, where: str) -> bool:
     def change(current: bytes | None) -> bytes | None:
         if current is None:
             return None
-        text, bom = index.decode(current)
-        doc, problems = index.parse(text, rel, bom=bom)
+        text, bom = index_file.decode(current)
+        doc, problems = index_file.parse(text, rel, bom=bom)
         blocking = [p for p in problems if p.kind != "encoding-outside"]
         if doc is None or blocking:
             first = blocking[0] if blocking else problems[0]
             raise InputError(first.path, first.line, f"managed section unusable: {first.message}")
         moved = place(doc, rid, side, anchor)
-        return None if moved == doc else index.encode(index.render(moved), moved.bom)
+        return None if moved == doc else index_file.encode(index_file.render(moved), moved.bom)
 
     with store.locked(project):
         before = project.memory_md.read_bytes()

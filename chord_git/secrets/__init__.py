@@ -16,7 +16,6 @@ from typing import Any
 from .hits import LAYER1_FORMAT_FAMILIES, SecretHit, kind_family
 from .sanitize import Finding, find, redact
 
-
 _ALLOWLIST_PRAGMA = "pragma: allowlist secret"
 
 

@@ -55,7 +55,12 @@ def load_baseline(path: Path) -> dict[str, Any]:
 
 @contextmanager
 def _settings(baseline: dict[str, Any] | None) -> Iterator[None]:
-    from detect_secrets.settings import default_settings, get_filters, get_settings, transient_settings
+    from detect_secrets.settings import (
+        default_settings,
+        get_filters,
+        get_settings,
+        transient_settings,
+    )
 
     if baseline is None:
         context = default_settings()

@@ -16,7 +16,14 @@ from typing import Any
 
 from chord_git.errors import InputError
 from chord_git.transcripts.jsonl import Record, require_object
-from chord_git.transcripts.model import Item, Message, ToolCall, ToolResult, Transcript, number_items
+from chord_git.transcripts.model import (
+    Item,
+    Message,
+    ToolCall,
+    ToolResult,
+    Transcript,
+    number_items,
+)
 
 FORMAT = "openai"
 _DROPPED_ROLES = frozenset({"system", "developer"})

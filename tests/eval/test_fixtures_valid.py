@@ -279,10 +279,10 @@ def test_existing_memory_lays_out_index_and_orphans(tmp_path: Path) -> None:
             assert (root / ".chord" / "memory" / "records" / f"{entry['id']}.md") in written
             assert (f"([{entry['id']}](" in memory) == entry.get("in_index", True)
         try:
-            from chord_git import index, records
+            from chord_git.memory import index_file, records
         except ImportError:
             continue
-        doc, problems = index.parse(memory)
+        doc, problems = index_file.parse(memory)
         assert doc is not None and not problems, problems
         for path in written[1:]:
             record, record_problems = records.read(path)

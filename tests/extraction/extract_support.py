@@ -10,9 +10,9 @@ from typing import Any
 import yaml
 
 from chord_git import config as config_mod
-from chord_git import project as project_mod
 from chord_git.config import Config
-from chord_git.project import Project
+from chord_git.memory import project as project_mod
+from chord_git.memory.project import Project
 from testing.fake_openai import FakeOpenAI
 
 # The NAME of the key variable (never a key); the value set in tests is a placeholder.

@@ -10,7 +10,15 @@ from chord_git.commands.extract import OFF_MESSAGE
 from chord_git.extraction import pipeline
 from testing.fake_openai import FakeOpenAI, Reply, Status
 from testing.gitutil import cli_env, index_digest, run_cli
-from tests.extraction.extract_support import KEY_ENV, configure, record, reply, tree_texts, user, write_session
+from tests.extraction.extract_support import (
+    KEY_ENV,
+    configure,
+    record,
+    reply,
+    tree_texts,
+    user,
+    write_session,
+)
 
 PNPM_SAID = "this repo only uses pnpm, please never run npm install"
 PNPM = record("Use pnpm, never npm.", "All JS dependency commands use pnpm.", PNPM_SAID)

@@ -14,7 +14,15 @@ from typing import Any
 
 import pytest
 
-from testing.fake_openai import FakeOpenAI, Garbage, Html, Reply, Slow, Status, Unsupported
+from testing.fake_openai import (
+    FakeOpenAI,
+    Garbage,
+    Html,
+    Reply,
+    Slow,
+    Status,
+    Unsupported,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from chord_git import memory, records, textrules
-from chord_git import project as project_mod
 from chord_git.extraction import guards
 from chord_git.extraction.schema import CandidateRecord
+from chord_git.memory import project as project_mod
+from chord_git.memory import records, textrules, view
 from tests.extraction.extract_support import fake_github_token, record
 
 USER_SAID = ("this repo only uses pnpm, please never run npm install",
@@ -191,7 +191,7 @@ def test_existing_memory_includes_orphans_and_broken_records(repo: Path) -> None
         "- [fact] Index only. ([20260101-index-only-dd44](.chord/memory/records/20260101-index-only-dd44.md))\n"
         "<!-- chord:memory:end -->\n", encoding="utf-8")
     project = project_mod.discover(repo)
-    found = guards.load_existing(project, memory.read_index(project))
+    found = guards.load_existing(project, view.read_index(project))
     assert records.normalize_text("the user deleted this one.") in found.texts
     assert records.normalize_text("Long " * 40) in found.texts and "index only." in found.texts
     assert found.index_ids == {"20260101-listed-aa11", "20260101-index-only-dd44"}

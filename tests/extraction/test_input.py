@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from chord_git import records, transcripts
+from chord_git import transcripts
 from chord_git.extraction import input as inp
 from chord_git.extraction.prompt import SYSTEM_PROMPT
+from chord_git.memory import records
 from tests.extraction.extract_support import (
     assistant,
     compaction,

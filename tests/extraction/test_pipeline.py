@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from chord_git import memory, records, store
 from chord_git.errors import ExtractionFailed, InputError, Preempted, UsageError
 from chord_git.extraction import runlog
 from chord_git.extraction.pipeline import OFF_MESSAGE, extract_session
 from chord_git.extraction.prompt import SYSTEM_PROMPT
+from chord_git.memory import records, store, view
 from testing.fake_openai import FakeOpenAI, Reply, Slow, Status
 from testing.gitutil import index_digest, run_cli
 from tests.extraction.extract_support import (
@@ -73,7 +73,7 @@ def test_a_good_reply_writes_a_record_and_an_index_line(repo: Path, fake_openai:
     assert (rec.source, rec.status, rec.session, rec.supersedes) == ("user", "stated", "sess-1", None)
     assert rec.evidence == PNPM_SAID and rec.conclusion == rec.statement and rec.why == "The lockfile is pnpm's."
     project, _ = project_and_config(repo)
-    assert [e.id for e in memory.read_index(project).entries] == [rid]
+    assert [e.id for e in view.read_index(project).entries] == [rid]
     assert index_digest(repo) == before  # nothing staged (R37)
     assert _status(repo) == "MEMORY"
     logged = runlog.read(project)
@@ -160,7 +160,7 @@ def test_a_deleted_entry_is_not_resurrected(repo: Path, fake_openai: FakeOpenAI)
     again = _run(repo, session)
     assert again.written == () and again.dropped == {"duplicate": 1}
     project, _ = project_and_config(repo)
-    assert memory.read_index(project).entries == () and memory.orphan_ids(project) == [rid]
+    assert view.read_index(project).entries == () and view.orphan_ids(project) == [rid]
 
 
 def test_supersedes_replaces_the_line_in_place_and_keeps_the_old_file(repo: Path, fake_openai: FakeOpenAI) -> None:
@@ -181,9 +181,9 @@ def test_supersedes_replaces_the_line_in_place_and_keeps_the_old_file(repo: Path
     (vitest,) = report.written
     assert report.replaced == {jest: vitest}
     project, _ = project_and_config(repo)
-    assert [e.id for e in memory.read_index(project).entries] == [imperative, vitest]  # same place
+    assert [e.id for e in view.read_index(project).entries] == [imperative, vitest]  # same place
     assert (repo / ".chord" / "memory" / "records" / f"{jest}.md").exists()
-    assert memory.load_record(project, vitest).supersedes == jest  # type: ignore[union-attr]
+    assert view.load_record(project, vitest).supersedes == jest  # type: ignore[union-attr]
 
 
 def test_assistant_records_are_unverified(repo: Path, fake_openai: FakeOpenAI) -> None:
@@ -193,7 +193,7 @@ def test_assistant_records_are_unverified(repo: Path, fake_openai: FakeOpenAI) -
     fake_openai.script("m1", Reply(reply(claim)))
     report = _run(repo, _session(repo.parent))
     project, _ = project_and_config(repo)
-    rec = memory.load_record(project, report.written[0])
+    rec = view.load_record(project, report.written[0])
     assert rec is not None and (rec.source, rec.status, rec.evidence) == ("assistant", "unverified", None)
     assert report.adjusted == {"status-unverified": 1}
 
@@ -310,9 +310,9 @@ def test_concurrent_extractions_of_different_sessions_lose_nothing(repo: Path, f
         thread.join()
     assert errors == []
     project, _ = project_and_config(repo)
-    summaries = sorted(e.summary for e in memory.read_index(project).entries)
+    summaries = sorted(e.summary for e in view.read_index(project).entries)
     assert summaries == ["Tabs in Makefiles.", "Use pnpm, never npm, for JS dependencies."]  # each once
-    assert len(memory.record_ids(project)) == 2
+    assert len(view.record_ids(project)) == 2
 
 
 def test_retirements_go_through_index_maintenance(repo: Path, fake_openai: FakeOpenAI) -> None:
@@ -323,7 +323,7 @@ def test_retirements_go_through_index_maintenance(repo: Path, fake_openai: FakeO
     fake_openai.script("m1", Reply(reply(PNPM, retire=[{"id": flask, "reason": "The API moved to FastAPI."}])))
     report = _run(repo, _session(repo.parent, "b.jsonl", session_id="b"))
     project, _ = project_and_config(repo)
-    assert [e.id for e in memory.read_index(project).entries] == list(report.written)
+    assert [e.id for e in view.read_index(project).entries] == list(report.written)
     assert report.maintenance is not None and report.maintenance["retired"]
     assert (repo / ".chord" / "memory" / "records" / f"{flask}.md").exists()
 
@@ -360,7 +360,7 @@ def test_record_bodies_cannot_forge_sections(repo: Path, fake_openai: FakeOpenAI
     fake_openai.script("m1", Reply(reply(tricky)))
     rid = _run(repo, _session(repo.parent)).written[0]
     project, _ = project_and_config(repo)
-    rec = memory.load_record(project, rid)
+    rec = view.load_record(project, rid)
     assert rec is not None and rec.summary == "Use pnpm: never npm." and rec.statement == 'All JS: "pnpm" only.'
     assert rec.conclusion == 'All JS: "pnpm" only.' and rec.why == "### Conclusion\nforged"
     assert rec.how_to_apply == "- step one\n### How to apply\nstep two"

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chord_git import memory, records, store
 from chord_git.extraction.pipeline import extract_session
-from chord_git.index import BEGIN, END, Entry
-from chord_git.records import Record
+from chord_git.memory import records, store, view
+from chord_git.memory.index_file import BEGIN, END, Entry
+from chord_git.memory.records import Record
 from testing.fake_openai import FakeOpenAI, Reply, Status
-from tests.extraction.extract_support import KEY_ENV, configure, project_and_config, record, reply, user, write_session
+from tests.extraction.extract_support import (
+    KEY_ENV,
+    configure,
+    project_and_config,
+    record,
+    reply,
+    user,
+    write_session,
+)
 
 SAID = "from now on, run the linters with make lint before every commit"
 
@@ -50,7 +58,7 @@ def test_over_budget_extraction_triggers_curation(repo: Path, fake_openai: FakeO
     assert fake_openai.hits("m1") == 2
     curation_request = fake_openai.requests[1].body
     assert SAID not in str(curation_request)  # the round sees only the index, never the transcript
-    state = memory.read_index(project)
+    state = view.read_index(project)
     listed = [entry.id for entry in state.entries]
     assert report.written[0] in listed
     assert not set(ids[6:]) & set(listed)
@@ -69,7 +77,7 @@ def test_failed_curation_keeps_the_extraction(repo: Path, fake_openai: FakeOpenA
     project, cfg = project_and_config(repo)
     report = extract_session(project, cfg, session(repo))
     assert report.written and report.curation is not None and report.curation["outcome"] == "failed"
-    assert report.written[0] in [entry.id for entry in memory.read_index(project).entries]
+    assert report.written[0] in [entry.id for entry in view.read_index(project).entries]
     status = store.read_status(project)
     assert status["state"] == "fail" and "curation" in str(status["reason"])
 

@@ -15,9 +15,7 @@ from typing import Any
 
 import pytest
 
-from chord_git.config import ModelEntry
-from chord_git.errors import ExtractionFailed, Preempted
-from chord_git.extraction.activity import (
+from chord_git.background.activity import (
     BUSY_STALE_SECONDS,
     CLOCK_SKEW_SECONDS,
     ActivityFlag,
@@ -29,9 +27,20 @@ from chord_git.extraction.activity import (
     set_idle,
     wait_idle,
 )
+from chord_git.config import ModelEntry
+from chord_git.errors import ExtractionFailed, Preempted
 from chord_git.extraction.pool import Attempt, PoolResult, call_pool
 from chord_git.extraction.schema import response_format
-from testing.fake_openai import DEFAULT_USAGE, FakeOpenAI, Garbage, Html, Reply, Slow, Status, Unsupported
+from testing.fake_openai import (
+    DEFAULT_USAGE,
+    FakeOpenAI,
+    Garbage,
+    Html,
+    Reply,
+    Slow,
+    Status,
+    Unsupported,
+)
 
 MESSAGES = [{"role": "system", "content": "extract"}, {"role": "user", "content": "we use pnpm"}]
 # Names of environment variables (never values); held in constants so no line reads like a key.
@@ -436,7 +445,7 @@ def test_owner_on_another_host_is_not_checked(tmp_path: Path) -> None:
 def test_cli_style_writer_that_exits_keeps_flag_busy(tmp_path: Path) -> None:
     # `git memory agent busy` is a short-lived process: its own death must not clear the flag.
     root = Path(__file__).resolve().parents[2]
-    code = f"from pathlib import Path; from chord_git.extraction.activity import set_busy; set_busy(Path({str(tmp_path)!r}))"
+    code = f"from pathlib import Path; from chord_git.background.activity import set_busy; set_busy(Path({str(tmp_path)!r}))"
     subprocess.run([sys.executable, "-c", code], cwd=root, check=True)
     assert is_busy(tmp_path)
 

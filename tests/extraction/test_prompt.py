@@ -12,7 +12,12 @@ from chord_git import transcripts
 from chord_git.extraction import input as inp
 from chord_git.extraction import prompt
 from chord_git.extraction.schema import json_schema
-from tests.extraction.extract_support import configure, project_and_config, user, write_session
+from tests.extraction.extract_support import (
+    configure,
+    project_and_config,
+    user,
+    write_session,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

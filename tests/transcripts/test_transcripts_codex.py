@@ -4,7 +4,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from chord_git.transcripts import Compaction, Message, ToolCall, ToolResult, load, parse_lines
+from chord_git.transcripts import (
+    Compaction,
+    Message,
+    ToolCall,
+    ToolResult,
+    load,
+    parse_lines,
+)
 
 
 def _said(path: Path) -> str:

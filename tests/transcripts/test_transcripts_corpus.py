@@ -7,7 +7,14 @@ from typing import Any
 
 import pytest
 
-from chord_git.transcripts import Compaction, Message, ToolCall, ToolResult, detect_format, load
+from chord_git.transcripts import (
+    Compaction,
+    Message,
+    ToolCall,
+    ToolResult,
+    detect_format,
+    load,
+)
 
 from .conftest import corpus_root
 

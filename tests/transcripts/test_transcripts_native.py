@@ -6,7 +6,14 @@ from pathlib import Path
 import pytest
 
 from chord_git.errors import InputError
-from chord_git.transcripts import Compaction, Message, ToolCall, ToolResult, load, parse_lines
+from chord_git.transcripts import (
+    Compaction,
+    Message,
+    ToolCall,
+    ToolResult,
+    load,
+    parse_lines,
+)
 
 
 def test_chinese_session(data: Path) -> None:

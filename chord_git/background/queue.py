@@ -1,0 +1,249 @@
+"""The extraction queue (R14): frozen sessions waiting for the background worker.
+
+Layout under ``<state_dir>/queue/`` (the state dir is inside ``.git``, never in the working tree):
+
+* ``<job>.transcript`` — a private copy of the session file. The host may delete or rewrite its
+  transcript as soon as the post-session hook returns, so the queue never points at the original.
+* ``<job>.json`` — the sidecar: created, attempts, not_before, fmt, origin, last_error. It is
+  written after the copy, so a sidecar always announces a complete job.
+* ``failed/`` — jobs given up on, with the reason in their sidecar, kept for inspection.
+
+A job id is a hash of the transcript's bytes: queueing the same session twice is one job. Every
+file lands by temp + fsync + rename, so a crash leaves either the old state or the new one.
+Only the worker that holds ``worker.lock`` takes jobs, so taking needs no claim of its own.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from chord_git.memory.project import Project
+from chord_git.memory.store import fsync_dir, replace_atomically
+
+QUEUE_DIR = "queue"
+FAILED_DIR = "failed"
+SUFFIX = ".transcript"
+MAX_ATTEMPTS = 5
+BACKOFF_BASE = 30.0
+BACKOFF_CAP = 3600.0
+_CHUNK = 1 << 20
+_ID_HEX = 16
+TEMP_MAX_AGE = 3600.0
+
+
+@dataclass(frozen=True)
+class Job:
+    id: str
+    path: Path            # the queued copy of the transcript
+    fmt: str
+    created: float
+    attempts: int = 0     # failed runs so far (a preempted run does not count)
+    not_before: float = 0.0
+    origin: str | None = None       # where the session came from, project-relative when inside it
+    last_error: str | None = None
+
+    def sidecar(self) -> dict[str, Any]:
+        return {"id": self.id, "fmt": self.fmt, "created": self.created, "attempts": self.attempts,
+                "not_before": self.not_before, "origin": self.origin, "last_error": self.last_error}
+
+
+def queue_dir(project: Project) -> Path:
+    return project.state_dir / QUEUE_DIR
+
+
+def failed_dir(project: Project) -> Path:
+    return queue_dir(project) / FAILED_DIR
+
+
+def backoff_seconds(attempts: int, base: float = BACKOFF_BASE, cap: float = BACKOFF_CAP) -> float:
+    """Delay before retrying a job that has failed ``attempts`` times: doubling, capped."""
+    if attempts <= 0 or base <= 0:
+        return 0.0
+    return min(base * 2.0 ** (attempts - 1), cap)
+
+
+def origin_of(project: Project, session_path: Path) -> str:
+    """The session file as memory-safe text: project-relative inside the project, else its name."""
+    resolved = session_path.resolve()
+    try:
+        return resolved.relative_to(project.root).as_posix()
+    except ValueError:
+        return resolved.name
+
+
+# ---------------------------------------------------------------------------- writing
+def enqueue(project: Project, session_path: Path, fmt: str = "auto", *, now: float | None = None) -> str:
+    """Copy the session into the queue and return its job id (the same id for the same bytes).
+
+    Raises OSError when the session cannot be read; the caller turns that into an InputError.
+    """
+    qdir = queue_dir(project)
+    tmp_dir = qdir / "tmp"
+    tmp_dir.mkdir(parents=True, exist_ok=True)
+    _sweep_temps(tmp_dir, time.time())
+    tmp = tmp_dir / f"{os.getpid()}-{time.monotonic_ns()}{SUFFIX}"
+    try:
+        digest = _copy_hashing(session_path, tmp)
+        job_id = digest[:_ID_HEX]
+        sidecar = qdir / f"{job_id}.json"
+        if sidecar.exists():
+            return job_id  # already queued: keep its attempts and age
+        os.replace(tmp, qdir / f"{job_id}{SUFFIX}")
+    finally:
+        _unlink(tmp)
+    # Asking again for a session that was given up on is an explicit retry.
+    for stale in (failed_dir(project) / f"{job_id}.json", failed_dir(project) / f"{job_id}{SUFFIX}"):
+        _unlink(stale)
+    created = time.time() if now is None else now
+    job = Job(job_id, qdir / f"{job_id}{SUFFIX}", fmt, created, origin=origin_of(project, session_path))
+    _write_json(sidecar, job.sidecar(), tmp_dir)
+    fsync_dir(qdir)
+    return job_id
+
+
+def _copy_hashing(source: Path, target: Path) -> str:
+    digest = hashlib.sha256()
+    with open(source, "rb") as src:
+        # A transcript may hold what the sanitizer has yet to remove: readable by its owner only.
+        with open(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as dst:
+            while True:
+                chunk = src.read(_CHUNK)
+                if not chunk:
+                    break
+                digest.update(chunk)
+                dst.write(chunk)
+            dst.flush()
+            os.fsync(dst.fileno())
+    return digest.hexdigest()
+
+
+def _sweep_temps(tmp_dir: Path, now: float) -> None:
+    """Remove copies a crashed enqueue left behind (an hour is far longer than any copy takes)."""
+    try:
+        entries = list(tmp_dir.iterdir())
+    except FileNotFoundError:
+        return
+    for entry in entries:
+        try:
+            if now - entry.stat().st_mtime > TEMP_MAX_AGE:
+                entry.unlink()
+        except OSError:
+            pass
+
+
+def _write_json(target: Path, data: dict[str, Any], tmp_dir: Path) -> None:
+    replace_atomically(target, json.dumps(data, ensure_ascii=False).encode("utf-8"), tmp_dir)
+
+
+def _save(project: Project, job: Job, directory: Path) -> None:
+    tmp_dir = queue_dir(project) / "tmp"
+    tmp_dir.mkdir(parents=True, exist_ok=True)
+    _write_json(directory / f"{job.id}.json", job.sidecar(), tmp_dir)
+
+
+# ---------------------------------------------------------------------------- reading
+def _read(sidecar: Path) -> Job | None:
+    try:
+        data = json.loads(sidecar.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    try:
+        return Job(id=sidecar.stem, path=sidecar.with_suffix(SUFFIX), fmt=str(data.get("fmt") or "auto"),
+                   created=float(data.get("created") or 0.0), attempts=int(data.get("attempts") or 0),
+                   not_before=float(data.get("not_before") or 0.0), origin=data.get("origin"),
+                   last_error=data.get("last_error"))
+    except (TypeError, ValueError):
+        return None
+
+
+def _jobs(directory: Path) -> list[Job]:
+    try:
+        names = sorted(p for p in directory.iterdir() if p.suffix == ".json")
+    except FileNotFoundError:
+        return []
+    jobs = [job for job in map(_read, names) if job is not None]
+    return sorted(jobs, key=lambda j: (j.created, j.id))
+
+
+def pending(project: Project) -> list[Job]:
+    """Every queued job, oldest first, including those waiting out a backoff."""
+    return _jobs(queue_dir(project))
+
+
+def failed(project: Project) -> list[Job]:
+    return _jobs(failed_dir(project))
+
+
+def ready(project: Project, *, now: float | None = None) -> list[Job]:
+    now = time.time() if now is None else now
+    return [job for job in pending(project) if job.not_before <= now]
+
+
+def take(project: Project, *, now: float | None = None) -> Job | None:
+    """The oldest job that may run now. A sidecar whose copy is gone is dropped on the way."""
+    for job in ready(project, now=now):
+        if job.path.exists():
+            return job
+        _unlink(queue_dir(project) / f"{job.id}.json")
+    return None
+
+
+# ---------------------------------------------------------------------------- outcomes
+def done(project: Project, job: Job) -> None:
+    # Sidecar first: a job is never announced without its copy.
+    _unlink(queue_dir(project) / f"{job.id}.json")
+    _unlink(job.path)
+
+
+def retry_later(project: Project, job: Job, reason: str, *, base: float = BACKOFF_BASE,
+                max_attempts: int = MAX_ATTEMPTS, now: float | None = None) -> Job:
+    """Count a failed run; back off, or move the job to ``failed/`` after ``max_attempts`` runs."""
+    now = time.time() if now is None else now
+    attempts = job.attempts + 1
+    updated = replace(job, attempts=attempts, last_error=_one_line(reason),
+                      not_before=now + backoff_seconds(attempts, base))
+    if attempts >= max_attempts:
+        return fail(project, updated, updated.last_error or reason)
+    _save(project, updated, queue_dir(project))
+    return updated
+
+
+def fail(project: Project, job: Job, reason: str) -> Job:
+    """Give up on a job: keep it in ``failed/`` with the reason."""
+    target = failed_dir(project)
+    target.mkdir(parents=True, exist_ok=True)
+    updated = replace(job, last_error=_one_line(reason), path=target / job.path.name)
+    try:
+        os.replace(job.path, updated.path)
+    except FileNotFoundError:
+        pass
+    _save(project, updated, target)
+    _unlink(queue_dir(project) / f"{job.id}.json")
+    return updated
+
+
+def clear_failed(project: Project) -> int:
+    """Remove every given-up job; returns how many there were."""
+    count = len(failed(project))
+    shutil.rmtree(failed_dir(project), ignore_errors=True)
+    return count
+
+
+def _one_line(text: str, limit: int = 400) -> str:
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _unlink(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass

@@ -1,0 +1,245 @@
+"""All pygit2 access lives here; the rest of the package sees plain paths and bytes.
+
+Nothing in this module writes to the index, the object database or the refs: R37 forbids
+staging and committing, and reads must leave ``.git/index`` byte-identical.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygit2
+
+from chord_git.errors import RepoError
+from chord_git.git import command
+from chord_git.git.changes import FileChange, StagedChanges, line_text
+from chord_git.git.layout import RepoInfo
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's empty tree  # pragma: allowlist secret
+# libgit2 cannot read these; git itself can, so the staged path falls back to the command.
+_UNSUPPORTED = ("unsupported mandatory extension", "unknown object format", "extension")
+
+
+def _open(path: str) -> pygit2.Repository:
+    try:
+        return pygit2.Repository(path)
+    except pygit2.GitError as exc:
+        message = str(exc).splitlines()[0] if str(exc) else "cannot open repository"
+        if "owned by" in message:
+            raise RepoError(f"{path}: {message} (add it to git's safe.directory)") from None
+        if "extension" in message:
+            raise RepoError(f"{path}: {message} (this index format is not supported)") from None
+        raise RepoError(f"{path}: {message}") from None
+
+
+def open_repo(start: Path) -> pygit2.Repository | None:
+    """The repository containing ``start``, or None outside git."""
+    found = pygit2.discover_repository(str(start))
+    if found is None:
+        return None
+    return _open(found)
+
+
+def _unsupported(exc: Exception) -> bool:
+    return any(marker in str(exc) for marker in _UNSUPPORTED)
+
+
+def discover(start: Path) -> RepoInfo | None:
+    try:
+        repo = open_repo(start)
+    except RepoError as exc:
+        # A sha256 repository: pygit2 cannot open it, git can describe it.
+        found = command.discover(start) if _unsupported(exc) else None
+        if found is None:
+            raise
+        return RepoInfo(git_dir=found[0], common_dir=found[1], workdir=found[2])
+    if repo is None:
+        return None
+    git_dir = Path(repo.path).resolve()
+    # pygit2 has no accessor for the common dir; a linked worktree names it in ``commondir``.
+    common_dir = git_dir
+    commondir_file = git_dir / "commondir"
+    if commondir_file.is_file():
+        common_dir = (git_dir / commondir_file.read_text().strip()).resolve()
+    workdir = Path(repo.workdir).resolve() if repo.workdir else None
+    return RepoInfo(git_dir=git_dir, common_dir=common_dir, workdir=workdir)
+
+
+def index_path(repo_info: RepoInfo) -> Path:
+    """The index file git's hooks mean: ``GIT_INDEX_FILE`` when git sets it (``commit -a``)."""
+    env_index = os.environ.get("GIT_INDEX_FILE")
+    if env_index:
+        return Path(env_index) if os.path.isabs(env_index) else Path.cwd() / env_index
+    return repo_info.git_dir / "index"
+
+
+class _IndexFile(pygit2.Index):
+    """pygit2's Index whose finaliser survives a failed open (it prints a traceback otherwise)."""
+
+    def __del__(self) -> None:
+        if hasattr(self, "_index"):
+            super().__del__()
+
+
+def _patch_change(repo: pygit2.Repository, patch: pygit2.Patch, with_data: bool) -> FileChange:
+    new = patch.delta.new_file
+    mode = int(new.mode)
+    if mode & 0o170000 != 0o100000:
+        return FileChange(new.path, mode, False, ())
+    binary = bool(patch.delta.is_binary)
+    added = () if binary else tuple(
+        (line.new_lineno, line_text(line.raw_content))
+        for hunk in patch.hunks for line in hunk.lines if line.origin == "+"
+    )
+    data = None
+    if with_data or binary:
+        blob = repo[new.id]
+        data = blob.data if isinstance(blob, pygit2.Blob) else None
+    return FileChange(new.path, mode, binary, added, data)
+
+
+def _changes(repo: pygit2.Repository, diff: pygit2.Diff, wanted: Callable[[str], bool],
+             with_data: bool) -> dict[str, FileChange]:
+    """Added and modified ``wanted`` files of a diff; patches are built for those files only."""
+    changes: dict[str, FileChange] = {}
+    for number, delta in enumerate(diff.deltas):
+        if delta.status_char() == "D" or not wanted(delta.new_file.path):
+            continue
+        patch = diff[number]
+        if patch is not None:
+            changes[delta.new_file.path] = _patch_change(repo, patch, with_data)
+    return changes
+
+
+def _empty_tree(repo: pygit2.Repository) -> pygit2.Tree:
+    """The empty tree, which every repository resolves without storing it."""
+    return repo[EMPTY_TREE].peel(pygit2.Tree)
+
+
+def _staged_index(repo: pygit2.Repository, info: RepoInfo) -> pygit2.Index:
+    if not os.environ.get("GIT_INDEX_FILE"):
+        current: pygit2.Index = repo.index
+        return current
+    # ``git commit -a`` / ``git commit <path>`` run hooks against a temporary index that
+    # ``repo.index`` never reads; a standalone Index needs its repository to diff.
+    index = _IndexFile(str(index_path(info)))
+    index._repo = repo  # type: ignore[assignment]  # private, but the only way to diff it
+    return index
+
+
+def staged_changes(start: Path, wanted: Callable[[str], bool]) -> StagedChanges:
+    """What the next commit adds to ``wanted`` files: staged blobs against HEAD (or nothing).
+
+    Reads the index git's hook means (``GIT_INDEX_FILE``), never the working tree, and writes
+    nothing. Repositories libgit2 cannot read go through ``git diff --cached`` instead.
+    """
+    info = discover(start)
+    if info is None:
+        raise RepoError(f"{start}: not inside a git repository")
+    if info.is_bare:
+        raise RepoError("a bare repository has no index to check; use `git memory scan` instead")
+    try:
+        repo = open_repo(start)
+        assert repo is not None  # discover() found it a moment ago
+        index = _staged_index(repo, info)
+        base = _empty_tree(repo) if repo.head_is_unborn else repo.head.peel(pygit2.Commit).tree
+        files = _changes(repo, index.diff_to_tree(base, context_lines=0), wanted, with_data=True)
+    except (RepoError, pygit2.GitError) as exc:
+        if not _unsupported(exc):
+            raise RepoError(f"cannot read the staged changes: {str(exc).splitlines()[0]}") from None
+        return command.staged_changes(info.workdir or start, wanted)
+    return StagedChanges(tuple(files[path] for path in sorted(files)), index.__contains__)
+
+
+@dataclass(frozen=True)
+class CommitChanges:
+    commit: str
+    files: tuple[FileChange, ...]
+
+
+def split_range(spec: str) -> tuple[str, str]:
+    """``A..B`` (and ``A...B``, read as git diff reads it: B's side since the merge base)."""
+    for separator in ("...", ".."):
+        if separator in spec:
+            old, new = spec.split(separator, 1)
+            return old or "HEAD", new or "HEAD"
+    raise RepoError(f"bad range {spec!r}: expected A..B (commits reachable from B, not from A)")
+
+
+def _resolve(repo: pygit2.Repository, rev: str) -> pygit2.Commit:
+    try:
+        return repo.revparse_single(rev).peel(pygit2.Commit)
+    except (KeyError, ValueError, pygit2.GitError):
+        hint = ""
+        if repo.is_shallow:
+            hint = (" (this is a shallow clone: fetch the missing history, e.g. `git fetch --unshallow`"
+                    " or actions/checkout with fetch-depth: 0)")
+        raise RepoError(f"unknown revision {rev!r}{hint}") from None
+
+
+def _all_tips(repo: pygit2.Repository) -> list[pygit2.Oid]:
+    """HEAD and every ref that leads to a commit, as ``git rev-list --all`` sees them."""
+    tips = [] if repo.head_is_unborn else [repo.head.peel(pygit2.Commit).id]
+    for name in repo.references:
+        try:
+            tips.append(repo.references[name].peel(pygit2.Commit).id)
+        except (KeyError, ValueError, pygit2.GitError):
+            continue  # a ref to a tree or blob, or a dangling symbolic ref
+    return list(dict.fromkeys(tips))
+
+
+def _merge_added(per_parent: list[dict[str, FileChange]]) -> dict[str, FileChange]:
+    """What a merge itself introduces: lines added relative to every parent (an evil merge)."""
+    result: dict[str, FileChange] = {}
+    for path, change in per_parent[0].items():
+        others = [changes.get(path) for changes in per_parent[1:]]
+        if any(other is None for other in others):
+            continue  # identical to one parent: nothing new in this file
+        common = set(change.added)
+        for other in others:
+            assert other is not None
+            common &= set(other.added)
+        added = tuple(line for line in change.added if line in common)
+        if added or change.binary or not change.is_regular:
+            result[path] = FileChange(path, change.mode, change.binary, added, change.data)
+    return result
+
+
+def _commit_files(repo: pygit2.Repository, commit: pygit2.Commit,
+                  wanted: Callable[[str], bool]) -> tuple[FileChange, ...]:
+    # A shallow clone's boundary commits have parents that are not there: treat them as roots.
+    parents = [p for p in (repo.get(pid) for pid in commit.parent_ids) if p is not None]
+    bases = [p.peel(pygit2.Commit).tree for p in parents] or [_empty_tree(repo)]
+    per_parent = [_changes(repo, base.diff_to_tree(commit.tree, context_lines=0), wanted, False)
+                  for base in bases]
+    files = per_parent[0] if len(per_parent) == 1 else _merge_added(per_parent)
+    return tuple(files[path] for path in sorted(files))
+
+
+def range_changes(start: Path, spec: str | None, wanted: Callable[[str], bool]) -> Iterator[CommitChanges]:
+    """Each commit of ``spec`` (``A..B``; None = every commit reachable from HEAD or any ref),
+    oldest first, with the ``wanted`` files it added or changed and their added lines."""
+    repo = open_repo(start)
+    if repo is None:
+        raise RepoError(f"{start}: not inside a git repository")
+    try:
+        if spec is None:
+            tips, hidden = _all_tips(repo), []
+        else:
+            old, new = split_range(spec)
+            hidden, tips = [_resolve(repo, old).id], [_resolve(repo, new).id]
+        if not tips:
+            return
+        walker = repo.walk(tips[0], pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
+        for tip in tips[1:]:
+            walker.push(tip)
+        for oid in hidden:
+            walker.hide(oid)
+        for commit in walker:
+            yield CommitChanges(str(commit.id), _commit_files(repo, commit, wanted))
+    except pygit2.GitError as exc:
+        message = str(exc).splitlines()[0] if str(exc) else "git error"
+        hint = " (pygit2 cannot read this repository format)" if _unsupported(exc) else ""
+        raise RepoError(f"cannot walk the history: {message}{hint}") from None

@@ -1,0 +1,273 @@
+"""MEMORY.md: parse and render the managed section, and apply a change to it (R1, R28, R32, R34).
+
+The file is decoded with ``surrogateescape`` so that bytes the tool does not own (BOM, CRLF,
+invalid UTF-8 outside the markers) come back out exactly as they went in. Parsing and rendering
+are pure; reading and writing the file is the store's job.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+from chord_git.memory.records import RECORD_TYPES, valid_id
+
+BEGIN = "<!-- chord:memory:begin -->"
+END = "<!-- chord:memory:end -->"
+BOM = "\ufeff"
+DEFAULT_HEADER = "# Project memory\n\n"
+
+MARKER_RE = re.compile(r"^\s*<!--\s*chord:memory:(begin|end)\s*-->\s*$")
+FENCE_RE = re.compile(r"^\s{0,3}(```|~~~)")
+ENTRY_RE = re.compile(
+    r"^- \[(?P<type>[^\]\s]+)\] (?P<summary>.*\S) "
+    r"\(\[(?P<id>[^\]]*)\]\(\.chord/memory/records/(?P<file>[^)]*)\.md\)\)\s*$"
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding with its place; ``kind`` is a stable machine name."""
+
+    path: str
+    line: int | None
+    kind: str
+    message: str
+
+    def render(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Entry:
+    type: str
+    summary: str
+    id: str
+    raw: str | None = None  # the user's exact line, kept when the entry itself is untouched
+    line: int | None = field(default=None, compare=False)  # where it was parsed, for reports
+    eol: str | None = field(default=None, compare=False)  # its own line ending, when parsed
+
+    def render(self) -> str:
+        if self.raw is not None:
+            return self.raw
+        return f"- [{self.type}] {self.summary} ([{self.id}](.chord/memory/records/{self.id}.md))"
+
+
+@dataclass(frozen=True)
+class Blank:
+    raw: str = ""
+    eol: str | None = None
+
+    def render(self) -> str:
+        return self.raw
+
+
+Line = Entry | Blank
+
+
+@dataclass(frozen=True)
+class MemoryDoc:
+    """A parsed MEMORY.md. Without markers, ``prefix`` is the whole file and ``lines`` is empty."""
+
+    prefix: str
+    lines: tuple[Line, ...]
+    suffix: str
+    newline: str
+    has_markers: bool
+    bom: bool = False
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        return tuple(line for line in self.lines if isinstance(line, Entry))
+
+    def ids(self) -> list[str]:
+        return [entry.id for entry in self.entries]
+
+
+@dataclass(frozen=True)
+class IndexDelta:
+    """A change to the managed section, applied to whatever the file holds at write time."""
+
+    insert: tuple[Entry, ...] = ()  # new entries, placed on top in this order (R28)
+    remove: frozenset[str] = frozenset()  # ids whose lines go (R25, R26, R34)
+    replace: Mapping[str, Entry] = field(default_factory=dict)  # old id -> revision, in place (R22)
+
+    def is_empty(self) -> bool:
+        return not (self.insert or self.remove or self.replace)
+
+
+def decode(data: bytes) -> tuple[str, bool]:
+    """Text and whether a UTF-8 BOM was present."""
+    bom = data.startswith(b"\xef\xbb\xbf")
+    if bom:
+        data = data[3:]
+    return data.decode("utf-8", "surrogateescape"), bom
+
+
+def encode(text: str, bom: bool) -> bytes:
+    return (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8", "surrogateescape")
+
+
+def _newline_of(text: str) -> str:
+    first = text.find("\n")
+    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
+
+
+def parse_entry(line: str) -> Entry | str:
+    """An Entry, or a one-line reason the line is not one."""
+    match = ENTRY_RE.match(line)
+    if not match:
+        return "not an index entry (expected '- [type] summary ([id](.chord/memory/records/id.md))')"
+    kind, summary, rid, file_id = match["type"], match["summary"], match["id"], match["file"]
+    if kind not in RECORD_TYPES:
+        return f"unknown type [{kind}] (expected one of {', '.join(RECORD_TYPES)})"
+    if not valid_id(rid):
+        return f"invalid record id {rid!r}"
+    if file_id != rid:
+        return f"link target {file_id}.md does not match id {rid}"
+    return Entry(type=kind, summary=summary.strip(), id=rid, raw=line)
+
+
+def _has_bad_bytes(text: str) -> bool:
+    return any("\udc80" <= ch <= "\udcff" for ch in text)
+
+
+def parse(text: str, path: str = "MEMORY.md", *, bom: bool = False) -> tuple[MemoryDoc | None, list[Problem]]:
+    """Parse MEMORY.md text. Marker errors give no document; bad lines inside give problems."""
+    newline = _newline_of(text)
+    # Only "\n" ends a line, as in editors and git; str.splitlines would also split on \x0c etc.
+    physical = [part + "\n" for part in text.split("\n")]
+    physical[-1] = physical[-1][:-1]
+    if not physical[-1]:
+        physical.pop()
+    begin_at: int | None = None
+    end_at: int | None = None
+    problems: list[Problem] = []
+    in_fence = False
+    for number, raw in enumerate(physical, start=1):
+        content = raw.rstrip("\r\n")
+        if (begin_at is None or end_at is not None) and FENCE_RE.match(content):
+            in_fence = not in_fence
+            continue
+        marker = MARKER_RE.match(content)
+        if in_fence or not marker:
+            continue
+        if marker.group(1) == "begin":
+            if begin_at is not None and end_at is None:
+                problems.append(Problem(path, number, "marker-nested", f"nested {BEGIN} (line {begin_at} opened one already)"))
+            elif begin_at is not None:
+                problems.append(Problem(path, number, "marker-duplicate", f"duplicated {BEGIN} (a managed section already ended at line {end_at})"))
+            else:
+                begin_at = number
+        else:
+            if begin_at is None:
+                problems.append(Problem(path, number, "marker-reversed", f"{END} before any {BEGIN}"))
+            elif end_at is not None:
+                problems.append(Problem(path, number, "marker-duplicate", f"duplicated {END} (the section already ended at line {end_at})"))
+            else:
+                end_at = number
+    if begin_at is not None and end_at is None and not problems:
+        problems.append(Problem(path, begin_at, "marker-missing", f"{BEGIN} has no matching {END}"))
+    if problems:
+        return None, problems
+    if begin_at is None or end_at is None:
+        if _has_bad_bytes(text):
+            problems.append(_bad_bytes_problem(path, physical, 0, len(physical)))
+        return MemoryDoc(prefix=text, lines=(), suffix="", newline=newline, has_markers=False, bom=bom), problems
+
+    lines: list[Line] = []
+    seen: dict[str, int] = {}
+    for number in range(begin_at + 1, end_at):
+        content = physical[number - 1].rstrip("\r\n")
+        eol = physical[number - 1][len(content):]
+        if _has_bad_bytes(content):
+            problems.append(Problem(path, number, "encoding", "not valid UTF-8"))
+            continue
+        if not content.strip():
+            lines.append(Blank(content, eol))
+            continue
+        parsed = parse_entry(content)
+        if isinstance(parsed, str):
+            problems.append(Problem(path, number, "index-line", parsed))
+        elif parsed.id in seen:
+            problems.append(Problem(path, number, "index-duplicate", f"id {parsed.id} is already listed at line {seen[parsed.id]}"))
+        else:
+            seen[parsed.id] = number
+            lines.append(replace(parsed, line=number, eol=eol))
+    for segment, start, stop in ((physical, 0, begin_at - 1), (physical, end_at, len(physical))):
+        if any(_has_bad_bytes(part) for part in segment[start:stop]):
+            problems.append(_bad_bytes_problem(path, physical, start, stop))
+    begin_line = physical[begin_at - 1]
+    newline = "\r\n" if begin_line.endswith("\r\n") else "\n"
+    doc = MemoryDoc(
+        prefix="".join(physical[:begin_at]),
+        lines=tuple(lines),
+        suffix="".join(physical[end_at - 1:]),
+        newline=newline,
+        has_markers=True,
+        bom=bom,
+    )
+    return doc, problems
+
+
+def _bad_bytes_problem(path: str, physical: list[str], start: int, stop: int) -> Problem:
+    for number in range(start, stop):
+        if _has_bad_bytes(physical[number]):
+            return Problem(path, number + 1, "encoding-outside", "not valid UTF-8 (outside the managed section)")
+    return Problem(path, None, "encoding-outside", "not valid UTF-8 (outside the managed section)")
+
+
+def render(doc: MemoryDoc) -> str:
+    """Text of the document; without markers, markers are appended at the end (SPEC)."""
+    nl = doc.newline
+    body = "".join(line.render() + (line.eol or nl) for line in doc.lines)
+    if doc.has_markers:
+        return doc.prefix + body + doc.suffix
+    prefix = doc.prefix
+    if prefix and not prefix.endswith("\n"):
+        prefix += nl
+    if prefix.strip() and not prefix.endswith(("\n\n", "\r\n\r\n")):
+        prefix += nl
+    return prefix + BEGIN + nl + body + END + nl
+
+
+def new_document() -> MemoryDoc:
+    return MemoryDoc(prefix=DEFAULT_HEADER, lines=(), suffix="", newline="\n", has_markers=False)
+
+
+def apply(doc: MemoryDoc, delta: IndexDelta) -> MemoryDoc:
+    """Apply a delta to the lines the file holds now, keeping the user's order and deletions.
+
+    Ids already present are not inserted again; a revision whose old line the user deleted
+    meanwhile goes on top like any new entry, and the deleted line stays deleted.
+    """
+    present = set(doc.ids())
+    lines: list[Line] = []
+    placed: set[str] = set()
+    pending_revisions: list[Entry] = []
+    for line in doc.lines:
+        if isinstance(line, Entry):
+            if line.id in delta.remove or line.id in placed:
+                continue
+            revision = delta.replace.get(line.id)
+            if revision is not None:
+                if revision.id in present and revision.id != line.id:
+                    continue  # the revision is listed already; drop the superseded line
+                line = replace(revision, raw=None, line=None, eol=None)
+            placed.add(line.id)
+        lines.append(line)
+    for old_id, revision in delta.replace.items():
+        if old_id not in present and revision.id not in present and revision.id not in placed:
+            pending_revisions.append(revision)
+    top: list[Line] = []
+    for entry in (*pending_revisions, *delta.insert):
+        if entry.id in present or entry.id in placed or entry.id in delta.remove:
+            continue
+        placed.add(entry.id)
+        top.append(replace(entry, raw=None, line=None, eol=None))
+    return replace(doc, lines=tuple(top + lines))
+
+
+def entry_ids(entries: Iterable[Entry]) -> list[str]:
+    return [entry.id for entry in entries]

@@ -1,0 +1,107 @@
+"""Where a project's memory files and its runtime state live (R1, R2, SPEC "Runtime state").
+
+The project root is the nearest directory at or above the working directory, up to the git
+top level, that already holds ``MEMORY.md`` or ``.chord/``; otherwise the git top level itself
+(or the working directory outside git). That lets a sub-project of a monorepo keep its own memory.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from chord_git.errors import RepoError
+from chord_git.git import layout
+
+MEMORY_FILE = "MEMORY.md"
+RECORDS_DIR = ".chord/memory/records"
+PROMOTIONS_DIR = ".chord/memory/promotions"
+STATE_DIR_NAME = "chord-memory"
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    state_dir: Path
+    repo: layout.RepoInfo | None
+
+    @property
+    def memory_md(self) -> Path:
+        return self.root / MEMORY_FILE
+
+    @property
+    def chord_dir(self) -> Path:
+        return self.root / ".chord"
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.root / ".chord" / "memory"
+
+    @property
+    def records_dir(self) -> Path:
+        return self.root / RECORDS_DIR
+
+    @property
+    def promotions_dir(self) -> Path:
+        return self.root / PROMOTIONS_DIR
+
+    def relative(self, path: Path) -> str:
+        """Project-root-relative POSIX path (R3): what memory files and reports show."""
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+
+def _state_home() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base)
+
+
+def _short_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def state_dir_for(root: Path, repo: layout.RepoInfo | None) -> Path:
+    """Runtime state is never in the working tree: inside the git common dir, else XDG state."""
+    if repo is None or repo.workdir is None:
+        return _state_home() / "chord" / _short_hash(str(root))
+    base = repo.common_dir / STATE_DIR_NAME
+    main_workdir = repo.common_dir.parent if repo.common_dir.name == ".git" else None
+    if root == main_workdir or (root == repo.workdir and repo.git_dir == repo.common_dir):
+        return base
+    # Linked worktrees and sub-projects each keep their own lock, queue and status.
+    return base / "projects" / _short_hash(str(root))
+
+
+def _find_root(start: Path, top: Path | None) -> Path:
+    here = start
+    while True:
+        if (here / MEMORY_FILE).exists() or (here / ".chord").is_dir():
+            return here
+        if top is not None and here == top:
+            return top
+        if here.parent == here:
+            return top if top is not None else start
+        here = here.parent
+
+
+def discover(cwd: Path | None = None) -> Project:
+    start = (cwd or Path.cwd()).resolve()
+    found = layout.find(start)
+    if isinstance(found, layout.RepoInfo) or found is None:
+        repo = found
+    else:
+        from chord_git.git import (
+            libgit2,  # libgit2 decides the layouts the plain reader is unsure of
+        )
+
+        repo = libgit2.discover(start)
+    if repo is not None and repo.workdir is None:
+        raise RepoError(f"{start}: a bare repository has no working tree to keep memory in")
+    top = repo.workdir if repo is not None else None
+    if top is not None and top != start and top not in start.parents:
+        top = None
+    root = _find_root(start, top)
+    return Project(root=root, state_dir=state_dir_for(root, repo), repo=repo)

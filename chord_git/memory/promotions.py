@@ -1,0 +1,195 @@
+"""Promotion suggestion files ``.chord/memory/promotions/<id>.md`` (R19, R29, R30).
+
+A promotion file proposes text for project instructions or docs. The tool writes these files
+and only a user's ``review accept`` moves their text into the target; nothing here edits
+AGENTS.md or docs. Parsing and the target-path rule are pure so ``check`` can validate staged
+blobs with them; resolving a target against the file system (symlinks) is ``resolve_target``.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from chord_git.errors import InputError
+from chord_git.memory import frontmatter
+from chord_git.memory.records import new_id, valid_id
+from chord_git.memory.textrules import absolute_paths
+
+TARGETS = ("instructions", "docs")
+FIELDS = ("id", "entry", "target", "path", "reason", "created", "session")
+REQUIRED = ("id", "target", "path", "reason", "created")
+TEXT_CAP = 4000  # characters of proposed text: a suggestion, not a document
+REASON_CAP = 300
+MAX_FILE_BYTES = 64 * 1024
+# Where accepted text may go: binding instructions, project docs, or skills (R5, R29).
+INSTRUCTIONS_FILE = "AGENTS.md"
+ALLOWED_DIRS = ("docs", ".chord/skills")
+_WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+@dataclass(frozen=True)
+class PromotionFile:
+    id: str
+    entry: str | None  # the index entry it promotes, or None for a new conclusion
+    target: str  # instructions | docs
+    path: str  # project-relative target file
+    reason: str
+    created: str
+    session: str | None
+    text: str  # the proposed text (the file's body)
+
+
+@dataclass(frozen=True)
+class PromotionProblem:
+    line: int | None
+    kind: str
+    message: str
+
+
+def target_problem(path: str) -> str | None:
+    """Why ``path`` may not be a promotion target, or None if its spelling is allowed (pure).
+
+    Allowed: ``AGENTS.md``, or a file under ``docs/`` or ``.chord/skills/``, written
+    project-relative with forward slashes and no ``..``.
+    """
+    if not path or path != path.strip():
+        return "target path is empty or has surrounding spaces"
+    if "\x00" in path or any(ord(ch) < 32 for ch in path):
+        return "target path holds control characters"
+    if "\\" in path:
+        return "target path must use forward slashes"
+    if path.startswith(("/", "~")) or _WINDOWS_DRIVE.match(path) or absolute_paths(path):
+        return "target path is absolute (R3: project-relative only)"
+    parts = path.split("/")
+    if ".." in parts:
+        return "target path contains '..'"
+    if any(part == "" or part == "." for part in parts):
+        return "target path has empty or '.' components"
+    if any(part.lower() == ".git" for part in parts):
+        return "target path points into .git"
+    if path == INSTRUCTIONS_FILE:
+        return None
+    for folder in ALLOWED_DIRS:
+        if path.startswith(folder + "/") and len(path) > len(folder) + 1:
+            return None
+    return "target path must be AGENTS.md or a file under docs/ or .chord/skills/"
+
+
+def normalize_target(path: str) -> str:
+    """Drop a leading ``./`` the model may write; everything else is judged as given."""
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def resolve_target(root: Path, rel: str) -> Path:
+    """The target file in the working tree, refusing anything that leaves its allowed area.
+
+    The lexical rule is checked first; then the path is resolved (symlinks followed) and must
+    still be AGENTS.md or lie under docs/ or .chord/skills/ of this project, and must not be a
+    directory. A symlinked ``docs`` pointing elsewhere is refused, even inside the project.
+    """
+    problem = target_problem(rel)
+    if problem:
+        raise InputError(rel, None, problem)
+    real_root = root.resolve()
+    resolved = (root / rel).resolve()
+    try:
+        inside = resolved.relative_to(real_root).as_posix()
+    except ValueError:
+        raise InputError(rel, None, "target path resolves outside the project (symlink); refused") from None
+    if inside != rel or target_problem(inside):
+        raise InputError(rel, None, "target path resolves elsewhere through a symlink; refused")
+    if resolved.is_dir():
+        raise InputError(rel, None, "target path is a directory")
+    return root / rel
+
+
+def new_promotion_id(text: str, seed: str, today: dt.date | None = None) -> str:
+    """A record-style id (``YYYYMMDD-slug-hex``): deterministic, so a rerun finds its own file."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return new_id(first, "promotion", seed, today)
+
+
+def one_line(text: str, cap: int = REASON_CAP) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= cap else flat[: cap - 1] + "…"
+
+
+def render(promotion: PromotionFile) -> str:
+    front = {
+        "id": promotion.id, "entry": promotion.entry, "target": promotion.target,
+        "path": promotion.path, "reason": promotion.reason, "created": promotion.created,
+        "session": promotion.session,
+    }
+    yaml_text = frontmatter.dump_yaml(front)
+    body = promotion.text.strip("\n")
+    return f"---\n{yaml_text}---\n\n{body}\n"
+
+
+def parse(text: str, expected_id: str | None = None) -> tuple[PromotionFile | None, list[PromotionProblem]]:
+    """Parse and validate a promotion file; a PromotionFile comes back only without problems."""
+    front, issues = frontmatter.split(text, "promotion")
+    if front is None:
+        return None, [PromotionProblem(*issue) for issue in issues]
+    values, issues = frontmatter.check_fields(front, FIELDS, REQUIRED)
+    problems = [PromotionProblem(*issue) for issue in issues]
+    at = front.line_of
+    lines, close = front.file_lines, front.close
+    pid, entry, target, path = values["id"], values["entry"], values["target"], values["path"]
+    if pid is not None and not valid_id(pid):
+        problems.append(PromotionProblem(at("id"), "id", f"invalid promotion id {pid!r}"))
+    if pid is not None and expected_id is not None and pid != expected_id:
+        problems.append(PromotionProblem(at("id"), "id", f"id {pid!r} does not match the file name {expected_id}.md"))
+    if entry is not None and not valid_id(entry):
+        problems.append(PromotionProblem(at("entry"), "id", f"entry {entry!r} is not a record id"))
+    if target is not None and target not in TARGETS:
+        problems.append(PromotionProblem(at("target"), "target", f"unknown target {target!r} (expected instructions or docs)"))
+    if path is not None:
+        why = target_problem(path)
+        if why:
+            problems.append(PromotionProblem(at("path"), "target-path", why))
+    body = "\n".join(line.rstrip("\r") for line in lines[close + 1:]).strip("\n")
+    if not body.strip():
+        problems.append(PromotionProblem(close + 2, "text", "the proposed text (the body) is empty"))
+    elif len(body) > TEXT_CAP:
+        problems.append(PromotionProblem(close + 2, "cap", f"proposed text has {len(body)} characters (cap {TEXT_CAP})"))
+    for offset, raw in enumerate(lines):
+        if absolute_paths(raw):
+            problems.append(PromotionProblem(offset + 1, "absolute-path", "absolute path in a memory file (R3: use project-relative paths)"))
+    if problems:
+        return None, problems
+    assert pid and target and path and values["reason"] and values["created"]
+    return PromotionFile(id=pid, entry=entry, target=target, path=path, reason=values["reason"],
+                         created=values["created"], session=values["session"], text=body), []
+
+
+def read(path: Path) -> tuple[PromotionFile | None, list[PromotionProblem]]:
+    """Read one promotion file, refusing symlinks, oversized files and non-UTF-8 bytes."""
+    if path.is_symlink():
+        return None, [PromotionProblem(None, "symlink", "promotion file is a symlink; refused")]
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, [PromotionProblem(None, "io", f"cannot read: {exc.strerror}")]
+    if len(data) > MAX_FILE_BYTES:
+        return None, [PromotionProblem(None, "size", f"promotion file is {len(data)} bytes (cap {MAX_FILE_BYTES})")]
+    try:
+        text = data.decode("utf-8").lstrip("\ufeff")
+    except UnicodeDecodeError as exc:
+        return None, [PromotionProblem(data[: exc.start].count(b"\n") + 1, "encoding", "not valid UTF-8")]
+    return parse(text, expected_id=path.stem)
+
+
+def safe_promotion_path(promotions_dir: Path, pid: str) -> Path:
+    """The file of a promotion id, refusing ids and paths that leave the promotions directory."""
+    if not valid_id(pid):
+        raise InputError(promotions_dir, None, f"invalid promotion id {pid!r}")
+    path = promotions_dir / f"{pid}.md"
+    if path.is_symlink():
+        raise InputError(path, None, "promotion file is a symlink; refused")
+    if path.resolve().parent != promotions_dir.resolve():
+        raise InputError(path, None, "promotion path resolves outside .chord/memory/promotions/")
+    return path

@@ -1,0 +1,202 @@
+"""Record files ``.chord/memory/records/<id>.md`` (R2, R3, R20, R24): model, parse, validate, render.
+
+Records are read-only inputs: the tool creates a record once and never rewrites it. A record that
+breaks a rule is reported by ``check`` and skipped by the loader.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chord_git.errors import InputError
+from chord_git.memory import frontmatter
+from chord_git.memory.textrules import absolute_paths
+
+RECORD_TYPES = ("preference", "fact", "workflow", "lesson")
+SOURCES = ("user", "assistant")
+STATUSES = ("stated", "confirmed", "unverified")
+SUMMARY_CAP = 160
+STATEMENT_CAP = 600
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}$")
+SECTIONS = ("Conclusion", "Why keep it", "How to apply")
+FIELDS = ("id", "type", "source", "status", "summary", "statement", "evidence", "created", "session", "supersedes")
+REQUIRED = ("id", "type", "source", "status", "summary", "statement", "created")
+MAX_RECORD_BYTES = 64 * 1024
+
+
+def valid_id(rid: object) -> bool:
+    return isinstance(rid, str) and bool(ID_RE.match(rid))
+
+
+@dataclass(frozen=True)
+class Record:
+    id: str
+    type: str
+    source: str
+    status: str
+    summary: str
+    statement: str
+    evidence: str | None
+    created: str
+    session: str | None
+    supersedes: str | None
+    conclusion: str
+    why: str
+    how_to_apply: str
+
+
+@dataclass(frozen=True)
+class RecordProblem:
+    line: int | None
+    kind: str
+    message: str
+
+
+def safe_record_path(records_dir: Path, rid: str) -> Path:
+    """The path of a record id, refusing ids and paths that leave the records directory."""
+    if not valid_id(rid):
+        raise InputError(records_dir, None, f"invalid record id {rid!r} (expected {ID_RE.pattern})")
+    path = records_dir / f"{rid}.md"
+    if path.is_symlink():
+        raise InputError(path, None, "record file is a symlink; refused")
+    base = records_dir.resolve()
+    if path.resolve().parent != base:
+        raise InputError(path, None, "record path resolves outside .chord/memory/records/")
+    return path
+
+
+def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, list[RecordProblem]]:
+    """Parse and validate a record file's text; a record is returned only when it has no problem."""
+    front, issues = frontmatter.split(text, "record")
+    if front is None:
+        return None, [RecordProblem(*issue) for issue in issues]
+    values, issues = frontmatter.check_fields(front, FIELDS, REQUIRED)
+    problems = [RecordProblem(*issue) for issue in issues]
+    at = front.line_of
+    lines, close = front.file_lines, front.close
+    rid, kind, source, status = values["id"], values["type"], values["source"], values["status"]
+    if rid is not None and not valid_id(rid):
+        problems.append(RecordProblem(at("id"), "id", f"invalid record id {rid!r}"))
+    if rid is not None and expected_id is not None and rid != expected_id:
+        problems.append(RecordProblem(at("id"), "id", f"id {rid!r} does not match the file name {expected_id}.md"))
+    if kind is not None and kind not in RECORD_TYPES:
+        problems.append(RecordProblem(at("type"), "type", f"unknown type {kind!r} (expected one of {', '.join(RECORD_TYPES)})"))
+    if source is not None and source not in SOURCES:
+        problems.append(RecordProblem(at("source"), "source", f"unknown source {source!r}"))
+    if status is not None and status not in STATUSES:
+        problems.append(RecordProblem(at("status"), "status", f"unknown status {status!r}"))
+    if source == "assistant" and status not in (None, "unverified"):
+        problems.append(RecordProblem(at("status"), "status", "an assistant-sourced record must be 'unverified' (R20)"))
+    if source == "user" and not values["evidence"]:
+        problems.append(RecordProblem(at("evidence") or 2, "evidence", "a user-sourced record needs the user's words in 'evidence'"))
+    summary, statement = values["summary"], values["statement"]
+    if summary is not None:
+        if "\n" in summary.strip():
+            problems.append(RecordProblem(at("summary"), "cap", "summary must be one line"))
+        if len(summary) > SUMMARY_CAP:
+            problems.append(RecordProblem(at("summary"), "cap", f"summary has {len(summary)} characters (cap {SUMMARY_CAP})"))
+    if statement is not None and len(statement) > STATEMENT_CAP:
+        problems.append(RecordProblem(at("statement"), "cap", f"statement has {len(statement)} characters (cap {STATEMENT_CAP})"))
+    supersedes = values["supersedes"]
+    if supersedes is not None and not valid_id(supersedes):
+        problems.append(RecordProblem(at("supersedes"), "id", f"supersedes {supersedes!r} is not a record id"))
+
+    sections, section_problems = _sections(lines, close + 1)
+    problems.extend(section_problems)
+    for offset, line in enumerate(lines):
+        for _start, _end in absolute_paths(line):
+            problems.append(RecordProblem(offset + 1, "absolute-path", "absolute path in a memory file (R3: use project-relative paths)"))
+            break
+    if problems:
+        return None, problems
+    assert rid and kind and source and status and summary is not None and statement is not None
+    return Record(
+        id=rid, type=kind, source=source, status=status, summary=summary.strip(), statement=statement.strip(),
+        evidence=values["evidence"], created=values["created"] or "", session=values["session"],
+        supersedes=supersedes, conclusion=sections.get("Conclusion", ""), why=sections.get("Why keep it", ""),
+        how_to_apply=sections.get("How to apply", ""),
+    ), []
+
+
+def _sections(lines: list[str], start: int) -> tuple[dict[str, str], list[RecordProblem]]:
+    found: dict[str, list[str]] = {}
+    order: list[str] = []
+    current: str | None = None
+    for line in lines[start:]:
+        stripped = line.rstrip("\r")
+        if stripped.startswith("## "):
+            current = stripped[3:].strip()
+            order.append(current)
+            found.setdefault(current, [])
+        elif current is not None:
+            found[current].append(stripped)
+    problems = [
+        RecordProblem(start + 1, "section", f"missing section '## {name}'") for name in SECTIONS if name not in found
+    ]
+    return {name: "\n".join(body).strip() for name, body in found.items()}, problems
+
+
+def _date_or_text(value: str) -> dt.date | str:
+    """An ISO date renders unquoted, as in the spec's example (``created: 2026-11-29``)."""
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        return value
+
+
+def render(record: Record) -> str:
+    front = {
+        "id": record.id, "type": record.type, "source": record.source, "status": record.status,
+        "summary": record.summary, "statement": record.statement, "evidence": record.evidence,
+        "created": _date_or_text(record.created), "session": record.session, "supersedes": record.supersedes,
+    }
+    yaml_text = frontmatter.dump_yaml(front)
+    return (
+        f"---\n{yaml_text}---\n\n## Conclusion\n\n{record.conclusion.strip()}\n\n"
+        f"## Why keep it\n\n{record.why.strip()}\n\n## How to apply\n\n{record.how_to_apply.strip()}\n"
+    )
+
+
+def read(path: Path) -> tuple[Record | None, list[RecordProblem]]:
+    """Read one record file, refusing symlinks, oversized files and non-UTF-8 bytes."""
+    if path.is_symlink():
+        return None, [RecordProblem(None, "symlink", "record file is a symlink; refused")]
+    try:
+        size = path.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            return None, [RecordProblem(None, "size", f"record file is {size} bytes (cap {MAX_RECORD_BYTES})")]
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, [RecordProblem(None, "io", f"cannot read: {exc.strerror}")]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [RecordProblem(data[: exc.start].count(b"\n") + 1, "encoding", "not valid UTF-8")]
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return parse(text, expected_id=path.stem)
+
+
+def _slug(summary: str) -> str:
+    ascii_text = unicodedata.normalize("NFKD", summary).encode("ascii", "ignore").decode().lower()
+    words = re.findall(r"[a-z0-9]+", ascii_text)
+    slug = "-".join(words[:5])[:40].strip("-")
+    return slug
+
+
+def new_id(summary: str, kind: str, seed: str, today: dt.date | None = None) -> str:
+    """``YYYYMMDD-<slug>-<hex>``; the slug falls back to the type for non-Latin summaries."""
+    day = (today or dt.date.today()).strftime("%Y%m%d")
+    digest = hashlib.sha256(f"{summary}\0{seed}".encode()).hexdigest()[:4]
+    slug = _slug(summary) or kind
+    return f"{day}-{slug}-{digest}"
+
+
+def normalize_text(text: str) -> str:
+    """NFKC, case-folded, whitespace folded: the form used for duplicate and evidence matching."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())

@@ -1,0 +1,71 @@
+"""Read-side view of a project's memory: the index as it is now, record files, orphans (R24, R34)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from chord_git.errors import InputError
+from chord_git.memory import index_file, records
+from chord_git.memory.project import Project
+
+
+@dataclass(frozen=True)
+class IndexState:
+    doc: index_file.MemoryDoc | None
+    problems: tuple[index_file.Problem, ...]
+    exists: bool
+
+    @property
+    def usable(self) -> bool:
+        """Whether the managed section can be written to (R36: MEMORY-FAIL otherwise)."""
+        return self.doc is not None and not any(p.kind != "encoding-outside" for p in self.problems)
+
+    @property
+    def entries(self) -> tuple[index_file.Entry, ...]:
+        return self.doc.entries if self.doc is not None else ()
+
+
+def read_index(project: Project) -> IndexState:
+    rel = project.relative(project.memory_md)
+    try:
+        data = project.memory_md.read_bytes()
+    except FileNotFoundError:
+        return IndexState(doc=None, problems=(), exists=False)
+    except OSError as exc:
+        return IndexState(doc=None, problems=(index_file.Problem(rel, None, "io", f"cannot read: {exc.strerror}"),), exists=True)
+    text, bom = index_file.decode(data)
+    doc, problems = index_file.parse(text, rel, bom=bom)
+    return IndexState(doc=doc, problems=tuple(problems), exists=True)
+
+
+def record_ids(project: Project) -> list[str]:
+    """Ids of the record files present (names only; nothing is opened)."""
+    try:
+        names = sorted(entry.name for entry in project.records_dir.iterdir())
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return [name[:-3] for name in names if name.endswith(".md") and records.valid_id(name[:-3])]
+
+
+def promotion_files(project: Project) -> list[Path]:
+    try:
+        return sorted(p for p in project.promotions_dir.iterdir() if p.suffix == ".md" and p.is_file())
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def orphan_ids(project: Project, state: IndexState | None = None) -> list[str]:
+    """Record files no index line points to (R34): deleted entries and superseded sources."""
+    state = state or read_index(project)
+    listed = {entry.id for entry in state.entries}
+    return [rid for rid in record_ids(project) if rid not in listed]
+
+
+def load_record(project: Project, rid: str) -> records.Record | None:
+    """The loader: a record that breaks a rule (cap, field, symlink, escape) is skipped (R24)."""
+    try:
+        path = records.safe_record_path(project.records_dir, rid)
+    except InputError:
+        return None
+    record, _problems = records.read(path)
+    return record

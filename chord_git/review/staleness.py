@@ -1,0 +1,154 @@
+"""Staleness hints for index entries (beyond R12): a hint for the user, never a deletion.
+
+An entry is *stale* when its record names a project-relative path that no longer exists, or when
+the record is older than ``memory.stale_after_days``. Path detection is deliberately cautious:
+a false hint sends the user to check an entry that is fine, so only tokens that clearly are paths
+count — anything inside backticks that looks like a path, and outside backticks only tokens with
+a slash that end in a known file extension or a trailing slash (``and/or`` is not a path).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from chord_git.memory import view
+from chord_git.memory.project import Project
+from chord_git.memory.records import MAX_RECORD_BYTES, valid_id
+
+_BACKTICKED = re.compile(r"`([^`\n]{1,200})`")
+_BARE = re.compile(r"(?<![\w./~:-])((?:[\w.-]+/)+[\w.-]*)")
+_SEGMENT = re.compile(r"^[\w.-]+$")
+_CREATED = re.compile(r"^created:[ \t]*(\S+)", re.M)
+_LINE_SUFFIX = re.compile(r":\d+(?::\d+)?$")
+EXTENSIONS = frozenset(
+    "py pyi js mjs cjs ts tsx jsx json jsonc yaml yml toml ini cfg conf md rst txt sh bash zsh go rs c h "
+    "cc cpp hpp java kt kts rb php cs swift sql html css scss vue svelte lock xml gradle proto tf mk "
+    "dockerfile env csv ipynb".split()
+)
+
+
+@dataclass(frozen=True)
+class StaleHint:
+    id: str
+    missing_paths: tuple[str, ...]
+    age_days: int | None  # set when the record is older than the limit
+
+    def reasons(self) -> list[str]:
+        out = [f"names {path}, which no longer exists" for path in self.missing_paths]
+        if self.age_days is not None:
+            out.append(f"{self.age_days} days old")
+        return out
+
+
+def _has_extension(segment: str) -> bool:
+    stem, dot, ext = segment.rpartition(".")
+    return bool(dot and stem and ext.lower() in EXTENSIONS)
+
+
+def _clean(token: str) -> str | None:
+    """A project-relative path spelled by ``token``, or None when it is not one."""
+    token = _LINE_SUFFIX.sub("", token.strip().rstrip(".,;:!?)]}'\""))
+    while token.startswith("./"):
+        token = token[2:]
+    if not token or token.startswith(("/", "~", "-")) or "://" in token or any(ch in token for ch in "*?{}<>$ "):
+        return None
+    parts = token.rstrip("/").split("/")
+    if any(part in ("", ".", "..") or not _SEGMENT.match(part) for part in parts):
+        return None
+    if not any(ch.isalpha() for ch in token):
+        return None
+    return token
+
+
+def paths_named(text: str) -> list[str]:
+    """Project-relative paths a record's text names, in order of appearance, without repeats (pure)."""
+    found: list[str] = []
+    for match in _BACKTICKED.finditer(text):
+        path = _clean(match.group(1))
+        if path and ("/" in path or _has_extension(path)):
+            found.append(path)
+    for match in _BARE.finditer(_BACKTICKED.sub(" ", text)):
+        path = _clean(match.group(1))
+        if path and (path.endswith("/") or _has_extension(path.rsplit("/", 1)[-1])):
+            found.append(path)
+    return list(dict.fromkeys(found))
+
+
+def age_days(created: str, today: dt.date) -> int | None:
+    try:
+        return (today - dt.date.fromisoformat(created.strip("'\" ")[:10])).days
+    except ValueError:
+        return None
+
+
+def hint_for_text(root: Path, rid: str, text: str, *, stale_after_days: int, today: dt.date) -> StaleHint | None:
+    """The hint for one record file's text (pure but for the existence checks).
+
+    Works on the raw file, not the parsed record: ``status`` counts hints for every entry, and
+    a YAML parse per record would make it slow on a large index. Front-matter keys hold no paths.
+    """
+    missing = tuple(path for path in paths_named(text) if not _exists(root, path))
+    match = _CREATED.search(text)
+    age = age_days(match.group(1), today) if match else None
+    old = age if age is not None and age > stale_after_days else None
+    if not missing and old is None:
+        return None
+    return StaleHint(rid, missing, old)
+
+
+def _read_record(records_dir: Path, rid: str) -> str | None:
+    """A record file's text; None when missing, oversized or a symlink (never followed)."""
+    if not valid_id(rid):
+        return None
+    try:
+        fd = os.open(records_dir / f"{rid}.md", os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(MAX_RECORD_BYTES + 1)
+    return None if len(data) > MAX_RECORD_BYTES else data.decode("utf-8", "replace")
+
+
+def _records_dir_inside(project: Project) -> bool:
+    try:
+        project.records_dir.resolve().relative_to(project.root.resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def hint_for(project: Project, rid: str, *, stale_after_days: int, today: dt.date) -> StaleHint | None:
+    """The hint for a record id; None when its file is missing, unreadable or unsafe."""
+    if not _records_dir_inside(project):
+        return None
+    text = _read_record(project.records_dir, rid)
+    if text is None:
+        return None
+    return hint_for_text(project.root, rid, text, stale_after_days=stale_after_days, today=today)
+
+
+def _exists(root: Path, rel: str) -> bool:
+    try:
+        return (root / rel).exists() or (root / rel).is_symlink()
+    except OSError:
+        return True  # unreadable is not evidence of absence
+
+
+def stale_entries(project: Project, *, stale_after_days: int, state: view.IndexState | None = None,
+                  today: dt.date | None = None) -> dict[str, StaleHint]:
+    """Hints for the entries listed in the index, by id; entries without a record file get none."""
+    state = state or view.read_index(project)
+    today = today or dt.date.today()
+    hints: dict[str, StaleHint] = {}
+    if not state.entries or not _records_dir_inside(project):
+        return hints
+    for entry in state.entries:
+        text = _read_record(project.records_dir, entry.id)
+        hint = None if text is None else hint_for_text(project.root, entry.id, text,
+                                                       stale_after_days=stale_after_days, today=today)
+        if hint is not None:
+            hints[entry.id] = hint
+    return hints

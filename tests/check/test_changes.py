@@ -1,0 +1,62 @@
+"""The pure pieces behind check and scan: which paths are memory, how lines are numbered, and
+how the two secret layers are fed."""
+from __future__ import annotations
+
+import pytest
+
+from chord_git.check import changes
+from chord_git.git.command import parse_added
+from tests.check.helpers import github_token
+
+
+@pytest.mark.parametrize("path, split", [
+    ("MEMORY.md", ("", "MEMORY.md")),
+    (".chord/memory/records/a.md", ("", ".chord/memory/records/a.md")),
+    (".chord/memory/promotions/p.md", ("", ".chord/memory/promotions/p.md")),
+    ("svc/api/MEMORY.md", ("svc/api/", "MEMORY.md")),
+    ("svc/.chord/memory/records/a.md", ("svc/", ".chord/memory/records/a.md")),
+    ("NOTMEMORY.md", None), ("memory.md", None), ("MEMORY.md.bak", None), (".chord/config.yaml", None),
+    ("docs/.chord/memoryx/a.md", None), ("x.chord/memory/a.md", None),
+])
+def test_memory_split(path: str, split: tuple[str, str] | None) -> None:
+    assert changes.memory_split(path) == split
+
+
+@pytest.mark.parametrize("data, lines", [
+    (b"", []),
+    (b"a\nb\n", [(1, "a"), (2, "b")]),
+    (b"a\r\nb", [(1, "a"), (2, "b")]),
+    (b"a\n\nb\n", [(1, "a"), (2, ""), (3, "b")]),
+    (b"caf\xe9\n", [(1, "caf\ufffd")]),
+    (b"x\x0cy\n", [(1, "x\x0cy")]),  # only LF ends a line, as in git's numbering
+])
+def test_text_lines(data: bytes, lines: list[tuple[int, str]]) -> None:
+    assert changes.text_lines(data) == lines
+
+
+def test_parse_added_from_git_diff_output() -> None:
+    diff = (b"diff --git a/MEMORY.md b/MEMORY.md\nindex 1..2 100644\n--- a/MEMORY.md\n+++ b/MEMORY.md\n"
+            b"@@ -1,0 +2,2 @@\n+one\r\n+two\n@@ -5 +7 @@\n-gone\n+seven\n\\ No newline at end of file\n")
+    assert parse_added(diff) == (False, ((2, "one"), (3, "two"), (7, "seven")))
+    assert parse_added(b"diff --git a/x b/x\nBinary files a/x and b/x differ\n") == (True, ())
+
+
+def test_long_lines_go_to_layer_1_only() -> None:
+    token_line = "x" * (changes.LAYER2_MAX_LINE + 10) + f" GITHUB_TOKEN={github_token()}"
+    findings = changes.scan_secrets({"MEMORY.md": [(7, token_line)]})
+    assert [(f.path, f.line, f.kind, f.layer) for f in findings] == [("MEMORY.md", 7, "github-token", "sanitizer")]
+    allowed = token_line + "  # pragma: allowlist secret"
+    assert changes.scan_secrets({"MEMORY.md": [(7, allowed)]}) == []
+
+
+def test_text_past_the_layer_2_budget_is_still_scanned_by_layer_1() -> None:
+    filler = [(n, "plain words about the build " * 20) for n in range(1, 300)]
+    lines = [*filler, (300, f"export GITHUB_TOKEN={github_token()}")]
+    assert sum(len(text) + 1 for _, text in filler) > changes.LAYER2_MAX_CHARS
+    findings = changes.scan_secrets({"MEMORY.md": lines}, commit="c" * 40)
+    assert [(f.line, f.kind, f.commit) for f in findings] == [(300, "github-token", "c" * 40)]
+    assert github_token() not in findings[0].message
+
+
+def test_nothing_to_scan_imports_nothing() -> None:
+    assert changes.scan_secrets({}) == [] and changes.scan_secrets({"MEMORY.md": []}) == []

@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chord_git.memory import index_file
+from chord_git.memory.index_file import BEGIN, END, Entry, IndexDelta
+
+
+def entry(rid: str, kind: str = "fact", summary: str | None = None) -> Entry:
+    return Entry(type=kind, summary=summary or f"Summary of {rid}.", id=rid)
+
+
+def doc_of(text: str) -> index_file.MemoryDoc:
+    doc, problems = index_file.parse(text)
+    assert doc is not None and not problems, problems
+    return doc
+
+
+SAMPLE = (
+    "# Project memory\n\nMy own notes stay here.\n\n"
+    f"{BEGIN}\n"
+    "- [preference] Use pnpm, never npm, for JS dependencies. ([20261129-use-pnpm-3f9a](.chord/memory/records/20261129-use-pnpm-3f9a.md))\n"
+    "- [workflow] Run `make check` before asking for review. ([20261128-make-check-0b1c](.chord/memory/records/20261128-make-check-0b1c.md))\n"
+    f"{END}\n\nTrailing notes.\n"
+)
+
+
+def test_parse_spec_example() -> None:
+    doc = doc_of(SAMPLE)
+    assert doc.ids() == ["20261129-use-pnpm-3f9a", "20261128-make-check-0b1c"]
+    assert doc.entries[0].type == "preference"
+    assert doc.entries[0].summary == "Use pnpm, never npm, for JS dependencies."
+    assert doc.entries[0].line == 6
+    assert index_file.render(doc) == SAMPLE
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("bom", [False, True])
+def test_outside_bytes_preserved_after_a_write(newline: str, bom: bool) -> None:
+    original = SAMPLE.replace("\n", newline)
+    data = index_file.encode(original, bom) + b"\xff\xfe raw bytes outside" + newline.encode()
+    text, has_bom = index_file.decode(data)
+    doc, problems = index_file.parse(text, bom=has_bom)
+    assert doc is not None
+    assert [p.kind for p in problems] == ["encoding-outside"]
+    new = index_file.apply(doc, IndexDelta(insert=(entry("20261130-new-aaaa"),)))
+    out = index_file.encode(index_file.render(new), new.bom)
+    assert out.startswith(index_file.encode(original.split(BEGIN)[0], bom))
+    assert out.endswith(index_file.encode(END + newline + original.split(END + newline)[1], False) + b"\xff\xfe raw bytes outside" + newline.encode())
+    assert f"{BEGIN}{newline}- [fact] Summary of 20261130-new-aaaa.".encode() in out
+
+
+@pytest.mark.parametrize(
+    "text, kind, line",
+    [
+        (f"a\n{BEGIN}\n", "marker-missing", 2),
+        (f"a\n{END}\n", "marker-reversed", 2),
+        (f"{END}\n{BEGIN}\n{END}\n", "marker-reversed", 1),
+        (f"{BEGIN}\n{BEGIN}\n{END}\n", "marker-nested", 2),
+        (f"{BEGIN}\n{END}\n{BEGIN}\n{END}\n", "marker-duplicate", 3),
+        (f"{BEGIN}\n{END}\nx\n{END}\n", "marker-duplicate", 4),
+        (f"{BEGIN}\nhello\n{END}\n", "index-line", 2),
+        (f"{BEGIN}\n- [opinion] Foo. ([abc-1](.chord/memory/records/abc-1.md))\n{END}\n", "index-line", 2),
+        (f"{BEGIN}\n- [fact] Foo. ([../etc](.chord/memory/records/../etc.md))\n{END}\n", "index-line", 2),
+        (f"{BEGIN}\n- [fact] Foo. ([abc-1](.chord/memory/records/abc-2.md))\n{END}\n", "index-line", 2),
+        (f"{BEGIN}\n- [fact] A. ([abc-1](.chord/memory/records/abc-1.md))\n- [fact] B. ([abc-1](.chord/memory/records/abc-1.md))\n{END}\n", "index-duplicate", 3),
+    ],
+)
+def test_syntax_errors_carry_a_line(text: str, kind: str, line: int) -> None:
+    _doc, problems = index_file.parse(text, "MEMORY.md")
+    assert problems, "expected a problem"
+    assert problems[0].kind == kind
+    assert problems[0].line == line
+    assert problems[0].render().startswith(f"MEMORY.md:{line}: ")
+
+
+def test_markers_inside_a_code_fence_are_text() -> None:
+    text = f"Example:\n```\n{BEGIN}\n{END}\n```\n{BEGIN}\n{END}\n"
+    doc = doc_of(text)
+    assert doc.has_markers and doc.prefix.endswith(f"```\n{BEGIN}\n")
+
+
+def test_file_without_markers_gets_them_appended_on_first_write() -> None:
+    text = "hand written\nnotes"
+    doc = doc_of(text)
+    assert not doc.has_markers
+    out = index_file.render(index_file.apply(doc, IndexDelta(insert=(entry("abc-1"),))))
+    assert out.startswith("hand written\nnotes\n\n" + BEGIN + "\n- [fact]")
+    assert out.endswith(END + "\n")
+
+
+def test_insert_goes_on_top_and_never_duplicates() -> None:
+    doc = doc_of(f"{BEGIN}\n{entry('old-1').render()}\n{END}\n")
+    new = index_file.apply(doc, IndexDelta(insert=(entry("new-1"), entry("new-2"), entry("old-1"))))
+    assert new.ids() == ["new-1", "new-2", "old-1"]
+    again = index_file.apply(new, IndexDelta(insert=(entry("new-1"),)))
+    assert again.ids() == new.ids()
+
+
+def test_remove_and_replace_in_place_keep_user_order() -> None:
+    doc = doc_of(f"{BEGIN}\n" + "".join(entry(r).render() + "\n" for r in ["a-1", "b-1", "c-1"]) + f"{END}\n")
+    new = index_file.apply(doc, IndexDelta(remove=frozenset({"a-1"}), replace={"c-1": entry("c-2")}))
+    assert new.ids() == ["b-1", "c-2"]
+
+
+def test_revision_of_a_line_the_user_deleted_goes_on_top() -> None:
+    doc = doc_of(f"{BEGIN}\n{entry('b-1').render()}\n{END}\n")
+    new = index_file.apply(doc, IndexDelta(replace={"gone-1": entry("gone-2")}))
+    assert new.ids() == ["gone-2", "b-1"]
+    assert "gone-1" not in new.ids()
+
+
+def test_untouched_entries_keep_the_users_exact_text() -> None:
+    line = "- [fact]   Odd   spacing kept. ([abc-1](.chord/memory/records/abc-1.md))   "
+    doc = doc_of(f"{BEGIN}\n{line}\n\n{END}\n")
+    new = index_file.apply(doc, IndexDelta(insert=(entry("new-1"),)))
+    assert line in index_file.render(new)
+
+
+# ---------------------------------------------------------------- property-based round trips
+ids = st.from_regex(r"[a-z0-9][a-z0-9-]{2,20}", fullmatch=True)
+summaries = st.text(
+    alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\u0085\ufeff"),
+    min_size=1, max_size=60,
+).map(lambda s: " ".join(s.split())).filter(lambda s: s and "](" not in s and not s.endswith(")"))
+free_text = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\ufeff"), max_size=200
+).filter(lambda s: "chord:memory" not in s and "```" not in s and "~~~" not in s)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    prefix=free_text,
+    suffix=free_text,
+    items=st.lists(st.tuples(st.sampled_from(["preference", "fact", "workflow", "lesson"]), summaries, ids),
+                   max_size=8, unique_by=lambda t: t[2]),
+    crlf=st.booleans(),
+)
+def test_parse_render_round_trip(prefix: str, suffix: str, items: list[tuple[str, str, str]], crlf: bool) -> None:
+    nl = "\r\n" if crlf else "\n"
+    body = "".join(Entry(type=k, summary=s, id=i).render() + nl for k, s, i in items)
+    pre = prefix if prefix.endswith("\n") or not prefix else prefix + nl
+    text = f"{pre}{BEGIN}{nl}{body}{END}{nl}{suffix}"
+    doc, problems = index_file.parse(text)
+    assert doc is not None, problems
+    assert [p for p in problems if p.kind != "encoding-outside"] == []
+    assert index_file.render(doc) == text
+    assert [(e.type, e.summary, e.id) for e in doc.entries] == [(k, s.strip(), i) for k, s, i in items]
+    # Re-parsing what a delta produced gives the same entries (render -> parse is stable).
+    moved = index_file.apply(doc, IndexDelta(insert=(Entry("fact", "Added entry.", "zz-added"),)))
+    again, _ = index_file.parse(index_file.render(moved))
+    assert again is not None and again.ids() == moved.ids()

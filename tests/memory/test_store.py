@@ -1,0 +1,190 @@
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from chord_git.errors import InputError
+from chord_git.memory import index_file, records, store
+from chord_git.memory.index_file import BEGIN, END, Entry, IndexDelta
+from chord_git.memory.project import discover
+from testing.gitutil import git, index_digest
+from tests.conftest import REPO_ROOT
+
+
+def entry(rid: str) -> Entry:
+    return Entry(type="fact", summary=f"About {rid}.", id=rid)
+
+
+def parse_file(path: Path) -> index_file.MemoryDoc:
+    text, bom = index_file.decode(path.read_bytes())
+    doc, problems = index_file.parse(text, bom=bom)
+    assert doc is not None and not [p for p in problems if p.kind != "encoding-outside"], problems
+    return doc
+
+
+def test_state_dir_is_inside_git_and_never_in_status(repo: Path) -> None:
+    project = discover(repo)
+    assert project.state_dir == repo / ".git" / "chord-memory"
+    before = index_digest(repo)
+    store.apply_delta(project, IndexDelta(insert=(entry("abc-1"),)))
+    assert (project.state_dir / "lock").exists()
+    assert git(repo, "status", "--porcelain") == "?? MEMORY.md\n"
+    assert index_digest(repo) == before
+
+
+def test_delta_keeps_user_reordering_and_deletions(repo: Path) -> None:
+    project = discover(repo)
+    store.apply_delta(project, IndexDelta(insert=(entry("a-1"), entry("b-1"), entry("c-1"))))
+    path = project.memory_md
+    # The user reorders, deletes one line and edits text outside the markers meanwhile.
+    text = path.read_text()
+    lines = text.splitlines(keepends=True)
+    a, b, c = (next(line for line in lines if f"[{rid}]" in line) for rid in ("a-1", "b-1", "c-1"))
+    text = text.replace(a + b + c, c + a).replace("# Project memory", "# Our memory\n\nhand note")
+    path.write_text(text)
+    store.apply_delta(project, IndexDelta(insert=(entry("d-1"),), replace={"a-1": entry("a-2")}))
+    doc = parse_file(path)
+    assert doc.ids() == ["d-1", "c-1", "a-2"]  # b-1 stays deleted, user order kept, a revised in place
+    assert "hand note" in doc.prefix
+    # Re-inserting the deleted id through a stale delta does not resurrect anything else.
+    store.apply_delta(project, IndexDelta(remove=frozenset({"zzz-1"})))
+    assert parse_file(path).ids() == ["d-1", "c-1", "a-2"]
+
+
+def test_broken_managed_section_is_never_rewritten(repo: Path) -> None:
+    project = discover(repo)
+    broken = f"mine\n{BEGIN}\nnot an entry\n{END}\n"
+    project.memory_md.write_text(broken)
+    with pytest.raises(InputError, match=r"MEMORY.md:3: managed section unusable"):
+        store.apply_delta(project, IndexDelta(insert=(entry("a-1"),)))
+    assert project.memory_md.read_text() == broken
+
+
+def test_create_exclusive_never_overwrites(repo: Path) -> None:
+    project = discover(repo)
+    target = project.records_dir / "abc-1.md"
+    assert store.create_exclusive(project, target, b"first")
+    assert not store.create_exclusive(project, target, b"second")
+    assert target.read_bytes() == b"first"
+    assert list((project.state_dir / "tmp").iterdir()) == []
+
+
+def test_temp_files_never_land_in_the_working_tree(repo: Path) -> None:
+    project = discover(repo)
+    for number in range(20):
+        store.apply_delta(project, IndexDelta(insert=(entry(f"n-{number:03d}"),)))
+    assert sorted(p.name for p in repo.iterdir()) == [".git", "MEMORY.md", "README.md"]
+
+
+def _spawn(*args: str) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    return subprocess.Popen([sys.executable, "-m", "testing.memory_writers", *args], cwd=REPO_ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_eight_writers_and_an_editor_lose_nothing(repo: Path) -> None:
+    project = discover(repo)
+    store.apply_delta(project, IndexDelta(insert=(entry("seed-1"), entry("seed-2"))))
+    before = index_digest(repo)
+    stop = repo.parent / "stop-editor"
+    editor = _spawn("edit", str(repo), str(stop))
+    writers = [_spawn("insert", str(repo), str(tag), "25") for tag in range(8)]
+    for proc in writers:
+        _out, err = proc.communicate(timeout=240)
+        assert proc.returncode == 0, err
+    stop.touch()
+    out, err = editor.communicate(timeout=60)
+    assert editor.returncode == 0, err
+    notes = int(out.strip())
+    assert notes > 0
+    doc = parse_file(project.memory_md)
+    ids = set(doc.ids())
+    expected = {f"w{tag}-{n:03d}" for tag in range(8) for n in range(25)} | {"seed-1", "seed-2"}
+    assert ids == expected and len(doc.ids()) == 202
+    for number in range(notes):
+        assert f"user note {number}\n" in doc.prefix
+    assert index_digest(repo) == before
+
+
+def test_an_uncoordinated_save_is_never_lost(repo: Path) -> None:
+    """A person's editor saves without our lock while writers run: their edit always survives."""
+    project = discover(repo)
+    store.apply_delta(project, IndexDelta(insert=(entry("seed-1"),)))
+    rng = random.Random(11)
+    writers = [_spawn("insert", str(repo), f"s{tag}", "200") for tag in range(2)]
+    time.sleep(0.4)
+    for number in range(12):
+        saver = _spawn("save", str(repo), f"person note {number}", f"{rng.uniform(0, 0.004):.4f}")
+        _out, err = saver.communicate(timeout=60)
+        assert saver.returncode == 0, err
+    for proc in writers:
+        _out, err = proc.communicate(timeout=240)
+        assert proc.returncode == 0, err
+    doc = parse_file(project.memory_md)
+    for number in range(12):
+        assert f"person note {number}\n" in doc.prefix
+
+
+def _writer_loop(root: Path) -> None:
+    project = discover(root)
+    number = 0
+    while True:
+        number += 1
+        store.apply_delta(project, IndexDelta(insert=(entry(f"k-{os.getpid()}-{number}"),)))
+        rid = f"rec-{os.getpid()}-{number}"
+        store.create_exclusive(project, project.records_dir / f"{rid}.md", ("x" * 5000).encode())
+
+
+def test_sigkill_never_leaves_a_half_written_file(repo: Path) -> None:
+    project = discover(repo)
+    store.apply_delta(project, IndexDelta(insert=tuple(entry(f"base-{n:03d}") for n in range(200))))
+    rng = random.Random(7)
+    for _ in range(100):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - child
+            try:
+                _writer_loop(repo)
+            finally:
+                os._exit(0)
+        time.sleep(rng.uniform(0.0, 0.03))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        doc = parse_file(project.memory_md)
+        assert {f"base-{n:03d}" for n in range(200)} <= set(doc.ids())
+        assert project.memory_md.read_bytes().endswith(f"{END}\n".encode())
+        for path in project.records_dir.glob("*.md") if project.records_dir.exists() else []:
+            assert path.stat().st_size == 5000
+    assert sorted(p.name for p in repo.iterdir()) == [".chord", ".git", "MEMORY.md", "README.md"]
+    assert git(repo, "status", "--porcelain").splitlines() == ["?? .chord/", "?? MEMORY.md"]
+
+
+def test_lock_is_exclusive(repo: Path) -> None:
+    project = discover(repo)
+    from chord_git.errors import LockTimeout
+    with store.locked(project):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - child
+            try:
+                with store.locked(project, timeout=0.2):
+                    os._exit(3)
+            except LockTimeout:
+                os._exit(7)
+            os._exit(1)
+        _pid, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 7
+
+
+def test_record_written_by_store_is_read_back(repo: Path) -> None:
+    from tests.memory.test_records import make_record
+    project = discover(repo)
+    record = make_record()
+    path = records.safe_record_path(project.records_dir, record.id) if project.records_dir.exists() else project.records_dir / f"{record.id}.md"
+    assert store.create_exclusive(project, path, records.render(record).encode())
+    assert records.read(path) == (record, [])
