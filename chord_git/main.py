@@ -96,6 +96,17 @@ def build_parser() -> argparse.ArgumentParser:
         where.add_argument(f"--{flag}", dest="where", action="store_const", const=flag)
     q = actions.add_parser("prune-orphans", help="delete orphan record files (all, or the IDs given)")
     q.add_argument("ids", nargs="*", metavar="ID")
+
+    p = sub.add_parser("setup", help="per-clone setup: `setup merge` turns on the MEMORY.md merge driver")
+    what = p.add_subparsers(dest="setup_what", metavar="<what>", parser_class=_Parser, required=True)
+    what.add_parser("merge", help="write the merge driver to this repository's git config; print the .gitattributes lines")
+
+    p = sub.add_parser("merge-driver", help="git's merge driver for MEMORY.md: git runs it with %%O %%A %%B %%P")
+    p.add_argument("--marker-size", type=_positive, default=7, metavar="N", help="conflict marker size (git's %%L)")
+    p.add_argument("base", type=Path, metavar="BASE", help="the common ancestor's version (%%O)")
+    p.add_argument("ours", type=Path, metavar="OURS", help="our version; the result is written here (%%A)")
+    p.add_argument("theirs", type=Path, metavar="THEIRS", help="their version (%%B)")
+    p.add_argument("path", nargs="?", default="MEMORY.md", metavar="PATH", help="the path being merged (%%P)")
     return parser
 
 
@@ -103,6 +114,14 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
     from chord_git import config as config_mod
     from chord_git.memory import project as project_mod
 
+    if args.command == "merge-driver":
+        # Before project discovery and config: git calls this mid-merge, and a bad config must
+        # not turn a mergeable MEMORY.md into a conflict.
+        from chord_git.commands.merge_driver import merge_driver
+        return merge_driver(args.base, args.ours, args.theirs, args.path, out, marker_size=args.marker_size)
+    if args.command == "setup":
+        from chord_git.commands.setup import setup_merge
+        return setup_merge(Path.cwd(), out)
     if args.command == "scan":
         # Before project discovery: CI scans bare mirrors, which have no project to discover.
         from chord_git.commands.scan import scan

@@ -4,6 +4,9 @@ libgit2 refuses split indexes (``link``), sparse indexes (``sdir``) and sha256 o
 git itself reads them all, and honours ``GIT_INDEX_FILE`` without help. ``libgit2`` falls back to
 this module only then, so the hook keeps working on those repositories at a few extra
 milliseconds per file. The plain data types both paths return live in ``changes``.
+
+It also holds the few repository settings the tool reads or writes through git itself: a config
+value in the repository's own config file, attributes, and the files git lists.
 """
 from __future__ import annotations
 
@@ -104,3 +107,35 @@ def discover(start: Path) -> tuple[Path, Path, Path | None] | None:
     common = Path(lines[1]) if Path(lines[1]).is_absolute() else (start / lines[1])
     workdir = None if lines[2] == "true" or len(lines) < 4 else Path(lines[3])
     return git_dir.resolve(), common.resolve(), workdir.resolve() if workdir else None
+
+
+# ---------------------------------------------------------------------------- repository settings
+def set_local_config(workdir: Path, key: str, value: str) -> None:
+    """Write ``key`` to the repository's own config (``.git/config``, shared by its worktrees)."""
+    _run(workdir, "config", "--local", key, value)
+
+
+def local_config(workdir: Path, key: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "config", "--local", "--get", key], cwd=workdir,
+                              capture_output=True, check=False)
+    except OSError as exc:
+        raise RepoError(f"cannot run git: {exc.strerror}") from None
+    return done.stdout.decode("utf-8", "surrogateescape").rstrip("\n") if done.returncode == 0 else None
+
+
+def listed_files(workdir: Path, name: str) -> list[str]:
+    """Tracked and untracked, not ignored files called ``name`` at any depth, top-level relative."""
+    out = _run(workdir, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
+               f":(glob)**/{name}")
+    return sorted({p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p})
+
+
+def attribute(workdir: Path, name: str, paths: list[str]) -> dict[str, str]:
+    """The value of attribute ``name`` for each path ("unspecified", "set", "unset" or a value)."""
+    if not paths:
+        return {}
+    out = _run(workdir, "check-attr", "-z", name, "--", *paths)
+    fields = out.split(b"\0")
+    return {path.decode("utf-8", "surrogateescape"): value.decode("utf-8", "surrogateescape")
+            for path, _attr, value in zip(fields[0::3], fields[1::3], fields[2::3])}
