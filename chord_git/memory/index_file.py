@@ -129,8 +129,11 @@ def parse_entry(line: str) -> Entry | str:
     return Entry(type=kind, summary=summary.strip(), id=rid, raw=line)
 
 
+_BAD_BYTE_RE = re.compile("[\udc80-\udcff]")  # what surrogateescape made of invalid UTF-8
+
+
 def _has_bad_bytes(text: str) -> bool:
-    return any("\udc80" <= ch <= "\udcff" for ch in text)
+    return _BAD_BYTE_RE.search(text) is not None
 
 
 def parse(text: str, path: str = "MEMORY.md", *, bom: bool = False) -> tuple[MemoryDoc | None, list[Problem]]:
