@@ -32,17 +32,6 @@ def git_merge_file(tmp_path: Path, base: bytes, ours: bytes, theirs: bytes) -> t
     return done.stdout, done.returncode
 
 
-def lcs_length(a: list[str], b: list[str]) -> int:
-    row = [0] * (len(b) + 1)
-    for x in a:
-        diagonal = 0
-        for j, y in enumerate(b, start=1):
-            above = row[j]
-            row[j] = diagonal + 1 if x == y else max(row[j], row[j - 1])
-            diagonal = above
-    return row[-1]
-
-
 @pytest.mark.parametrize("base, ours, theirs, expected", [
     ("a b c", "X a b c", "a b c Y", "X a b c Y"),  # far apart: both taken
     ("a b c", "X a b c", "Y a b c", "<< X == Y >> a b c"),
@@ -161,26 +150,3 @@ def test_conflicts_show_both_sides_whole(base: list[str], ours: list[str], their
     assert count == len(shown)
     assert shown == [(list(h.ours), list(h.theirs)) for h in hunks if h.conflict]
     assert clean == [t for h in hunks if not h.conflict for t in h.resolved()]
-
-
-@SETTINGS
-@given(st.lists(st.sampled_from("abcd"), max_size=14), st.lists(st.sampled_from("abcd"), max_size=14))
-def test_diff_is_minimal(a: list[str], b: list[str]) -> None:
-    changes = diff3.diff(a, b)
-    removed = sum(a1 - a0 for a0, a1, _, _ in changes)
-    added = sum(b1 - b0 for _, _, b0, b1 in changes)
-    kept = len(a) - removed
-    assert kept == len(b) - added == lcs_length(a, b)
-    position = 0
-    rebuilt: list[str] = []
-    for a0, a1, b0, b1 in changes:
-        rebuilt += a[position:a0] + b[b0:b1]
-        position = a1
-    assert rebuilt + a[position:] == b
-
-
-def test_big_edit_distances_fall_back_to_difflib() -> None:
-    a = [f"a{i}" for i in range(3000)]
-    b = [f"b{i}" for i in range(3000)]
-    assert diff3.diff(a, b) == [(0, 3000, 0, 3000)]
-    assert diff3.MAX_EDIT_DISTANCE < 6000
