@@ -16,7 +16,6 @@ Run it with the venv's python (``git-memory`` must be on PATH: ``PATH=.venv/bin:
 from __future__ import annotations
 
 import argparse
-import random
 import shutil
 import statistics
 import subprocess
@@ -31,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from chord_git.memory import merge  # noqa: E402
 from chord_git.memory.index_file import BEGIN, END, Entry  # noqa: E402
+from testing.merge_corpus import edits, git_merge_file  # noqa: E402
 
 
 def index(names: list[str]) -> bytes:
@@ -46,14 +46,6 @@ def median_ms(fn: Callable[[], object], runs: int) -> float:
         fn()
         samples.append((time.perf_counter() - start) * 1000)
     return statistics.median(samples)
-
-
-def git_merge_file(folder: Path, base: bytes, ours: bytes, theirs: bytes) -> tuple[bytes, int]:
-    for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
-        (folder / name).write_bytes(data)
-    done = subprocess.run(["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
-                           "ours", "base", "theirs"], cwd=folder, capture_output=True, check=False)
-    return done.stdout, done.returncode
 
 
 def driver_process(folder: Path, base: bytes, ours: bytes, theirs: bytes) -> int:
@@ -91,30 +83,14 @@ def hostile(folder: Path) -> None:
     result = merge.merge_memory(base, ours, theirs)
     ours_ms = (time.perf_counter() - start) * 1000
     git_ms = median_ms(lambda: git_merge_file(folder, base, ours, theirs), 1)
+    whole = "both sides whole" if ours in result.data and theirs in result.data else "SIDES NOT WHOLE"
     print(f"\nhostile: three unrelated 50,000-line files: driver {ours_ms:.0f} ms "
-          f"({result.conflicts} conflict, {len(result.data):,} bytes, both sides whole); git merge-file {git_ms:.0f} ms")
+          f"({result.conflicts} conflict, {len(result.data):,} bytes, {whole}); git merge-file {git_ms:.0f} ms")
 
 
 def agreement(cases: int, folder: Path) -> None:
-    rnd = random.Random(14)
-    vocab = ["", "", "", "# Notes", "- use pnpm", "```", "---", *[f"line {i}" for i in range(12)]]
-
-    def edit(text: list[str]) -> list[str]:
-        text = list(text)
-        for _ in range(rnd.randint(0, 4)):
-            roll = rnd.random()
-            if roll < 0.3 and text:
-                del text[rnd.randrange(len(text))]
-            elif roll < 0.8:
-                text.insert(rnd.randint(0, len(text)), rnd.choice([*vocab, "new A", "new B"]))
-            elif text:
-                text[rnd.randrange(len(text))] = rnd.choice(["changed X", "changed Y"])
-        return text
-
     same_clean = same_bytes = 0
-    for _ in range(cases):
-        base = [rnd.choice(vocab) for _ in range(rnd.randint(0, 14))]
-        sides = [("".join(f"{w}\n" for w in s)).encode() for s in (base, edit(base), edit(base))]
+    for sides in edits(seed=14, count=cases):
         mine = merge.text_merge(*sides)
         data, status = git_merge_file(folder, *sides)
         same_clean += (mine.conflicts == 0) == (status == 0)

@@ -1,8 +1,6 @@
 """The three-way line merge: git's rules, exact bytes of all sides kept."""
 from __future__ import annotations
 
-import random
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,6 +9,7 @@ from hypothesis import strategies as st
 
 from chord_git.memory import diff3
 from chord_git.memory.merge import text_merge
+from testing.merge_corpus import edits, git_merge_file
 
 SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, database=None)
 few_lines = st.lists(st.sampled_from("abcde"), max_size=9)
@@ -22,14 +21,6 @@ MARKERS = {"<<": "<<<<<<< ours", "==": "=======", ">>": ">>>>>>> theirs"}
 def lines(spec: str) -> bytes:
     """One line per word; ``<<``, ``==`` and ``>>`` stand for the conflict marker lines."""
     return "".join(f"{MARKERS.get(word, word)}\n" for word in spec.split()).encode()
-
-
-def git_merge_file(tmp_path: Path, base: bytes, ours: bytes, theirs: bytes) -> tuple[bytes, int]:
-    for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
-        (tmp_path / name).write_bytes(data)
-    done = subprocess.run(["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
-                           "ours", "base", "theirs"], cwd=tmp_path, capture_output=True, check=False)
-    return done.stdout, done.returncode
 
 
 @pytest.mark.parametrize("base, ours, theirs, expected", [
@@ -74,29 +65,12 @@ def test_marker_size_and_invalid_utf8_survive() -> None:
 def test_agrees_with_git_on_markdown_like_edits(tmp_path: Path) -> None:
     """A fixed corpus of edits with repeated lines (blank lines, fences): clean exactly when git
     is clean, and the same bytes when clean."""
-    rnd = random.Random(20261129)
-    vocab = ["", "", "", "# Notes", "- use pnpm", "```", "---", *[f"line {i}" for i in range(12)]]
-
-    def edit(text: list[str]) -> list[str]:
-        text = list(text)
-        for _ in range(rnd.randint(0, 4)):
-            roll = rnd.random()
-            if roll < 0.3 and text:
-                del text[rnd.randrange(len(text))]
-            elif roll < 0.8:
-                text.insert(rnd.randint(0, len(text)), rnd.choice([*vocab, "new A", "new B"]))
-            elif text:
-                text[rnd.randrange(len(text))] = rnd.choice(["changed X", "changed Y"])
-        return text
-
-    for _ in range(150):
-        base = [rnd.choice(vocab) for _ in range(rnd.randint(0, 12))]
-        sides = [("".join(f"{w}\n" for w in s)).encode() for s in (base, edit(base), edit(base))]
+    for sides in edits(seed=20261129, count=150, max_lines=12):
         mine = text_merge(*sides)
-        theirs_result, status = git_merge_file(tmp_path, *sides)
+        git_result, status = git_merge_file(tmp_path, *sides)
         assert (mine.conflicts == 0) == (status == 0), sides
         if status == 0:
-            assert mine.data == theirs_result, sides
+            assert mine.data == git_result, sides
 
 
 @SETTINGS
