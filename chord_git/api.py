@@ -44,17 +44,25 @@ def open_session(cwd: PathLike) -> SessionMemory:
     return SessionMemory(loader=load)
 
 
-def agent_busy(cwd: PathLike, *, owner_pid: int | None = None) -> None:
+def agent_busy(cwd: PathLike, *, owner_pid: int | None = None, session_id: str | None = None) -> None:
     """A user message arrived: main-pool extraction pauses, and an in-flight call is cancelled.
 
-    Pass ``owner_pid=os.getpid()`` from a long-lived host so the flag dies with the host.
+    Pass ``owner_pid=os.getpid()`` from a long-lived host so the flag dies with the host. With a
+    ``session_id`` the signal is per session and holds back main-pool workers of every project of
+    the user (they share the pool); without one it concerns this project only.
     """
-    activity.set_busy(project_mod.discover(Path(cwd)).state_dir, owner_pid=owner_pid)
+    if session_id:
+        activity.set_session_busy("api", session_id, owner_pid=owner_pid)
+    else:
+        activity.set_busy(project_mod.discover(Path(cwd)).state_dir, owner_pid=owner_pid)
 
 
-def agent_idle(cwd: PathLike) -> None:
+def agent_idle(cwd: PathLike, *, session_id: str | None = None) -> None:
     """The agent's turn ended: main-pool extraction may call the model."""
-    activity.set_idle(project_mod.discover(Path(cwd)).state_dir)
+    if session_id:
+        activity.set_session_idle("api", session_id)
+    else:
+        activity.set_idle(project_mod.discover(Path(cwd)).state_dir)
 
 
 def session_ended(cwd: PathLike, transcript_path: PathLike, fmt: str = "auto") -> str | None:

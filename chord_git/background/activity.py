@@ -16,9 +16,16 @@ extraction forever. A busy flag is treated as idle when
 
 A missing, unreadable or malformed flag file means idle: a broken signal must not stop memory
 for good, and at worst an extraction overlaps one agent turn.
+
+Per-session flags. Agent hosts driven by hooks (``git memory agent hook``) signal per session: one
+flag file per agent session in a user-level directory, ``$XDG_STATE_HOME/chord/agent-sessions/``.
+All projects of a user share one main model pool, so a main-pool worker waits while *any* session
+of the user is busy (``anyone_busy``), not only sessions in its own project; the same staleness
+rules apply to each file. The project flag above stays for hosts that signal without a session.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -26,9 +33,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from chord_git.memory.project import state_home
 from chord_git.memory.store import replace_atomically
 
 FLAG_NAME = "agent-activity.json"
+SESSIONS_DIR = "agent-sessions"
+# An idle session flag this old is swept when flags are listed: its session is long over.
+IDLE_SWEEP_SECONDS = 7 * 24 * 3600.0
 BUSY_STALE_SECONDS = 3600.0
 CLOCK_SKEW_SECONDS = 300.0
 
@@ -48,17 +59,21 @@ def flag_path(state_dir: Path) -> Path:
 
 def set_busy(state_dir: Path, *, owner_pid: int | None = None) -> None:
     """Mark the agent busy; ``owner_pid`` ties the flag to a long-lived agent process (see module doc)."""
-    _write(state_dir, "busy", owner_pid)
+    _write(flag_path(state_dir), "busy", owner_pid)
 
 
 def set_idle(state_dir: Path) -> None:
-    _write(state_dir, "idle", None)
+    _write(flag_path(state_dir), "idle", None)
 
 
 def read_flag(state_dir: Path) -> ActivityFlag | None:
     """The flag as written, or None when there is none or it cannot be understood."""
+    return _read(flag_path(state_dir))
+
+
+def _read(path: Path) -> ActivityFlag | None:
     try:
-        data = json.loads(flag_path(state_dir).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("state") not in ("busy", "idle"):
@@ -84,16 +99,85 @@ def is_stale(flag: ActivityFlag, *, now: float | None = None, stale_after: float
     return False
 
 
-def is_busy(state_dir: Path, *, stale_after: float = BUSY_STALE_SECONDS) -> bool:
-    flag = read_flag(state_dir)
+def _believed_busy(flag: ActivityFlag | None, stale_after: float) -> bool:
     return flag is not None and flag.state == "busy" and not is_stale(flag, stale_after=stale_after)
 
 
+def is_busy(state_dir: Path, *, stale_after: float = BUSY_STALE_SECONDS) -> bool:
+    """Whether this project's own (session-less) flag says busy."""
+    return _believed_busy(read_flag(state_dir), stale_after)
+
+
+# ---------------------------------------------------------------------------- per-session flags
+def sessions_dir() -> Path:
+    return state_home() / "chord" / SESSIONS_DIR
+
+
+def session_key(agent: str, session_id: str) -> str:
+    return hashlib.sha256(f"{agent}\0{session_id}".encode("utf-8", "surrogateescape")).hexdigest()[:24]
+
+
+def session_flag_path(agent: str, session_id: str) -> Path:
+    return sessions_dir() / f"{session_key(agent, session_id)}.json"
+
+
+def set_session_busy(agent: str, session_id: str, *, owner_pid: int | None = None) -> None:
+    _write(session_flag_path(agent, session_id), "busy", owner_pid)
+
+
+def set_session_idle(agent: str, session_id: str) -> None:
+    _write(session_flag_path(agent, session_id), "idle", None)
+
+
+def end_session(agent: str, session_id: str) -> None:
+    """The session is over: its flag goes away."""
+    try:
+        os.unlink(session_flag_path(agent, session_id))
+    except OSError:
+        pass
+
+
+def session_busy(agent: str, session_id: str, *, stale_after: float = BUSY_STALE_SECONDS) -> bool:
+    return _believed_busy(_read(session_flag_path(agent, session_id)), stale_after)
+
+
+def busy_sessions(*, stale_after: float = BUSY_STALE_SECONDS, now: float | None = None) -> int:
+    """How many agent sessions of this user are busy now; sweeps long-idle and stale flags."""
+    try:
+        names = os.listdir(sessions_dir())
+    except OSError:
+        return 0
+    now = time.time() if now is None else now
+    count = 0
+    for name in names:
+        if not name.endswith(".json"):
+            continue
+        path = sessions_dir() / name
+        flag = _read(path)
+        if _believed_busy(flag, stale_after):
+            count += 1
+        elif flag is None or now - flag.since > IDLE_SWEEP_SECONDS or flag.state == "busy":
+            try:
+                os.unlink(path)  # stale busy, long idle or unreadable: nobody will read it again
+            except OSError:
+                pass
+    return count
+
+
+def anyone_busy(state_dir: Path, *, stale_after: float = BUSY_STALE_SECONDS) -> bool:
+    """What a main-pool worker asks (R15): this project's flag, or any session of the user."""
+    return is_busy(state_dir, stale_after=stale_after) or busy_sessions(stale_after=stale_after) > 0
+
+
 def wait_idle(state_dir: Path, timeout: float | None, poll: float = 0.1, *,
-              stale_after: float = BUSY_STALE_SECONDS) -> bool:
-    """Block until the agent is idle; False when ``timeout`` seconds pass first (None: no limit)."""
+              stale_after: float = BUSY_STALE_SECONDS, user_sessions: bool = False) -> bool:
+    """Block until the agent is idle; False when ``timeout`` seconds pass first (None: no limit).
+
+    ``user_sessions`` also waits for every agent session of the user (``anyone_busy``).
+    """
     deadline = None if timeout is None else time.monotonic() + timeout
-    while is_busy(state_dir, stale_after=stale_after):
+    busy = anyone_busy if user_sessions else is_busy
+    while busy(state_dir, stale_after=stale_after):
         if deadline is not None:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -104,12 +188,11 @@ def wait_idle(state_dir: Path, timeout: float | None, poll: float = 0.1, *,
     return True
 
 
-def _write(state_dir: Path, state: str, owner_pid: int | None) -> None:
-    state_dir = Path(state_dir)
-    state_dir.mkdir(parents=True, exist_ok=True)
+def _write(path: Path, state: str, owner_pid: int | None) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     payload = {"state": state, "since": time.time(), "writer_pid": os.getpid(),
                "host": socket.gethostname(), "owner_pid": owner_pid}
-    replace_atomically(flag_path(state_dir), json.dumps(payload).encode(), state_dir)
+    replace_atomically(path, json.dumps(payload).encode(), path.parent)
 
 
 def _is_pid(value: object) -> bool:

@@ -166,11 +166,12 @@ def _run_job(project: Project, cfg: Config, job: queue.Job, run: Runner, poll: f
              backoff_base: float, say: Log, result: DrainResult) -> None:
     state_dir = project.state_dir
     dedicated = cfg.dedicated_pool
-    should_cancel = None if dedicated else (lambda: activity.is_busy(state_dir))
+    # The main pool is shared by every agent session of the user, in any project (R15).
+    should_cancel = None if dedicated else (lambda: activity.anyone_busy(state_dir))
     while True:
-        if not dedicated and activity.is_busy(state_dir):
-            say(f"job {job.id}: waiting for the agent to be idle")
-            activity.wait_idle(state_dir, timeout=None, poll=poll)
+        if not dedicated and activity.anyone_busy(state_dir):
+            say(f"job {job.id}: waiting for the agent sessions to be idle")
+            activity.wait_idle(state_dir, timeout=None, poll=poll, user_sessions=True)
         say(f"job {job.id}: extracting ({'dedicated' if dedicated else 'main'} pool)")
         try:
             run(project, cfg, job.path, fmt=job.fmt, should_cancel=should_cancel)
@@ -241,12 +242,16 @@ def submit(project: Project, cfg: Config, session_path: Path, fmt: str = "auto",
 
 def spawn_detached(project: Project) -> int:
     """Start ``python -m chord_git.background.worker ROOT`` in its own session; returns its pid."""
-    path = log_path(project)
-    project.state_dir.mkdir(parents=True, exist_ok=True)
-    _trim_log(path)
-    with open(path, "ab") as err:
+    return spawn_module(project, "chord_git.background.worker", log_path(project))
+
+
+def spawn_module(project: Project, module: str, log: Path) -> int:
+    """Start ``python -m MODULE ROOT`` detached, stderr appended to ``log``; returns its pid."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    _trim_log(log)
+    with open(log, "ab") as err:
         proc = subprocess.Popen(
-            [sys.executable or "python3", "-m", "chord_git.background.worker", str(project.root)],
+            [sys.executable or "python3", "-m", module, str(project.root)],
             cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
             start_new_session=True, close_fds=True,
         )
@@ -258,7 +263,7 @@ def spawn_detached(project: Project) -> int:
 def _trim_log(path: Path) -> None:
     try:
         if path.stat().st_size > LOG_KEEP_BYTES:
-            os.replace(path, path.with_name(LOG_NAME + ".1"))
+            os.replace(path, path.with_name(path.name + ".1"))
     except OSError:
         pass
 

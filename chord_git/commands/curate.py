@@ -18,7 +18,7 @@ def curate(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bo
         return _nothing(out, as_json, "empty", "the index is empty; nothing to curate")
     from chord_git.background import activity
 
-    report = curation.run(project, cfg, should_cancel=lambda: activity.is_busy(project.state_dir),
+    report = curation.run(project, cfg, should_cancel=lambda: activity.anyone_busy(project.state_dir),
                           dry_run=dry_run)
     for warning in report.warnings:
         out.warn(warning)

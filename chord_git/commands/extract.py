@@ -55,7 +55,7 @@ def extract(project: Project, cfg: Config, out: Output, *, session: Path, fmt: s
         # R15: with the main pool a busy agent preempts this run too (the pipeline ignores the
         # signal for a dedicated pool, R16).
         report = extract_session(project, cfg, session, fmt=fmt, dry_run=dry_run,
-                                 should_cancel=lambda: activity.is_busy(state_dir))
+                                 should_cancel=lambda: activity.anyone_busy(state_dir))
     except Preempted as exc:
         if as_json:
             out.json({"outcome": "preempted", "reason": str(exc)})

@@ -54,7 +54,8 @@ class Project:
             return path.as_posix()
 
 
-def _state_home() -> Path:
+def state_home() -> Path:
+    """``$XDG_STATE_HOME`` (default ``~/.local/state``): runtime state that belongs to no repository."""
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base)
 
@@ -66,7 +67,7 @@ def _short_hash(text: str) -> str:
 def state_dir_for(root: Path, repo: layout.RepoInfo | None) -> Path:
     """Runtime state is never in the working tree: inside the git common dir, else XDG state."""
     if repo is None or repo.workdir is None:
-        return _state_home() / "chord" / _short_hash(str(root))
+        return state_home() / "chord" / _short_hash(str(root))
     base = repo.common_dir / STATE_DIR_NAME
     main_workdir = repo.common_dir.parent if repo.common_dir.name == ".git" else None
     if root == main_workdir or (root == repo.workdir and repo.git_dir == repo.common_dir):
