@@ -38,6 +38,8 @@ class MemoryConfig:
     agents_md_budget: int = 6000
     transcript_budget: int = 60000
     stale_after_days: int = 180
+    # A hook-driven session without an end event (Codex) counts as frozen after this long unchanged.
+    freeze_after_seconds: int = 900
 
 
 @dataclass(frozen=True)
@@ -245,6 +247,8 @@ def _memory(loc: _Located, warnings: list[str]) -> MemoryConfig:
             kwargs[name] = _expect_int(value, f"memory.{name}", 200)
         elif name == "stale_after_days":
             kwargs[name] = _expect_int(value, "memory.stale_after_days", 1)
+        elif name == "freeze_after_seconds":
+            kwargs[name] = _expect_int(value, "memory.freeze_after_seconds", 1)
         else:
             warnings.append(f"{value.path}:{value.line}: unknown key memory.{name} (ignored)")
     return MemoryConfig(**kwargs)

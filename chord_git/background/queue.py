@@ -230,6 +230,35 @@ def fail(project: Project, job: Job, reason: str) -> Job:
     return updated
 
 
+def find(project: Project, job_id: str) -> list[Job]:
+    """Queued or given-up jobs whose id starts with ``job_id`` (ids may be abbreviated, as in git)."""
+    wanted = job_id.strip().lower()
+    if not wanted:
+        return []
+    return [job for job in pending(project) + failed(project) if job.id.startswith(wanted)]
+
+
+def rearm(project: Project, job: Job) -> Job:
+    """Make a job that failed due now: out of ``failed/`` and past its backoff; its history stays."""
+    updated = replace(job, not_before=0.0, path=queue_dir(project) / job.path.name)
+    if job.path.parent == failed_dir(project):
+        try:
+            os.replace(job.path, updated.path)
+        except FileNotFoundError:
+            return job  # the copy is gone: nothing left to run
+        _save(project, updated, queue_dir(project))
+        _unlink(failed_dir(project) / f"{job.id}.json")
+    else:
+        _save(project, updated, queue_dir(project))
+    return updated
+
+
+def drop(project: Project, job: Job) -> None:
+    """Forget a job, queued or given up: its copy of the transcript is deleted."""
+    _unlink(job.path.with_suffix(".json"))
+    _unlink(job.path)
+
+
 def clear_failed(project: Project) -> int:
     """Remove every given-up job; returns how many there were."""
     count = len(failed(project))

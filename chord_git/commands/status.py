@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from chord_git import config as config_mod
 from chord_git import summary
+from chord_git.commands.queue import counts as queue_counts
 from chord_git.memory import store, view
 from chord_git.memory.project import Project
 from chord_git.ui import Output
@@ -28,6 +29,7 @@ def collect(project: Project, cfg: config_mod.Config) -> dict[str, object]:
     state = view.read_index(project)
     label, reason = badge(project, cfg, state)
     entries = len(state.entries)
+    pending, failed = queue_counts(project)
     shown = summary.build(project.memory_md, budget=cfg.memory.summary_budget,
                           extraction_enabled=False).entries_shown if entries else 0
     return {
@@ -42,6 +44,8 @@ def collect(project: Project, cfg: config_mod.Config) -> dict[str, object]:
         "promotions": len(view.promotion_files(project)),
         "summary_budget": cfg.memory.summary_budget,
         "stale": _stale_count(project, cfg, state),
+        "queue_pending": pending,
+        "queue_failed": failed,
     }
 
 
@@ -70,4 +74,6 @@ def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bo
     if data["stale"]:
         count = data["stale"]
         out.line(f"{count} stale {'entry' if count == 1 else 'entries'} (hints only)")
+    if data["queue_pending"] or data["queue_failed"]:
+        out.line(f"queue: {data['queue_pending']} pending, {data['queue_failed']} failed (git memory queue)")
     return 0
