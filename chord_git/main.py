@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from chord_git import __version__
+from chord_git.agents import HOST_NAMES, SCOPES
 from chord_git.errors import ChordError, UsageError
 from chord_git.ui import Output
 
@@ -71,10 +72,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--background", action="store_true",
                    help="queue the session for the project's background worker and return at once")
 
-    p = sub.add_parser("agent", help="the agent host's activity signal: busy, idle (or status)")
-    p.add_argument("state", choices=("busy", "idle", "status"))
-    p.add_argument("--pid", type=_positive, help="with busy: the host's pid; the flag dies with it")
-    p.add_argument("--json", action="store_true", help="with status: JSON output")
+    p = sub.add_parser("agent", help="agent hosts: install hooks (Claude Code, Codex), the hook, status line, busy/idle")
+    acts = p.add_subparsers(dest="agent_action", metavar="<action>", parser_class=_Parser, required=True)
+    for name, text in (("install", "merge chord-git's hooks into the host's settings"),
+                       ("uninstall", "remove chord-git's entries from the host's settings")):
+        q = acts.add_parser(name, help=text)
+        q.add_argument("host", choices=HOST_NAMES)
+        q.add_argument("--scope", choices=SCOPES, default="project",
+                       help="project (shared), local (personal, in the project) or user (all projects)")
+        q.add_argument("--dry-run", action="store_true", help="print the change as a diff; write nothing")
+    q = acts.add_parser("hook", help="run by the installed hooks: one event payload on stdin; always exits 0")
+    q.add_argument("--host", help="claude-code or codex (default: guessed from the payload)")
+    acts.add_parser("statusline", help="MEMORY, MEMORY-FAIL: reason, or nothing: for a status bar")
+    q = acts.add_parser("busy", help="a user message arrived: main-pool extraction pauses")
+    q.add_argument("--pid", type=_positive, help="the host's pid; the flag dies with it")
+    q.add_argument("--session", metavar="ID", help="signal for one agent session (counts in every project)")
+    q = acts.add_parser("idle", help="the agent's turn ended")
+    q.add_argument("--session", metavar="ID")
+    q = acts.add_parser("status", help="the signal, the queue and the worker")
+    q.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("queue", help="background extraction jobs: list, retry [ID], drop ID")
+    p.add_argument("queue_action", nargs="?", choices=("list", "retry", "drop"), default="list")
+    p.add_argument("job", nargs="?", metavar="ID")
+    p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("curate", help="the index-only curation round (R27), on demand")
     p.add_argument("--json", action="store_true")
@@ -114,6 +135,13 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
     from chord_git import config as config_mod
     from chord_git.memory import project as project_mod
 
+    if args.command == "agent" and args.agent_action in ("hook", "statusline"):
+        # Before project discovery: the project comes from the payload, and these never fail.
+        from chord_git.commands import agent as agent_cmd
+        stdin = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
+        if args.agent_action == "hook":
+            return agent_cmd.hook(out, stdin, host_name=args.host)
+        return agent_cmd.statusline(out, stdin)
     if args.command == "merge-driver":
         # Before project discovery and config: git calls this mid-merge, and a bad config must
         # not turn a mergeable MEMORY.md into a conflict.
@@ -157,9 +185,17 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
         from chord_git.commands.extract import extract
         return extract(project, cfg, out, session=args.session, fmt=args.transcript_format,
                        dry_run=args.dry_run, as_json=args.json)
+    if args.command == "agent" and args.agent_action in ("install", "uninstall"):
+        from chord_git.commands.agent import install
+        return install(project, out, args.host, scope=args.scope, dry_run=args.dry_run,
+                       remove=args.agent_action == "uninstall")
     if args.command == "agent":
         from chord_git.commands.agent import agent
-        return agent(project, cfg, out, args.state, owner_pid=args.pid, as_json=args.json)
+        return agent(project, cfg, out, args.agent_action, owner_pid=getattr(args, "pid", None),
+                     as_json=getattr(args, "json", False), session=getattr(args, "session", None))
+    if args.command == "queue":
+        from chord_git.commands.queue import queue_cmd
+        return queue_cmd(project, cfg, out, args.queue_action, args.job, as_json=args.json)
     if args.command == "curate":
         from chord_git.commands.curate import curate
         return curate(project, cfg, out, as_json=args.json, dry_run=args.dry_run)
@@ -169,6 +205,11 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
                       where=getattr(args, "where", None), ids=getattr(args, "ids", None) or [],
                       as_json=args.review_json or getattr(args, "json", False), no_input=args.no_input)
     raise UsageError(f"git memory: unknown command {args.command!r}")
+
+
+def _runs_host_hook(argv: Sequence[str]) -> bool:
+    words = list(argv)
+    return any(words[i:i + 2] in (["agent", "hook"], ["agent", "statusline"]) for i in range(len(words)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -186,7 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _dispatch(args, out)
     except ChordError as exc:
         out.stderr.write(f"git memory: {exc}\n")
-        return exc.exit_code
+        # Hosts read exit 2 from a hook as "block this prompt": a hook fails open, even on bad usage.
+        return 0 if _runs_host_hook(sys.argv[1:] if argv is None else argv) else exc.exit_code
     except KeyboardInterrupt:
         out.stderr.write("git memory: interrupted\n")
         return 130

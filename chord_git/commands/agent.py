@@ -1,10 +1,20 @@
-"""``git memory agent busy|idle|status``: the agent host's activity signal (R15).
+"""``git memory agent …``: agent hosts and their activity signal.
 
-Main-pool extraction calls the model only while the agent is idle, and a ``busy`` cancels an
-in-flight call. ``--pid`` ties a busy flag to the host's process, so a host that dies mid-turn does
-not hold extraction back (see ``extraction/activity.py`` for the other staleness rules).
+* ``install|uninstall claude-code|codex [--scope project|local|user] [--dry-run]``: our hook
+  entries in the host's settings (``agents/install.py``).
+* ``hook``: what those entries run, one lifecycle event per call (``agents/hook.py``). It fails
+  open: whatever goes wrong, it exits 0 with one line on stderr, so memory never blocks an agent.
+* ``statusline``: ``MEMORY``, ``MEMORY-FAIL: <reason>`` or nothing (extraction off), for Claude
+  Code's ``statusLine``.
+* ``busy|idle [--session ID]|status``: the activity signal for hosts without hooks (R15). Main-pool
+  extraction calls the model only while idle, and a ``busy`` cancels an in-flight call. ``--pid``
+  ties a busy flag to the host's process, so a host that dies mid-turn does not hold extraction
+  back; ``--session`` signals per session and counts for every project of the user.
 """
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 from chord_git.background import activity, queue, worker
 from chord_git.config import Config
@@ -13,17 +23,25 @@ from chord_git.memory.project import Project
 from chord_git.ui import Output
 
 STATES = ("busy", "idle", "status")
+SESSION_AGENT = "api"  # the agent name of sessions signalled by hand or through the Python API (api.py)
+STATUSLINE_REASON_CHARS = 80
 
 
 def agent(project: Project, cfg: Config, out: Output, state: str, *, owner_pid: int | None = None,
-          as_json: bool = False) -> int:
+          as_json: bool = False, session: str | None = None) -> int:
     if state == "busy":
-        activity.set_busy(project.state_dir, owner_pid=owner_pid)
+        if session:
+            activity.set_session_busy(SESSION_AGENT, session, owner_pid=owner_pid)
+        else:
+            activity.set_busy(project.state_dir, owner_pid=owner_pid)
         return 0
     if owner_pid is not None:
         raise UsageError("--pid only goes with 'agent busy'")
     if state == "idle":
-        activity.set_idle(project.state_dir)
+        if session:
+            activity.set_session_idle(SESSION_AGENT, session)
+        else:
+            activity.set_idle(project.state_dir)
         return 0
     if state == "status":
         return _status(project, cfg, out, as_json)
@@ -33,6 +51,7 @@ def agent(project: Project, cfg: Config, out: Output, state: str, *, owner_pid: 
 def _status(project: Project, cfg: Config, out: Output, as_json: bool) -> int:
     data = {
         "agent": "busy" if activity.is_busy(project.state_dir) else "idle",
+        "sessions_busy": activity.busy_sessions(),
         "pool": "dedicated" if cfg.dedicated_pool else "main",
         "queued": len(queue.pending(project)),
         "failed": len(queue.failed(project)),
@@ -42,9 +61,144 @@ def _status(project: Project, cfg: Config, out: Output, as_json: bool) -> int:
         out.json(data)
         return 0
     out.line(f"agent: {data['agent']}")
-    preempts = "ignores the signal" if cfg.dedicated_pool else "waits for idle"
+    out.line(f"agent sessions busy (all projects): {data['sessions_busy']}")
+    preempts = "ignores the signal" if cfg.dedicated_pool else "waits until no session is busy"
     out.line(f"extraction pool: {data['pool']} ({preempts})")
     out.line(f"queue: {data['queued']} waiting, {data['failed']} failed")
     pid = data["worker_pid"]
     out.line(f"worker: running (pid {pid})" if pid else "worker: not running")
     return 0
+
+
+# ---------------------------------------------------------------------------- install
+def install(project: Project, out: Output, host_name: str, *, scope: str = "project", dry_run: bool = False,
+            remove: bool = False) -> int:
+    from chord_git.agents import host as host_mod
+    from chord_git.agents import install as install_mod
+
+    host = host_mod.get(host_name)
+    root = project.repo.workdir if project.repo is not None and project.repo.workdir is not None else project.root
+    outcome = install_mod.apply(host, scope, root, remove=remove, dry_run=dry_run)
+    if dry_run:
+        out.write(outcome.diff)
+        return 0
+    changes = outcome.changes
+    if changes.removed:
+        out.line(f"{outcome.shown}: removed chord-git from {', '.join(changes.removed)}")
+    elif remove:
+        out.line(f"{outcome.shown}: no chord-git entries; nothing changed")
+    elif changes.added or changes.updated:
+        parts = []
+        if changes.added:
+            parts.append("added " + ", ".join(changes.added))
+        if changes.updated:
+            parts.append("updated " + ", ".join(dict.fromkeys(changes.updated)))
+        out.line(f"{outcome.shown}: {'; '.join(parts)}")
+    else:
+        out.line(f"{outcome.shown}: already installed; nothing changed")
+    if not remove and changes.statusline_taken is not None:
+        out.line(f"statusLine: the file already has one ({changes.statusline_taken}); to show the memory "
+                 "badge as well, make that command also print the output of `git-memory agent statusline`")
+    if not remove and host.name == "codex":
+        from chord_git.agents.codex import TRUST_NOTE
+
+        out.line(TRUST_NOTE)
+    if not remove and scope == "project" and outcome.written:
+        out.line(f"{outcome.shown} is a project file: review and commit it like any other change")
+    return 0
+
+
+# ---------------------------------------------------------------------------- hook
+def hook(out: Output, stdin: bytes, *, host_name: str | None = None) -> int:
+    """Never fails the host: every problem becomes one stderr line, and the exit code is 0."""
+    from chord_git.agents import payload
+
+    event_name = "hook"
+    try:
+        event = payload.parse(stdin, Path.cwd())
+        event_name = event.event
+        _run_hook(out, event, host_name)
+    except Exception as exc:  # noqa: BLE001 - fail open, whatever it was
+        out.stderr.write(f"chord-git: {event_name}: {_one_line(exc)}\n")
+    return 0
+
+
+def _run_hook(out: Output, event: object, host_name: str | None) -> None:
+    from chord_git.agents import hook as hook_mod
+    from chord_git.agents import host as host_mod
+    from chord_git.agents.payload import HookEvent
+    from chord_git.memory import project as project_mod
+
+    assert isinstance(event, HookEvent)
+    host = host_mod.get(host_name or ("codex" if event.codex_like else "claude-code"))
+    project = project_mod.discover(event.cwd)
+    if not hook_mod.in_project(project):
+        return
+    result = hook_mod.handle(event, host, project)
+    if result.stdout:
+        out.write(result.stdout)
+    if result.extraction_problem:
+        from chord_git.memory import store
+
+        store.write_status(project, False, result.extraction_problem)
+    if result.problems:
+        more = f" (and {len(result.problems) - 1} more)" if len(result.problems) > 1 else ""
+        out.stderr.write(f"chord-git: {event.event}: {result.problems[0]}{more}\n")
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:300]
+
+
+# ---------------------------------------------------------------------------- status line
+def statusline(out: Output, stdin: bytes) -> int:
+    """One line for the host's status bar; prints nothing when extraction is off or outside a project."""
+    try:
+        line = _statusline(stdin)
+    except Exception as exc:  # noqa: BLE001 - a status bar must not show a traceback
+        line = f"MEMORY-FAIL: {_one_line(exc)}"
+    if line:
+        out.line(_shorten(line))
+    return 0
+
+
+def _statusline(stdin: bytes) -> str:
+    import json
+
+    from chord_git import config as config_mod
+    from chord_git.commands.status import badge
+    from chord_git.errors import ChordError
+    from chord_git.memory import project as project_mod
+    from chord_git.memory import view
+
+    cwd = Path.cwd()
+    try:
+        data = json.loads(stdin) if stdin.strip() else {}
+    except ValueError:
+        data = {}
+    if isinstance(data, dict):
+        workspace = data.get("workspace")
+        given = (workspace.get("current_dir") if isinstance(workspace, dict) else None) or data.get("cwd")
+        if isinstance(given, str) and os.path.isabs(given):
+            cwd = Path(given)
+    project = project_mod.discover(cwd)
+    from chord_git.agents.hook import in_project
+
+    if not in_project(project):
+        return ""
+    try:
+        cfg = config_mod.load(project.root)
+    except ChordError as exc:
+        return f"MEMORY-FAIL: config: {exc}"
+    label, reason = badge(project, cfg, view.read_index(project))
+    if label == "off":
+        return ""
+    return label if reason is None else f"{label}: {reason}"
+
+
+def _shorten(line: str) -> str:
+    head, sep, reason = line.partition(": ")
+    if sep and len(reason) > STATUSLINE_REASON_CHARS:
+        reason = reason[: STATUSLINE_REASON_CHARS - 1] + "…"
+    return head + sep + reason

@@ -13,7 +13,7 @@ from chord_git import api
 from chord_git.background import activity, queue
 from chord_git.errors import InputError, UsageError
 from chord_git.memory import project as project_mod
-from testing.gitutil import cli_env, git, run_cli
+from testing.gitutil import cli_env, git, make_repo, run_cli
 
 HOOK = Path(__file__).resolve().parents[2] / "hooks" / "post-session"
 
@@ -44,12 +44,23 @@ def test_agent_status_and_bad_usage(repo: Path) -> None:
     status = run_cli(repo, "agent", "status", "--json")
     assert status.returncode == 0, status.stderr
     data = json.loads(status.stdout)
-    assert data == {"agent": "busy", "pool": "main", "queued": 0, "failed": 0, "worker_pid": None}
+    assert data == {"agent": "busy", "sessions_busy": 0, "pool": "main", "queued": 0, "failed": 0,
+                    "worker_pid": None}
     assert "agent: busy" in run_cli(repo, "agent", "status").stdout
     wrong = run_cli(repo, "agent", "sleepy")
     assert wrong.returncode == 2 and "invalid choice" in wrong.stderr
     misplaced = run_cli(repo, "agent", "idle", "--pid", "12")
-    assert misplaced.returncode == 2 and "--pid only goes with 'agent busy'" in misplaced.stderr
+    assert misplaced.returncode == 2 and "unrecognized arguments: --pid 12" in misplaced.stderr
+
+
+def test_agent_busy_with_a_session_counts_for_every_project(repo: Path, tmp_path: Path) -> None:
+    other = project_mod.discover(make_repo(tmp_path / "other"))
+    assert run_cli(repo, "agent", "busy", "--session", "s-1", "--pid", str(os.getpid())).returncode == 0
+    assert not activity.is_busy(other.state_dir)  # the project flag of the other project is untouched
+    assert activity.anyone_busy(other.state_dir)  # but its main-pool worker waits (a shared pool)
+    assert json.loads(run_cli(repo, "agent", "status", "--json").stdout)["sessions_busy"] == 1
+    assert run_cli(repo, "agent", "idle", "--session", "s-1").returncode == 0
+    assert not activity.anyone_busy(other.state_dir)
 
 
 def test_api_signal_and_session_memory(repo: Path) -> None:

@@ -1,0 +1,16 @@
+"""Agent hosts that run chord_git through their own command hooks: Claude Code and Codex.
+
+``git memory agent install <host>`` merges our entries into the host's settings
+(``settings.py``, ``install.py``); the entries run ``git memory agent hook``, which reads the host's
+JSON payload (``payload.py``) and maps its lifecycle events onto memory (``hook.py``): session start
+prints the summary (R9–R12), a user prompt marks the session busy and the end of a turn idle (R15),
+and a finished session is handed to background extraction (R14) by the detached watcher
+(``watch.py``, ``sessions.py``, ``handoff.py``). What differs between the hosts lives in
+``claude_code.py`` and ``codex.py``.
+
+This package keeps its imports small: the hook runs on every turn, inside the agent's latency.
+"""
+from __future__ import annotations
+
+HOST_NAMES = ("claude-code", "codex")
+SCOPES = ("project", "local", "user")

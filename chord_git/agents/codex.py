@@ -1,0 +1,36 @@
+"""Codex CLI: hooks file, hook output form, freezing.
+
+* Hooks: ``<repo>/.codex/hooks.json`` (project; Codex has no personal project file, so ``local``
+  is the same file) or ``$CODEX_HOME/hooks.json`` (user; ``CODEX_HOME`` defaults to ``~/.codex``).
+  Codex runs new or changed hooks only after the user trusts them once, and project hooks only in
+  a trusted project.
+* SessionStart stdout goes in as extra context; the rollout records it as a ``developer``
+  message, which the transcript reader never takes for the user's words.
+* Versions before ``SessionEnd`` existed, and a session whose terminal is simply closed, never say
+  that a session ended: such a session counts as frozen once its rollout has not changed for
+  ``memory.freeze_after_seconds`` without a busy signal, or when another session starts in the
+  project.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from chord_git.agents.host import Host, home, plain_context
+
+TRUST_NOTE = (
+    "Codex runs new or changed hooks only after you trust them: start `codex` in this project and "
+    "choose to trust the hooks when it says they need review (or use /hooks). Project hooks also "
+    "need the project itself to be trusted."
+)
+
+
+def settings_path(scope: str, root: Path, env: Mapping[str, str]) -> Path:
+    if scope in ("project", "local"):
+        return root / ".codex" / "hooks.json"
+    codex_home = env.get("CODEX_HOME")
+    return (Path(codex_home) if codex_home else home(env) / ".codex") / "hooks.json"
+
+
+HOST = Host(name="codex", title="Codex", transcript_format="codex", settings=settings_path,
+            render_context=plain_context, freezes_when_quiet=True, has_statusline=False)

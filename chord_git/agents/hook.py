@@ -1,0 +1,171 @@
+"""``git memory agent hook``: one host lifecycle event, mapped onto project memory.
+
+| event | what happens |
+|---|---|
+| SessionStart (startup, resume, clear, compact) | prints the summary in the host's form (R9–R12); the session is registered as open; other sessions that count as frozen now are handed off |
+| UserPromptSubmit | the session is busy (R15); a frozen session that continues is open again |
+| Stop | the session is idle; a quiet-freezing host's session gets a watcher |
+| SessionEnd | the session is frozen and handed to extraction in the background (R14) |
+
+The summary is printed only at SessionStart, which the hosts send exactly when they rebuild the
+prompt anyway (new, resumed, cleared or compacted session): memory written during a session shows
+up at the next of those moments, never in the middle of a turn (R10).
+
+Failing open is the caller's job (``commands/agent.py``): this module raises, and the command turns
+any error into one stderr line and exit 0. Errors that concern extraction also set MEMORY-FAIL.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+from chord_git.agents import sessions
+from chord_git.agents.host import Host
+from chord_git.agents.payload import HookEvent
+from chord_git.agents.sessions import AgentSession
+from chord_git.background import activity
+from chord_git.memory.project import Project
+
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish"})
+
+
+@dataclass
+class HookResult:
+    stdout: str = ""                                     # what the host injects (SessionStart only)
+    problems: list[str] = field(default_factory=list)   # one-line reasons, already handled
+    extraction_problem: str | None = None               # goes to the MEMORY-FAIL badge too
+
+
+def in_project(project: Project) -> bool:
+    """A git work tree, or a folder that already has memory: never start memory in a random folder."""
+    return project.repo is not None or project.memory_md.exists() or project.chord_dir.is_dir()
+
+
+def host_pid() -> int | None:
+    """The agent process: our parent, or its parent when the host ran us through a shell.
+
+    A busy flag tied to it goes stale the moment the agent dies mid-turn (``activity``).
+    """
+    pid = os.getppid()
+    for _ in range(2):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                stat = handle.read().decode("ascii", "replace")
+        except OSError:
+            return pid if pid > 1 else None
+        comm = stat[stat.find("(") + 1: stat.rfind(")")]
+        if comm not in _SHELLS:
+            return pid if pid > 1 else None
+        pid = int(stat[stat.rfind(")") + 2:].split()[1])
+    return pid if pid > 1 else None
+
+
+def handle(event: HookEvent, host: Host, project: Project) -> HookResult:
+    result = HookResult()
+    name = event.event
+    if name == "SessionStart":
+        _session_start(event, host, project, result)
+    elif name == "UserPromptSubmit":
+        activity.set_session_busy(host.name, event.session_id, owner_pid=host_pid())
+        _register(project, event, host, reopen=True)
+    elif name == "Stop":
+        activity.set_session_idle(host.name, event.session_id)
+        _register(project, event, host, reopen=False)
+        if host.freezes_when_quiet:
+            _ensure_watcher(project, result)
+    elif name == "SessionEnd":
+        activity.end_session(host.name, event.session_id)
+        _end(project, event, host)
+        _ensure_watcher(project, result)
+    return result
+
+
+def _transcript(event: HookEvent) -> str | None:
+    return str(event.transcript) if event.transcript is not None else None
+
+
+def _register(project: Project, event: HookEvent, host: Host, *, reopen: bool) -> AgentSession | None:
+    """Make sure the session is known; with ``reopen``, a frozen session that continues is open."""
+    def change(current: AgentSession | None) -> AgentSession | None:
+        if current is None:
+            return sessions.transition(None, host.name, event.session_id, _transcript(event), "open")
+        state = "open" if reopen else current.state
+        if state == current.state and (current.transcript is not None or event.transcript is None):
+            return None
+        return sessions.transition(current, host.name, event.session_id, _transcript(event), state,
+                                   end_size=current.end_size, reason=current.end_reason)
+
+    return sessions.update(project, host.name, event.session_id, change)
+
+
+def _end(project: Project, event: HookEvent, host: Host) -> None:
+    size: int | None = None
+    if event.transcript is not None:
+        try:
+            size = event.transcript.stat().st_size
+        except OSError:
+            size = None
+
+    def change(current: AgentSession | None) -> AgentSession:
+        return sessions.transition(current, host.name, event.session_id, _transcript(event), "ended",
+                                   end_size=size, reason=event.reason or "session end")
+
+    sessions.update(project, host.name, event.session_id, change)
+
+
+def _session_start(event: HookEvent, host: Host, project: Project, result: HookResult) -> None:
+    from chord_git import config as config_mod
+    from chord_git import summary as summary_mod
+    from chord_git.errors import ConfigError
+
+    try:
+        cfg = config_mod.load(project.root)
+    except ConfigError as exc:
+        # Memory is still injected (R7: loading never depends on extraction), with the defaults.
+        cfg = config_mod.Config()
+        result.problems.append(f"config: {exc}")
+        result.extraction_problem = f"config: {exc}"
+    text = summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
+                             extraction_enabled=cfg.memory.enabled,
+                             rel=project.relative(project.memory_md)).text
+    result.stdout = host.render_context(text)
+    activity.end_session(host.name, event.session_id)  # a session starts idle
+    _register(project, event, host, reopen=True)
+    if _freeze_others(project, event, host, cfg.memory.freeze_after_seconds):
+        _ensure_watcher(project, result)
+
+
+def _freeze_others(project: Project, event: HookEvent, host: Host, freeze_after: float) -> int:
+    """Another session starting freezes the project's sessions that cannot report their end.
+
+    Codex sessions that are not busy count as frozen now. A Claude Code session reports its end,
+    so it is only frozen here if it has been quiet for ``freeze_after`` seconds (its host died).
+    """
+    from chord_git.agents import host as host_mod
+    from chord_git.agents.watch import freeze, freeze_due
+
+    now = time.time()
+    frozen = 0
+    for other in sessions.all_sessions(project):
+        if other.state != "open" or (other.host, other.session_id) == (host.name, event.session_id):
+            continue
+        if host_mod.get(other.host).freezes_when_quiet:
+            due = not activity.session_busy(other.host, other.session_id)
+        else:
+            due = freeze_due(other, freeze_after, now)
+        if due:
+            freeze(project, other, "another session started")
+            frozen += 1
+    return frozen
+
+
+def _ensure_watcher(project: Project, result: HookResult) -> None:
+    from chord_git.agents.watch import ensure_running
+
+    try:
+        ensure_running(project)
+    except OSError as exc:
+        reason = f"the session watcher could not start: {exc.strerror or exc}"
+        result.problems.append(reason)
+        result.extraction_problem = reason

@@ -1,0 +1,56 @@
+"""What chord_git needs to know about an agent host: where its settings live and how it injects."""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from chord_git.errors import UsageError
+
+# The events every host gets: session start (summary), prompt (busy), turn end (idle), session end,
+# each with the host's own time limit for our command in seconds (the hook keeps far below it;
+# Codex clamps a SessionEnd hook to 3 s and says so, so ours asks for no more).
+EVENTS = {"SessionStart": 30, "UserPromptSubmit": 30, "Stop": 30, "SessionEnd": 3}
+
+
+@dataclass(frozen=True)
+class Host:
+    name: str                   # as on the command line: claude-code, codex
+    title: str                  # as users know it
+    transcript_format: str      # the transcripts/ reader for its session files
+    settings: Callable[[str, Path, Mapping[str, str]], Path]   # (scope, repo root, env) -> file
+    render_context: Callable[[str], str]                       # summary text -> hook stdout
+    # True when a session may never report its end (a killed TUI, older versions): the watcher
+    # freezes it once its transcript stops changing (memory.freeze_after_seconds).
+    freezes_when_quiet: bool
+    has_statusline: bool
+
+    def hook_command(self) -> str:
+        return f"git-memory agent hook --host {self.name}"
+
+
+def home(env: Mapping[str, str]) -> Path:
+    return Path(env.get("HOME") or os.path.expanduser("~"))
+
+
+def get(name: str) -> Host:
+    from chord_git.agents import claude_code, codex
+
+    hosts = {claude_code.HOST.name: claude_code.HOST, codex.HOST.name: codex.HOST}
+    try:
+        return hosts[name]
+    except KeyError:
+        raise UsageError(f"unknown agent host {name!r} (expected {', '.join(hosts)})") from None
+
+
+def plain_context(text: str) -> str:
+    return text + "\n" if text else ""
+
+
+def json_context(text: str) -> str:
+    if not text:
+        return ""
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}},
+                      ensure_ascii=False) + "\n"
