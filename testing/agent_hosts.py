@@ -1,0 +1,153 @@
+"""The real Claude Code and Codex CLIs for end-to-end tests: pinned, installed once, run offline.
+
+The two npm packages are installed into a cache outside the work tree and reused across runs:
+``$CHORD_AGENT_HOSTS_CACHE``, else ``${XDG_CACHE_HOME:-$HOME/.cache}/chord-git/agent-hosts/<versions>``.
+The path is resolved when this module is imported, i.e. before tests switch HOME to a private
+folder. Installing takes a lock, builds in a temporary folder and renames it into place, so
+parallel runs and an interrupted install never leave a half-installed cache behind.
+
+    python -m testing.agent_hosts      # install (if needed) and print the two versions
+
+Both CLIs are then pointed at loopback model servers (``fake_anthropic``, ``fake_responses``) with
+HOME and CODEX_HOME in temporary folders: nothing leaves the machine.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+CLAUDE_CODE_VERSION = "2.1.197"
+CODEX_VERSION = "0.169.0"
+PACKAGES = (f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}", f"@openai/codex@{CODEX_VERSION}")
+CACHE_ENV = "CHORD_AGENT_HOSTS_CACHE"
+INSTALL_TIMEOUT = 900
+
+
+class Unavailable(RuntimeError):
+    """The CLIs cannot be installed here (no npm, or the install failed); the message says why."""
+
+
+def default_cache(env: Mapping[str, str] = os.environ) -> Path:
+    if env.get(CACHE_ENV):
+        return Path(env[CACHE_ENV])
+    base = Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME") else Path(env.get("HOME") or "~").expanduser() / ".cache"
+    return base / "chord-git" / "agent-hosts" / f"claude-code-{CLAUDE_CODE_VERSION}_codex-{CODEX_VERSION}"
+
+
+# Resolved at import, with the real HOME: the tests' private HOME must not hold a 600 MB cache.
+CACHE = default_cache()
+_INSTALL_ENV = dict(os.environ)
+
+
+@dataclass(frozen=True)
+class HostBins:
+    claude: Path
+    codex: Path
+
+
+def bins(cache: Path = CACHE) -> HostBins:
+    return HostBins(claude=cache / "node_modules" / ".bin" / "claude", codex=cache / "node_modules" / ".bin" / "codex")
+
+
+def _version(binary: Path) -> str:
+    try:
+        done = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def works(found: HostBins) -> bool:
+    return CLAUDE_CODE_VERSION in _version(found.claude) and CODEX_VERSION in _version(found.codex)
+
+
+def ensure(cache: Path = CACHE, log: Callable[[str], None] = lambda _t: None) -> HostBins:
+    """The pinned CLIs, installed into ``cache`` first if they are not there yet."""
+    found = bins(cache)
+    if works(found):
+        return found
+    npm = shutil.which("npm", path=_INSTALL_ENV.get("PATH"))
+    if npm is None:
+        raise Unavailable("npm is not installed: the real-CLI tests need Node.js and npm")
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with open(cache.parent / f".{cache.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another run may be installing the same versions
+        if works(found):
+            return found
+        building = cache.with_name(f"{cache.name}.partial-{os.getpid()}")
+        shutil.rmtree(building, ignore_errors=True)
+        building.mkdir()
+        log(f"installing {' '.join(PACKAGES)} into {cache}")
+        done = subprocess.run([npm, "install", "--prefix", str(building), "--no-audit", "--no-fund",
+                               "--no-save", "--loglevel=error", *PACKAGES],
+                              env=_INSTALL_ENV, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+        if done.returncode != 0:
+            shutil.rmtree(building, ignore_errors=True)
+            raise Unavailable(f"npm install failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+        _finish_claude(building)
+        shutil.rmtree(cache, ignore_errors=True)
+        os.rename(building, cache)
+    found = bins(cache)
+    if not works(found):
+        raise Unavailable(f"installed, but `claude --version` / `codex --version` do not report "
+                          f"{CLAUDE_CODE_VERSION} / {CODEX_VERSION} (cache: {cache})")
+    return found
+
+
+def _finish_claude(prefix: Path) -> None:
+    """npm may skip install scripts; Claude Code's copies the native binary over a placeholder."""
+    if CLAUDE_CODE_VERSION in _version(bins(prefix).claude):
+        return
+    package = prefix / "node_modules" / "@anthropic-ai" / "claude-code"
+    node = shutil.which("node", path=_INSTALL_ENV.get("PATH")) or "node"
+    subprocess.run([node, "install.cjs"], cwd=package, env=_INSTALL_ENV, capture_output=True, timeout=300)
+
+
+# ---------------------------------------------------------------------------- running them
+def claude_env(base: Mapping[str, str], model_url: str) -> dict[str, str]:
+    """Claude Code against a loopback Messages API, with nothing else leaving the machine."""
+    env = dict(base)
+    env.update(ANTHROPIC_BASE_URL=model_url, ANTHROPIC_API_KEY="sk-ant-loopback", DISABLE_TELEMETRY="1",
+               CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1", DISABLE_ERROR_REPORTING="1")
+    env.pop("CLAUDE_CONFIG_DIR", None)
+    return env
+
+
+def codex_env(base: Mapping[str, str], codex_home: Path, model_url: str, trusted: Path) -> dict[str, str]:
+    """Codex with a loopback Responses API provider in a private CODEX_HOME; ``trusted`` is the project."""
+    codex_home.mkdir(parents=True, exist_ok=True)
+    (codex_home / "config.toml").write_text(
+        'model = "loopback-model"\nmodel_provider = "loopback"\n\n'
+        "[model_providers.loopback]\n"
+        'name = "loopback"\n'
+        f'base_url = "{model_url}/v1"\n'
+        'wire_api = "responses"\n'
+        'env_key = "LOOPBACK_API_KEY"\n\n'
+        f'[projects."{trusted}"]\n'
+        'trust_level = "trusted"\n', encoding="utf-8")
+    env = dict(base)
+    env.update(CODEX_HOME=str(codex_home), LOOPBACK_API_KEY="loopback")
+    env.pop("OPENAI_API_KEY", None)
+    return env
+
+
+def main() -> int:
+    try:
+        found = ensure(log=lambda text: print(text, file=sys.stderr))
+    except Unavailable as exc:
+        print(f"agent hosts unavailable: {exc}", file=sys.stderr)
+        return 1
+    print(_version(found.claude))
+    print(_version(found.codex))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

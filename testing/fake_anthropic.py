@@ -1,0 +1,65 @@
+"""A loopback Anthropic Messages API server for driving the real Claude Code CLI offline.
+
+Claude Code (``claude -p``) is pointed at it with ``ANTHROPIC_BASE_URL=http://127.0.0.1:PORT``. It
+answers ``POST /v1/messages`` with a streamed (SSE) text reply when the request asks for a stream and
+with a plain message object otherwise, ``POST /v1/messages/count_tokens`` with a token count, and
+records every request so a test can look for what the CLI sent (the injected memory, the prompt).
+
+    with FakeAnthropic(reply="Noted.") as server:
+        env["ANTHROPIC_BASE_URL"] = server.base_url
+        ... run claude -p ...
+        assert "canary" in server.message_requests()[0].text()
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+from testing.loopback import Exchange, LoopbackServer, Seen
+
+_ids = itertools.count(1)
+
+
+class FakeAnthropic(LoopbackServer):
+    def __init__(self, reply: str = "Noted.") -> None:
+        super().__init__()
+        self.reply = reply
+
+    def message_requests(self) -> list[Seen]:
+        """Requests for a model reply (not token counts), oldest first."""
+        return [r for r in self.requests if r.method == "POST" and r.path.split("?")[0].rstrip("/") == "/v1/messages"]
+
+    def respond(self, exchange: Exchange) -> None:
+        path = exchange.seen.path.split("?")[0].rstrip("/")
+        body = exchange.seen.body if isinstance(exchange.seen.body, dict) else {}
+        model = str(body.get("model") or "claude-fake")
+        if exchange.seen.method == "POST" and path == "/v1/messages/count_tokens":
+            exchange.json(200, {"input_tokens": max(len(exchange.seen.text()) // 4, 1)})
+        elif exchange.seen.method == "POST" and path == "/v1/messages":
+            if body.get("stream"):
+                exchange.sse(self._events(model))
+            else:
+                exchange.json(200, self._message(model, self.reply, "end_turn"))
+        else:
+            exchange.json(404, {"type": "error", "error": {"type": "not_found_error",
+                                                           "message": f"no route {path}"}})
+
+    @staticmethod
+    def _message(model: str, text: str | None, stop: str | None) -> dict[str, Any]:
+        return {"id": f"msg_fake{next(_ids):04d}", "type": "message", "role": "assistant", "model": model,
+                "content": [] if text is None else [{"type": "text", "text": text}],
+                "stop_reason": stop, "stop_sequence": None,
+                "usage": {"input_tokens": 12, "output_tokens": 0 if text is None else 4,
+                          "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
+
+    def _events(self, model: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        yield "message_start", {"type": "message_start", "message": self._message(model, None, None)}
+        yield "content_block_start", {"type": "content_block_start", "index": 0,
+                                      "content_block": {"type": "text", "text": ""}}
+        yield "content_block_delta", {"type": "content_block_delta", "index": 0,
+                                      "delta": {"type": "text_delta", "text": self.reply}}
+        yield "content_block_stop", {"type": "content_block_stop", "index": 0}
+        yield "message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                                "usage": {"output_tokens": 4}}
+        yield "message_stop", {"type": "message_stop"}
