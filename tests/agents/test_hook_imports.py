@@ -1,0 +1,49 @@
+"""The hook and the status line run on every turn: they must not load the heavy libraries.
+
+The speed figures are in ``bench/agent_hooks_bench.py``; this test pins the reason they hold.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from testing.gitutil import cli_env
+from tests.agents.conftest import configure, event
+
+HEAVY = ("openai", "pydantic", "pygit2", "detect_secrets", "httpx2", "rich")
+PROBE = (
+    "import sys\n"
+    "from chord_git.main import main\n"
+    "rc = main(sys.argv[1:])\n"
+    f"sys.stderr.write('LOADED=' + ','.join(m for m in {HEAVY!r} if m in sys.modules) + '\\n')\n"
+    "sys.exit(rc)\n"
+)
+
+
+def loaded(args: list[str], payload: dict[str, object], cwd: Path) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], input=json.dumps(payload).encode(),
+                          capture_output=True, env=cli_env(), cwd=cwd, timeout=60)
+    assert done.returncode == 0
+    [line] = [x for x in done.stderr.decode().splitlines() if x.startswith("LOADED=")]
+    return [m for m in line[len("LOADED="):].split(",") if m]
+
+
+@pytest.mark.parametrize("name", ["SessionStart", "UserPromptSubmit", "Stop"])
+def test_hook_events_load_no_heavy_library(memory_repo: Path, name: str) -> None:
+    configure(None)
+    payload = event(name, memory_repo, "s1", source="startup", prompt="hi")
+    assert loaded(["agent", "hook", "--host", "claude-code"], payload, memory_repo) == []
+
+
+def test_statusline_loads_no_heavy_library(memory_repo: Path) -> None:
+    configure(None)
+    assert loaded(["agent", "statusline"], {"workspace": {"current_dir": str(memory_repo)}}, memory_repo) == []
+
+
+def test_the_probe_sees_a_heavy_import(memory_repo: Path) -> None:
+    """Control: a command that reads git history does load pygit2, and the probe notices."""
+    assert "pygit2" in loaded(["scan", "--all"], {}, memory_repo)

@@ -1,0 +1,287 @@
+"""End to end with the real CLIs: Claude Code and Codex, installed from npm (pinned), offline.
+
+Each host runs in a temporary repository whose MEMORY.md holds a canary entry, with chord-git
+installed by ``git memory agent install <host>`` and extraction pointed at the loopback
+chat-completions server. The host's own model is a loopback server too (Messages API for Claude
+Code, Responses API for Codex). Proven for each host:
+
+1. the agent's first model request carries the canary entry and the memory-discipline text;
+2. the session is busy while the agent waits for its model, and idle afterwards;
+3. after the session ends (or, for Codex without an end event, goes quiet) a record quoting the
+   user is in the working tree; nothing is staged and ``.git/index`` is byte-identical;
+4. the next session's first request carries the new entry, and so does a resumed session's, whose
+   extraction then sees only what it added;
+5. the canary never reaches the extraction request as the user's words, nor becomes evidence;
+6. with the extraction server down the agent still works, the queue shows the failed job with its
+   reason, the status line says MEMORY-FAIL, and ``git memory queue retry`` writes the record once
+   the server is back.
+
+No assertion depends on timing: every wait is for a condition, with a generous bound.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chord_git.background import activity
+from chord_git.summary import MEMORY_DISCIPLINE
+from testing import agent_hosts
+from testing.fake_anthropic import FakeAnthropic
+from testing.fake_openai import FakeOpenAI, Reply
+from testing.fake_responses import FakeResponses
+from testing.gitutil import cli_env, git, index_digest, run_cli
+from testing.loopback import LoopbackServer, Seen
+from tests.agents.conftest import (
+    CANARY,
+    CANARY_SUMMARY,
+    PNPM_SUMMARY,
+    PNPM_WORDS,
+    configure,
+    conversation_of,
+    record,
+    wait_for,
+)
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+CHECK_WORDS = "Always run make check before asking for review."
+CHECK_SUMMARY = "Run make check before asking for a review."
+RESUME_WORDS = "Also, the generated client under api/gen is never edited by hand."
+RUN_TIMEOUT = 180
+
+
+@pytest.fixture(scope="session")
+def host_bins() -> agent_hosts.HostBins:
+    try:
+        return agent_hosts.ensure()
+    except agent_hosts.Unavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
+        pytest.skip(str(exc))
+
+
+def strings(value: Any) -> str:
+    """Every string inside a JSON body, one per line: what the model is shown, unescaped."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return "\n".join(strings(v) for v in value.values())
+    if isinstance(value, list):
+        return "\n".join(strings(v) for v in value)
+    return ""
+
+
+def records_with_evidence(repo: Path, words: str) -> list[Path]:
+    folder = repo / ".chord" / "memory" / "records"
+    return [p for p in folder.glob("*.md") if words in p.read_text(encoding="utf-8")]
+
+
+def indexed(repo: Path, summary: str) -> bool:
+    return summary in (repo / "MEMORY.md").read_text(encoding="utf-8")
+
+
+def queue_jobs(repo: Path) -> list[dict[str, Any]]:
+    done = run_cli(repo, "queue", "list", "--json")
+    assert done.returncode == 0, done.stderr
+    jobs: list[dict[str, Any]] = json.loads(done.stdout)["jobs"]
+    return jobs
+
+
+def statusline(repo: Path) -> str:
+    done = subprocess.run(["git", "memory", "agent", "statusline"], cwd="/", capture_output=True, text=True,
+                          input=json.dumps({"workspace": {"current_dir": str(repo)}}), env=cli_env(), timeout=60)
+    assert done.returncode == 0
+    return done.stdout.strip()
+
+
+class Host:
+    """One CLI against its loopback model: ``run`` returns (process, session id, first request)."""
+
+    name = ""
+    model_path = ""
+    server: LoopbackServer
+
+    def model_requests(self) -> list[Seen]:
+        raise NotImplementedError
+
+    def command(self, prompt: str, resume: str | None) -> list[str]:
+        raise NotImplementedError
+
+    def session_id(self, done: subprocess.CompletedProcess[str]) -> str:
+        raise NotImplementedError
+
+    def __init__(self, repo: Path, env: dict[str, str]) -> None:
+        self.repo, self.env = repo, env
+        self.busy_during_calls: list[int] = []
+
+    def watch_busy(self) -> None:
+        def observe(seen: Seen) -> None:
+            if seen.method == "POST" and seen.path.split("?")[0].rstrip("/") == self.model_path:
+                self.busy_during_calls.append(activity.busy_sessions())
+        self.server.observers.append(observe)
+
+    def run(self, prompt: str, resume: str | None = None) -> tuple[subprocess.CompletedProcess[str], str, str]:
+        self.server.clear()
+        done = subprocess.run(self.command(prompt, resume), cwd=self.repo, env=self.env, capture_output=True,
+                              text=True, timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, f"{self.name} failed ({done.returncode}):\n{done.stdout}\n{done.stderr[-3000:]}"
+        assert "chord-git:" not in done.stderr, done.stderr  # no hook complained
+        requests = self.model_requests()
+        assert requests, f"{self.name} sent no model request"
+        return done, self.session_id(done), strings(requests[0].body)
+
+
+class ClaudeCode(Host):
+    name = "claude-code"
+    model_path = "/v1/messages"
+
+    def __init__(self, repo: Path, bins: agent_hosts.HostBins, server: FakeAnthropic) -> None:
+        super().__init__(repo, agent_hosts.claude_env(cli_env(), server.base_url))
+        self.bins, self.server = bins, server
+        self.fake = server
+
+    def model_requests(self) -> list[Seen]:
+        return self.fake.message_requests()
+
+    def command(self, prompt: str, resume: str | None) -> list[str]:
+        return [str(self.bins.claude), "-p", prompt, "--output-format", "json",
+                *(["--resume", resume] if resume else [])]
+
+    def session_id(self, done: subprocess.CompletedProcess[str]) -> str:
+        return str(json.loads(done.stdout)["session_id"])
+
+
+class Codex(Host):
+    name = "codex"
+    model_path = "/v1/responses"
+
+    def __init__(self, repo: Path, bins: agent_hosts.HostBins, server: FakeResponses, codex_home: Path) -> None:
+        super().__init__(repo, agent_hosts.codex_env(cli_env(), codex_home, server.base_url, repo))
+        self.bins, self.server = bins, server
+        self.fake = server
+
+    def model_requests(self) -> list[Seen]:
+        return self.fake.response_requests()
+
+    def command(self, prompt: str, resume: str | None) -> list[str]:
+        # Hook trust is a person's decision (the installer says so); the project is trusted in
+        # the test's config.toml, and this flag stands in for the person approving the hooks.
+        base = [str(self.bins.codex), "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check"]
+        return base + (["resume", resume, prompt] if resume else [prompt])
+
+    def session_id(self, done: subprocess.CompletedProcess[str]) -> str:
+        found = re.search(r"session id: (\S+)", done.stdout + done.stderr)
+        assert found, done.stderr[-2000:]
+        return found.group(1)
+
+
+@pytest.fixture
+def claude(memory_repo: Path, host_bins: agent_hosts.HostBins) -> Iterator[ClaudeCode]:
+    with FakeAnthropic(reply="Noted.") as server:
+        yield ClaudeCode(memory_repo, host_bins, server)
+
+
+@pytest.fixture
+def codex(memory_repo: Path, host_bins: agent_hosts.HostBins, tmp_path: Path) -> Iterator[Codex]:
+    with FakeResponses(reply="Noted.") as server:
+        yield Codex(memory_repo, host_bins, server, tmp_path / "codex-home")
+
+
+def install(host: Host) -> None:
+    installed = run_cli(host.repo, "agent", "install", host.name)
+    assert installed.returncode == 0, installed.stderr
+
+
+def prove(host: Host, extraction: FakeOpenAI, *, frozen_by_end_event: bool = True) -> None:
+    repo = host.repo
+    digest = index_digest(repo)
+    host.watch_busy()
+
+    # 1. The first request carries the canary entry and the discipline text.
+    _, session, first = host.run(PNPM_WORDS)
+    assert CANARY_SUMMARY in first and MEMORY_DISCIPLINE in first
+    # 2. Busy while the agent waited for its model; idle once the turn was over.
+    assert host.busy_during_calls and all(n == 1 for n in host.busy_during_calls)
+    assert activity.busy_sessions() == 0
+    # 3. The record quoting the user lands in the working tree; nothing is staged.
+    assert wait_for(lambda: bool(records_with_evidence(repo, PNPM_WORDS)), timeout=120), _logs(repo)
+    assert wait_for(lambda: indexed(repo, PNPM_SUMMARY), timeout=60)
+    assert index_digest(repo) == digest and git(repo, "diff", "--cached", "--name-only") == ""
+    # 5. The canary reached the transcript (as the host's injected context) but not extraction as user words.
+    [request] = extraction.requests
+    said = conversation_of(request.body)
+    assert PNPM_WORDS in said and CANARY not in said and "Project memory (background" not in said
+    assert not any(CANARY in p.read_text(encoding="utf-8") for p in records_with_evidence(repo, PNPM_WORDS))
+    assert not records_with_evidence(repo, "Deploys use the zebra pipeline.")  # dropped: not the user's words
+    if not frozen_by_end_event:
+        return
+
+    # 4. The next session, and a resumed one, start with the new entry.
+    _, _, second = host.run("Hello again.")
+    assert PNPM_SUMMARY in second
+    assert wait_for(lambda: len(extraction.requests) == 2, timeout=120), _logs(repo)
+    _, resumed_id, resumed = host.run(RESUME_WORDS, resume=session)
+    assert resumed_id == session and PNPM_SUMMARY in resumed
+    assert wait_for(lambda: len(extraction.requests) == 3, timeout=120), _logs(repo)
+    again = conversation_of(extraction.requests[2].body)
+    assert RESUME_WORDS in again and PNPM_WORDS not in again  # only what the resumed session added
+
+    # 6. Extraction server down: the agent still works, the failure is visible, retry repairs it.
+    port = extraction.port
+    extraction.close()
+    host.run(CHECK_WORDS)
+    assert wait_for(lambda: any(j["state"] == "failed" and j["reason"] for j in queue_jobs(repo)), timeout=120), _logs(repo)
+    [failed] = [j for j in queue_jobs(repo) if j["state"] == "failed"]
+    assert "extract-m" in failed["reason"]
+    assert statusline(repo).startswith("MEMORY-FAIL: ")
+    assert "1 failed" in run_cli(repo, "status").stdout
+    with FakeOpenAI(port=port) as back:
+        back.script("extract-m", Reply({"records": [record(CHECK_SUMMARY, CHECK_WORDS)], "retire": [], "promotions": []}))
+        retried = run_cli(repo, "queue", "retry")
+        assert retried.returncode == 0, retried.stdout + retried.stderr
+        assert f"{failed['id']}: done" in retried.stdout
+    assert records_with_evidence(repo, CHECK_WORDS) and indexed(repo, CHECK_SUMMARY)
+    assert statusline(repo) == "MEMORY" and queue_jobs(repo) == []
+    assert index_digest(repo) == digest and git(repo, "diff", "--cached", "--name-only") == ""
+
+
+def _logs(repo: Path) -> str:
+    state = repo / ".git" / "chord-memory"
+    parts = []
+    for name in ("agents/watch.log", "worker.log"):
+        path = state / name
+        if path.exists():
+            parts.append(f"--- {name}\n" + path.read_text(encoding="utf-8")[-3000:])
+    return "\n".join(parts)
+
+
+def test_claude_code_in_one_command(claude: ClaudeCode, extraction: FakeOpenAI) -> None:
+    configure(extraction.base_url)
+    install(claude)
+    prove(claude, extraction)
+
+
+def test_codex_in_one_command(codex: Codex, extraction: FakeOpenAI) -> None:
+    configure(extraction.base_url)
+    install(codex)
+    prove(codex, extraction)
+
+
+def test_codex_without_an_end_event_is_frozen_when_quiet(codex: Codex, extraction: FakeOpenAI) -> None:
+    """Codex versions without SessionEnd, or a closed terminal: the session freezes once quiet."""
+    configure(extraction.base_url, freeze_after_seconds=1)
+    install(codex)
+    hooks = codex.repo / ".codex" / "hooks.json"
+    doc = json.loads(hooks.read_text(encoding="utf-8"))
+    del doc["hooks"]["SessionEnd"]
+    hooks.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    prove(codex, extraction, frozen_by_end_event=False)
+    log = (codex.repo / ".git" / "chord-memory" / "agents" / "watch.log").read_text(encoding="utf-8")
+    assert "frozen after 1s without change" in log

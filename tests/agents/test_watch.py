@@ -1,0 +1,104 @@
+"""The watcher's decisions and the hand-off, in-process: when a session counts as frozen, what is
+handed over, and that a piece of content goes to extraction once."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from chord_git import config as config_mod
+from chord_git.agents import handoff, sessions, watch
+from chord_git.agents.sessions import AgentSession
+from chord_git.background import activity, queue
+from chord_git.memory import project as project_mod
+from chord_git.transcripts import Compaction, Message
+from tests.agents.conftest import DATA
+
+CODEX_TRANSCRIPT = DATA / "codex-0.169.0-hook-context.jsonl"
+
+
+def codex_session(project: project_mod.Project, transcript: Path, sid: str = "c1") -> AgentSession:
+    session = sessions.transition(None, "codex", sid, str(transcript), "open", now=time.time() - 100)
+    sessions.save(project, session)
+    return session
+
+
+def age(path: Path, seconds: float) -> None:
+    then = time.time() - seconds
+    os.utime(path, (then, then))
+
+
+def enabled(**memory: object) -> config_mod.Config:
+    return config_mod.Config(memory=config_mod.MemoryConfig(enabled=True, **memory))  # type: ignore[arg-type]
+
+
+def test_a_codex_session_freezes_once_quiet_and_not_busy(repo: Path, tmp_path: Path) -> None:
+    project = project_mod.discover(repo)
+    rollout = tmp_path / "rollout.jsonl"
+    rollout.write_bytes(CODEX_TRANSCRIPT.read_bytes())
+    codex_session(project, rollout)
+    said: list[str] = []
+    cfg = config_mod.Config(memory=config_mod.MemoryConfig(enabled=False, freeze_after_seconds=60))
+    age(rollout, 30)
+    assert watch.freeze_due(sessions.load(project, "codex", "c1"), 60, time.time()) is False  # type: ignore[arg-type]
+    age(rollout, 61)
+    activity.set_session_busy("codex", "c1")
+    assert watch.freeze_due(sessions.load(project, "codex", "c1"), 60, time.time()) is False  # type: ignore[arg-type]
+    activity.set_session_idle("codex", "c1")
+    assert watch.freeze_due(sessions.load(project, "codex", "c1"), 60, time.time()) is True  # type: ignore[arg-type]
+    # With extraction off the session is settled without being read or sent (R7).
+    assert watch.one_pass(project, cfg, said.append) is False
+    assert sessions.load(project, "codex", "c1").state == "handed"  # type: ignore[union-attr]
+    assert said == [] and queue.pending(project) == []
+
+
+def test_one_pass_waits_for_a_session_that_is_not_quiet_yet(repo: Path, tmp_path: Path) -> None:
+    project = project_mod.discover(repo)
+    rollout = tmp_path / "rollout.jsonl"
+    rollout.write_bytes(CODEX_TRANSCRIPT.read_bytes())
+    codex_session(project, rollout)
+    assert watch.one_pass(project, enabled(freeze_after_seconds=900), lambda _t: None) is True
+    assert sessions.load(project, "codex", "c1").state == "open"  # type: ignore[union-attr]
+
+
+def test_a_transcript_not_written_yet_counts_from_its_registration(repo: Path, tmp_path: Path) -> None:
+    project = project_mod.discover(repo)
+    session = codex_session(project, tmp_path / "not-yet.jsonl")
+    assert watch.freeze_due(session, 120, time.time()) is False
+    assert watch.freeze_due(session, 120, time.time() + 30) is True
+
+
+def test_a_hook_reopening_the_session_during_a_hand_off_wins(repo: Path, tmp_path: Path) -> None:
+    project = project_mod.discover(repo)
+    seen = sessions.transition(None, "claude-code", "s1", str(tmp_path / "t.jsonl"), "ended", end_size=10)
+    sessions.save(project, seen)
+    reopened = sessions.transition(seen, "claude-code", "s1", None, "open")
+    sessions.save(project, reopened)
+    watch._settle(project, seen, "handed", ("d1", "d2"), None)
+    now = sessions.load(project, "claude-code", "s1")
+    assert now is not None and now.state == "open" and now.handed == ("d1", "d2")
+
+
+def test_new_items_match_in_order_so_repeats_stay_new() -> None:
+    yes, reply = Message("user", "yes"), Message("assistant", "Done.")
+    summary = Compaction("Earlier: set up pnpm.", 0)
+    items = [yes, reply, summary, yes, reply]
+    handed = [handoff.digest(i) for i in items[:2]]
+    assert handoff.new_items(items, handed) == [summary, yes, reply]
+    assert handoff.new_items(items, [handoff.digest(i) for i in items]) == []
+    assert handoff.new_items(items, []) == items
+
+
+def test_read_frozen_stops_at_the_size_and_at_a_line_being_written(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"b": 2}\n{"c": 3')
+    assert handoff.read_frozen(path, None) == ['{"a": 1}', '{"b": 2}', ""]
+    assert handoff.read_frozen(path, 12) == ['{"a": 1}', ""]
+    assert handoff.read_frozen(path, 3) == [""]
+
+
+def test_native_lines_carry_only_conversation() -> None:
+    lines = handoff.native_lines("sid", [Message("user", "We use pnpm."), Compaction("Summary.", 1)])
+    assert lines == ['{"type": "session", "id": "sid", "frozen": true}',
+                     '{"type": "message", "role": "user", "content": "We use pnpm.", "complete": true}',
+                     '{"type": "compaction", "summary": "Summary."}']
