@@ -132,16 +132,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _dispatch(args: argparse.Namespace, out: Output) -> int:
+    if args.command == "agent" and args.agent_action in ("hook", "statusline"):
+        # Before project discovery: the project comes from the payload, and these never fail.
+        return _run_host_hook(args.agent_action, getattr(args, "host", None), out)
     from chord_git import config as config_mod
     from chord_git.memory import project as project_mod
 
-    if args.command == "agent" and args.agent_action in ("hook", "statusline"):
-        # Before project discovery: the project comes from the payload, and these never fail.
-        from chord_git.commands import agent as agent_cmd
-        stdin = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
-        if args.agent_action == "hook":
-            return agent_cmd.hook(out, stdin, host_name=args.host)
-        return agent_cmd.statusline(out, stdin)
     if args.command == "merge-driver":
         # Before project discovery and config: git calls this mid-merge, and a bad config must
         # not turn a mergeable MEMORY.md into a conflict.
@@ -212,8 +208,32 @@ def _runs_host_hook(argv: Sequence[str]) -> bool:
     return any(words[i:i + 2] in (["agent", "hook"], ["agent", "statusline"]) for i in range(len(words)))
 
 
+def _host_hook_fast_path(words: list[str], out: Output) -> int | None:
+    """``agent hook [--host H]`` and ``agent statusline`` run on every turn of an agent, so they
+    skip building the full parser (which costs more than the hook's own work). Anything else
+    about them, a typo included, goes through the parser and still fails open."""
+    host: str | None = None
+    if words[:2] == ["agent", "hook"] and len(words) in (2, 4) and words[2:3] in ([], ["--host"]):
+        host = words[3] if len(words) == 4 else None
+    elif words != ["agent", "statusline"]:
+        return None
+    return _run_host_hook(words[1], host, out)
+
+
+def _run_host_hook(action: str, host: str | None, out: Output) -> int:
+    from chord_git.commands import agent as agent_cmd
+
+    stdin = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
+    if action == "hook":
+        return agent_cmd.hook(out, stdin, host_name=host)
+    return agent_cmd.statusline(out, stdin)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     out = Output()
+    fast = _host_hook_fast_path(list(sys.argv[1:] if argv is None else argv), out)
+    if fast is not None:
+        return fast
     try:
         args = build_parser().parse_args(argv)
         for directory in args.chdir:

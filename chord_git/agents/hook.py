@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 
 from chord_git.agents import sessions
-from chord_git.agents.host import Host
+from chord_git.agents.host import Host, in_project
 from chord_git.agents.payload import HookEvent
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity
@@ -35,11 +35,6 @@ class HookResult:
     stdout: str = ""                                     # what the host injects (SessionStart only)
     problems: list[str] = field(default_factory=list)   # one-line reasons, already handled
     extraction_problem: str | None = None               # goes to the MEMORY-FAIL badge too
-
-
-def in_project(project: Project) -> bool:
-    """A git work tree, or a folder that already has memory: never start memory in a random folder."""
-    return project.repo is not None or project.memory_md.exists() or project.chord_dir.is_dir()
 
 
 def host_pid() -> int | None:

@@ -18,7 +18,7 @@ from typing import Any
 from chord_git.agents import settings
 from chord_git.agents.host import EVENTS, Host
 from chord_git.errors import InputError
-from chord_git.memory.store import replace_atomically
+from chord_git.memory.atomic import replace_atomically
 
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024
 

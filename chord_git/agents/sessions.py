@@ -24,7 +24,7 @@ from typing import Any
 
 from chord_git.background.activity import session_key
 from chord_git.memory.project import Project
-from chord_git.memory.store import replace_atomically
+from chord_git.memory.atomic import replace_atomically
 
 STATES = ("open", "ended", "handed", "failed")
 # Digests kept per session: beyond this the oldest are forgotten (a session of thousands of turns).

@@ -25,14 +25,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from chord_git import config as config_mod
+from typing import TYPE_CHECKING
+
 from chord_git.agents import host as host_mod
 from chord_git.agents import sessions
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity
 from chord_git.errors import ChordError
-from chord_git.memory import store
 from chord_git.memory.project import Project
+
+if TYPE_CHECKING:  # hooks import this module for the lock and the freeze rule only: keep it light
+    from chord_git.config import Config
 
 LOCK_NAME = "watch.lock"
 LOG_NAME = "watch.log"
@@ -122,8 +125,9 @@ def freeze(project: Project, session: AgentSession, reason: str) -> None:
     sessions.update(project, session.host, session.session_id, change)
 
 
-def _hand_off(project: Project, cfg: config_mod.Config, session: AgentSession, say: Log) -> None:
+def _hand_off(project: Project, cfg: Config, session: AgentSession, say: Log) -> None:
     from chord_git.agents.handoff import hand_off  # transcripts and the worker: only here
+    from chord_git.memory import store
 
     host = host_mod.get(session.host)
     try:
@@ -149,7 +153,7 @@ def _settle(project: Project, seen: AgentSession, state: str, digests: Sequence[
     sessions.update(project, seen.host, seen.session_id, change)
 
 
-def one_pass(project: Project, cfg: config_mod.Config, say: Log, *, now: float | None = None) -> bool:
+def one_pass(project: Project, cfg: Config, say: Log, *, now: float | None = None) -> bool:
     """Freeze and hand off what is due; True while some session is still worth waiting for."""
     now = time.time() if now is None else now
     waiting = False
@@ -177,6 +181,9 @@ def _pending(project: Project) -> bool:
 
 
 def watch(project: Project, *, poll: float = POLL_SECONDS, log: Log | None = None) -> None:
+    from chord_git import config as config_mod
+    from chord_git.memory import store
+
     say = log or (lambda _text: None)
     while True:
         fd = _try_lock(project)

@@ -25,16 +25,15 @@ rules apply to each file. The project flag above stays for hosts that signal wit
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import socket
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from chord_git.memory.project import state_home
-from chord_git.memory.store import replace_atomically
+from chord_git.memory.atomic import replace_atomically
 
 FLAG_NAME = "agent-activity.json"
 SESSIONS_DIR = "agent-sessions"
@@ -94,7 +93,7 @@ def is_stale(flag: ActivityFlag, *, now: float | None = None, stale_after: float
     age = now - flag.since
     if age > stale_after or age < -CLOCK_SKEW_SECONDS:
         return True
-    if flag.owner_pid is not None and flag.host == socket.gethostname():
+    if flag.owner_pid is not None and flag.host == _hostname():
         return not _process_exists(flag.owner_pid)
     return False
 
@@ -113,8 +112,17 @@ def sessions_dir() -> Path:
     return state_home() / "chord" / SESSIONS_DIR
 
 
+_PLAIN_KEY = re.compile(r"^[a-z][a-z-]{0,30}--[A-Za-z0-9][A-Za-z0-9._-]{0,149}$")
+
+
 def session_key(agent: str, session_id: str) -> str:
-    return hashlib.sha256(f"{agent}\0{session_id}".encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    """A file name for the session: readable when the ids are plain, else a hash of them."""
+    plain = f"{agent}--{session_id}"
+    if _PLAIN_KEY.match(plain):
+        return plain
+    import hashlib  # only for unusual ids: the per-turn hook keeps its imports small
+
+    return "h-" + hashlib.sha256(f"{agent}\0{session_id}".encode("utf-8", "surrogateescape")).hexdigest()[:24]
 
 
 def session_flag_path(agent: str, session_id: str) -> Path:
@@ -191,8 +199,13 @@ def wait_idle(state_dir: Path, timeout: float | None, poll: float = 0.1, *,
 def _write(path: Path, state: str, owner_pid: int | None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = {"state": state, "since": time.time(), "writer_pid": os.getpid(),
-               "host": socket.gethostname(), "owner_pid": owner_pid}
-    replace_atomically(path, json.dumps(payload).encode(), path.parent)
+               "host": _hostname(), "owner_pid": owner_pid}
+    # Rewritten every turn and meaningless after a reboot: atomic, but not fsynced (see atomic.py).
+    replace_atomically(path, json.dumps(payload).encode(), path.parent, durable=False)
+
+
+def _hostname() -> str:
+    return os.uname().nodename  # what socket.gethostname() returns, without importing socket
 
 
 def _is_pid(value: object) -> bool:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from chord_git.memory.project import Project
-from chord_git.memory.store import fsync_dir, replace_atomically
+from chord_git.memory.atomic import fsync_dir, replace_atomically
 
 QUEUE_DIR = "queue"
 FAILED_DIR = "failed"

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from chord_git.background import activity, queue, worker
-from chord_git.config import Config
 from chord_git.errors import UsageError
-from chord_git.memory.project import Project
 from chord_git.ui import Output
+
+if TYPE_CHECKING:  # the hook runs on every turn: it imports only what its event needs
+    from chord_git.agents.payload import HookEvent
+    from chord_git.config import Config
+    from chord_git.memory.project import Project
 
 STATES = ("busy", "idle", "status")
 SESSION_AGENT = "api"  # the agent name of sessions signalled by hand or through the Python API (api.py)
@@ -29,6 +32,8 @@ STATUSLINE_REASON_CHARS = 80
 
 def agent(project: Project, cfg: Config, out: Output, state: str, *, owner_pid: int | None = None,
           as_json: bool = False, session: str | None = None) -> int:
+    from chord_git.background import activity
+
     if state == "busy":
         if session:
             activity.set_session_busy(SESSION_AGENT, session, owner_pid=owner_pid)
@@ -49,6 +54,8 @@ def agent(project: Project, cfg: Config, out: Output, state: str, *, owner_pid: 
 
 
 def _status(project: Project, cfg: Config, out: Output, as_json: bool) -> int:
+    from chord_git.background import activity, queue, worker
+
     data = {
         "agent": "busy" if activity.is_busy(project.state_dir) else "idle",
         "sessions_busy": activity.busy_sessions(),
@@ -123,16 +130,14 @@ def hook(out: Output, stdin: bytes, *, host_name: str | None = None) -> int:
     return 0
 
 
-def _run_hook(out: Output, event: object, host_name: str | None) -> None:
+def _run_hook(out: Output, event: HookEvent, host_name: str | None) -> None:
     from chord_git.agents import hook as hook_mod
     from chord_git.agents import host as host_mod
-    from chord_git.agents.payload import HookEvent
     from chord_git.memory import project as project_mod
 
-    assert isinstance(event, HookEvent)
     host = host_mod.get(host_name or ("codex" if event.codex_like else "claude-code"))
     project = project_mod.discover(event.cwd)
-    if not hook_mod.in_project(project):
+    if not host_mod.in_project(project):
         return
     result = hook_mod.handle(event, host, project)
     if result.stdout:
@@ -166,11 +171,9 @@ def statusline(out: Output, stdin: bytes) -> int:
 def _statusline(stdin: bytes) -> str:
     import json
 
-    from chord_git import config as config_mod
-    from chord_git.commands.status import badge
-    from chord_git.errors import ChordError
+    from chord_git.agents import statusline as statusline_mod
+    from chord_git.agents.host import in_project
     from chord_git.memory import project as project_mod
-    from chord_git.memory import view
 
     cwd = Path.cwd()
     try:
@@ -183,10 +186,17 @@ def _statusline(stdin: bytes) -> str:
         if isinstance(given, str) and os.path.isabs(given):
             cwd = Path(given)
     project = project_mod.discover(cwd)
-    from chord_git.agents.hook import in_project
-
     if not in_project(project):
         return ""
+    return statusline_mod.line(project, lambda: _badge_line(project))
+
+
+def _badge_line(project: Project) -> str:
+    from chord_git import config as config_mod
+    from chord_git.commands.status import badge
+    from chord_git.errors import ChordError
+    from chord_git.memory import view
+
     try:
         cfg = config_mod.load(project.root)
     except ChordError as exc:

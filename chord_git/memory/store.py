@@ -22,6 +22,8 @@ from pathlib import Path
 
 from chord_git.errors import InputError, LockTimeout
 from chord_git.memory import index_file
+from chord_git.memory.atomic import fsync_dir, replace_atomically
+from chord_git.memory.atomic import write_temp as _write_temp
 from chord_git.memory.project import Project
 
 LOCK_TIMEOUT = 30.0
@@ -52,42 +54,6 @@ def locked(project: Project, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
-
-
-def fsync_dir(path: Path) -> None:
-    """Make a rename in ``path`` durable."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _write_temp(directory: Path, data: bytes, mode: int = 0o644) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    tmp = directory / f".chord-{os.getpid()}-{time.monotonic_ns()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    return tmp
-
-
-def replace_atomically(target: Path, data: bytes, tmp_dir: Path, mode: int = 0o644) -> None:
-    """Temp file in ``tmp_dir`` + fsync + rename over ``target``: for state files that no one
-    else rewrites concurrently (status, queue sidecars, the activity flag)."""
-    tmp = _write_temp(tmp_dir, data, mode)
-    try:
-        os.replace(tmp, target)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    fsync_dir(target.parent)
 
 
 def _temp_dir(project: Project, target: Path) -> Path:

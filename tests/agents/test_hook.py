@@ -150,9 +150,19 @@ def test_statusline(memory_repo: Path, tmp_path: Path) -> None:
     configure(None)
     assert _statusline(memory_repo) == "MEMORY"
     assert _statusline(memory_repo, {"cwd": str(memory_repo)}) == "MEMORY"
-    store.write_status(project_mod.discover(memory_repo), False, "pool failed: " + "connection refused " * 20)
+    project = project_mod.discover(memory_repo)
+    store.write_status(project, False, "pool failed: " + "connection refused " * 20)
     line = _statusline(memory_repo)
     assert line.startswith("MEMORY-FAIL: pool failed: connection refused") and len(line) <= 100
+    store.write_status(project, True)
+    assert _statusline(memory_repo) == "MEMORY"
+    memory = memory_repo / "MEMORY.md"
+    memory.write_text(memory.read_text(encoding="utf-8") + "<!-- chord:memory:end -->\n", encoding="utf-8")
+    assert _statusline(memory_repo).startswith("MEMORY-FAIL: managed section unusable")
+    # The line is cached by exactly the files the badge reads.
+    from chord_git.agents import statusline as statusline_mod
+
+    assert store.status_path(project) in statusline_mod.inputs(project, os.environ)
     plain = tmp_path / "plain"
     plain.mkdir()
     assert _statusline(plain) == ""

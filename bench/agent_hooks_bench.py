@@ -1,0 +1,211 @@
+"""Agent hook latency: what the Claude Code / Codex hooks add to every turn (issue 11).
+
+Each hook runs as the hosts run it, a whole process started through ``/bin/sh -c`` with the
+event's JSON payload on stdin, and is compared with a hook that runs ``true`` (the shell and process
+start every command hook pays anyway). The project holds 20,000 record files; extraction is on (a
+config file exists, so YAML is loaded) with a main pool. Two index shapes for SessionStart, as in
+``summary_bench.py``: *curated* (10 entries, the steady state that curation keeps) and *full* (all
+20,000 records listed in MEMORY.md, an index nobody curated).
+
+Runs are interleaved (each round runs every variant once, in a shuffled order) so that load from
+other jobs on the machine spreads evenly; the figures are medians. Load averages before and after
+are printed. Then where the time goes: the bare interpreter, the import profile of each path (and
+that openai, pydantic, pygit2 and detect-secrets are not loaded), and the in-process work.
+
+    python bench/agent_hooks_bench.py [--runs 41] [--records 20000]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from summary_bench import make_project  # noqa: E402
+
+GOALS_MS = {"SessionStart": 250.0, "UserPromptSubmit": 120.0, "Stop": 120.0, "statusline": 120.0}
+HEAVY = ("openai", "pydantic", "pygit2", "detect_secrets", "httpx2", "rich")
+
+
+def git_memory() -> str:
+    found = shutil.which("git-memory", path=str(Path(sys.executable).parent)) or shutil.which("git-memory")
+    if not found:
+        sys.exit("git-memory is not installed next to this python (run ./dev test once, or pip install .)")
+    return found
+
+
+def payload(event: str, repo: Path, session: str, **extra: object) -> bytes:
+    return json.dumps({"hook_event_name": event, "session_id": session, "cwd": str(repo),
+                       "transcript_path": str(repo.parent / f"{session}.jsonl"), **extra}).encode()
+
+
+def variants(repos: dict[str, Path]) -> dict[str, tuple[str, bytes]]:
+    exe = git_memory()
+    cc, codex = f"{exe} agent hook --host claude-code", f"{exe} agent hook --host codex"
+    curated, full = repos["curated"], repos["full"]
+    return {
+        "true (baseline)": ("true", payload("Stop", curated, "s-base")),
+        "SessionStart, curated index": (cc, payload("SessionStart", curated, "s-start", source="startup")),
+        "SessionStart, full index": (cc, payload("SessionStart", full, "s-start", source="startup")),
+        "SessionStart, Codex form": (codex, payload("SessionStart", curated, "s-cstart", source="startup")),
+        "UserPromptSubmit": (cc, payload("UserPromptSubmit", curated, "s-turn", prompt="Run the tests.")),
+        "Stop": (cc, payload("Stop", curated, "s-turn", last_assistant_message="Done.")),
+        "Stop, Codex (watcher check)": (codex, payload("Stop", curated, "s-codex", turn_id="t1")),
+        "statusline": (f"{exe} agent statusline", json.dumps({"workspace": {"current_dir": str(curated)}}).encode()),
+    }
+
+
+def run_once(command: str, stdin: bytes, env: dict[str, str]) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(["/bin/sh", "-c", command], input=stdin, capture_output=True, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0 or b"chord-git:" in done.stderr:
+        sys.exit(f"{command!r} failed: {done.stderr.decode()[-500:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall * 1000, cpu * 1000
+
+
+def import_profile(command: str, stdin: bytes, env: dict[str, str]) -> tuple[float, int, list[tuple[float, str]], list[str]]:
+    """(import ms, modules, top self-times, heavy modules loaded) of one run under -X importtime."""
+    args = command.split()
+    probe = ("import sys\n"
+             "from chord_git.main import main\n"
+             "rc = main(sys.argv[1:])\n"
+             f"print('LOADED=' + ','.join(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)\n"
+             "sys.exit(rc)\n")
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", probe, *args[1:]], input=stdin,
+                          capture_output=True, env=env)
+    total, count, selfs, heavy = 0, 0, [], []
+    for line in done.stderr.decode("utf-8", "replace").splitlines():
+        if line.startswith("LOADED="):
+            heavy = [m for m in line[7:].split(",") if m]
+            continue
+        if not line.startswith("import time:") or "|" not in line:
+            continue
+        parts = [p.strip() for p in line[len("import time:"):].split("|")]
+        if not parts[0].isdigit():
+            continue
+        total += int(parts[0])
+        count += 1
+        selfs.append((int(parts[0]) / 1000, parts[2].strip()))
+    selfs.sort(reverse=True)
+    return total / 1000, count, selfs[:6], heavy
+
+
+def bare_interpreter(env: dict[str, str], runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
+
+
+def in_process(repos: dict[str, Path], runs: int) -> dict[str, float]:
+    from chord_git import summary
+    from chord_git.background import activity
+
+    out = {}
+    for shape, repo in repos.items():
+        samples = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            summary.build(repo / "MEMORY.md", budget=4000, extraction_enabled=True)
+            samples.append((time.perf_counter() - start) * 1000)
+        out[f"summary.build, {shape} index"] = statistics.median(samples)
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        activity.set_session_busy("bench", "in-process")
+        samples.append((time.perf_counter() - start) * 1000)
+    out["busy flag write (temp + rename, not fsynced)"] = statistics.median(samples)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=41)
+    parser.add_argument("--records", type=int, default=20000)
+    args = parser.parse_args()
+    base = Path(tempfile.mkdtemp(prefix="chord-agent-hooks-bench-"))
+    home = base / "home"
+    env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
+               XDG_STATE_HOME=str(home / ".local" / "state"), PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    for name in [n for n in env if n.startswith("GIT_")]:
+        del env[name]
+    os.environ.update(HOME=env["HOME"], XDG_STATE_HOME=env["XDG_STATE_HOME"])  # for the in-process part
+    config = home / ".config" / "chord" / "config.yaml"
+    config.parent.mkdir(parents=True)
+    config.write_text("model_pool:\n  - model: m\n    base_url: http://127.0.0.1:9/v1\nmemory:\n  enabled: true\n")
+    watcher_repo: Path | None = None
+    try:
+        print(f"building two projects with {args.records:,} record files each …", flush=True)
+        repos = {"curated": make_project(base, args.records, False), "full": make_project(base, args.records, True)}
+        watcher_repo = repos["curated"]
+        cases = variants(repos)
+        load_before = os.getloadavg()
+        samples: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
+        for name, (command, stdin) in cases.items():  # warm the page cache and the registry once
+            run_once(command, stdin, env)
+        for _ in range(args.runs):
+            order = list(cases)
+            random.shuffle(order)
+            for name in order:
+                samples[name].append(run_once(*cases[name], env))
+        load_after = os.getloadavg()
+
+        base_wall = statistics.median(w for w, _ in samples["true (baseline)"])
+        print(f"\nmachine: {os.cpu_count()} cores; load average before {load_before[0]:.2f} / "
+              f"{load_before[1]:.2f} / {load_before[2]:.2f}, after {load_after[0]:.2f} / {load_after[1]:.2f} / "
+              f"{load_after[2]:.2f}; {args.runs} interleaved runs per variant")
+        print(f"\n| hook | median wall | p90 wall | median cpu | over `true` | goal | met |")
+        print("|---|---|---|---|---|---|---|")
+        for name, values in samples.items():
+            walls = sorted(w for w, _ in values)
+            wall, cpu = statistics.median(walls), statistics.median(c for _, c in values)
+            p90 = walls[int(len(walls) * 0.9) - 1]
+            goal = next((g for key, g in GOALS_MS.items() if name.startswith(key)), None)
+            met = "" if goal is None else ("yes" if wall <= goal else "**no**")
+            print(f"| {name} | {wall:.0f} ms | {p90:.0f} ms | {cpu:.0f} ms | {wall - base_wall:+.0f} ms | "
+                  f"{'' if goal is None else f'≤ {goal:.0f} ms'} | {met} |")
+
+        print(f"\nwhere the time goes (bare `python -c pass`: {bare_interpreter(env, 11):.0f} ms):")
+        for name in ("SessionStart, full index", "UserPromptSubmit", "statusline"):
+            total, count, top, heavy = import_profile(*cases[name], env)
+            tops = ", ".join(f"{mod} {ms:.1f}" for ms, mod in top)
+            print(f"- {name}: {count} modules imported in {total:.0f} ms (largest self times, ms: {tops}); "
+                  f"heavy libraries loaded: {', '.join(heavy) or 'none'}")
+        for what, ms in in_process(repos, 21).items():
+            print(f"- in-process {what}: {ms:.2f} ms")
+    finally:
+        if watcher_repo is not None:
+            _stop_watcher(watcher_repo)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _stop_watcher(repo: Path) -> None:
+    """The Codex Stop variant started a session watcher; the bench ends its session."""
+    from chord_git.agents import watch
+    from chord_git.memory import project as project_mod
+
+    pid = watch.running_pid(project_mod.discover(repo))
+    if pid:
+        os.kill(pid, 15)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""Temp file + fsync + rename: the one way runtime state and small files are replaced (R35).
+
+Kept apart from ``store`` (which also knows MEMORY.md's format) so that the per-turn agent hooks
+can write their flags without loading the memory-file parsers.
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a rename in ``path`` durable."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_temp(directory: Path, data: bytes, mode: int = 0o644, *, durable: bool = True) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    tmp = directory / f".chord-{os.getpid()}-{time.monotonic_ns()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        if durable:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    return tmp
+
+
+def replace_atomically(target: Path, data: bytes, tmp_dir: Path, mode: int = 0o644, *,
+                       durable: bool = True) -> None:
+    """Temp file in ``tmp_dir`` + fsync + rename over ``target``: for state files that no one
+    else rewrites concurrently (status, queue sidecars, the activity flag).
+
+    ``durable=False`` skips both fsyncs: readers still see the old or the new file, never a torn
+    one, but a power loss may bring the old one back. Only for signals that are rewritten every
+    turn and mean nothing after a reboot (the busy/idle flags).
+    """
+    tmp = write_temp(tmp_dir, data, mode, durable=durable)
+    try:
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    if durable:
+        fsync_dir(target.parent)
