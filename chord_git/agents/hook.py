@@ -125,8 +125,10 @@ def _session_start(event: HookEvent, host: Host, project: Project, result: HookR
                              extraction_enabled=cfg.memory.enabled,
                              rel=project.relative(project.memory_md)).text
     result.stdout = host.render_context(text)
-    activity.end_session(host.name, event.session_id)  # a session starts idle
     _register(project, event, host, reopen=True)
+    if event.source == "compact":
+        return  # the same session, possibly mid-turn: its busy flag and the others stay as they are
+    activity.end_session(host.name, event.session_id)  # a (re)started session is idle until a prompt
     if _freeze_others(project, event, host, cfg.memory.freeze_after_seconds):
         _ensure_watcher(project, result)
 

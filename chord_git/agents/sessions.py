@@ -23,10 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from chord_git.background.activity import session_key
+from chord_git.errors import LockTimeout
 from chord_git.memory.project import Project
 from chord_git.memory.atomic import replace_atomically
 
 STATES = ("open", "ended", "handed", "failed")
+# A settled session this old is forgotten: resuming it after that re-extracts it whole (and the
+# duplicate check keeps conclusions already written from being written again).
+FORGET_AFTER_SECONDS = 90 * 24 * 3600.0
+LOCK_TIMEOUT = 5.0
 # Digests kept per session: beyond this the oldest are forgotten (a session of thousands of turns).
 MAX_DIGESTS = 20000
 
@@ -58,11 +63,21 @@ def _path(project: Project, host: str, session_id: str) -> Path:
 
 
 @contextmanager
-def locked(project: Project) -> Iterator[None]:
+def locked(project: Project, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """The register's lock; held for a read-modify-write only, so waiting long means trouble."""
     folder(project).mkdir(parents=True, exist_ok=True)
     fd = os.open(folder(project) / "sessions.lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    # A hook must never hold up the agent: it fails open with this as its reason.
+                    raise LockTimeout(f"agent session register busy for {timeout:.0f}s") from None
+                time.sleep(0.01)
         yield
     finally:
         os.close(fd)
@@ -135,3 +150,18 @@ def transition(session: AgentSession | None, host: str, session_id: str, transcr
     return replace(base, transcript=transcript or base.transcript, state=state, generation=base.generation + 1,
                    updated=now, end_size=end_size if state == "ended" else None,
                    end_reason=reason if state == "ended" else None, last_error=None)
+
+
+def sweep(project: Project, *, now: float | None = None, older_than: float = FORGET_AFTER_SECONDS) -> int:
+    """Forget handed or failed sessions not touched for ``older_than`` seconds; returns how many."""
+    now = time.time() if now is None else now
+    gone = 0
+    with locked(project):
+        for session in all_sessions(project):
+            if session.state in ("handed", "failed") and now - session.updated > older_than:
+                try:
+                    os.unlink(_path(project, session.host, session.session_id))
+                    gone += 1
+                except OSError:
+                    pass
+    return gone

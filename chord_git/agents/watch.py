@@ -185,6 +185,7 @@ def watch(project: Project, *, poll: float = POLL_SECONDS, log: Log | None = Non
     from chord_git.memory import store
 
     say = log or (lambda _text: None)
+    sessions.sweep(project)
     while True:
         fd = _try_lock(project)
         if fd is None:

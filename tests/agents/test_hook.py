@@ -68,6 +68,8 @@ def test_busy_and_idle_are_per_session_and_tied_to_the_host(memory_repo: Path) -
     assert run_hook(event("Stop", memory_repo, "a")).stdout == b""
     assert not activity.session_busy("claude-code", "a") and not activity.anyone_busy(other.state_dir)
     run_hook(event("UserPromptSubmit", memory_repo, "a", prompt="again"))
+    compact = run_hook(event("SessionStart", memory_repo, "a", source="compact"))  # mid-turn compaction
+    assert CANARY_SUMMARY in compact.stdout.decode() and activity.session_busy("claude-code", "a")
     run_hook(event("SessionEnd", memory_repo, "a", reason="other"))
     assert not activity.session_flag_path("claude-code", "a").exists()
 

@@ -6,10 +6,13 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from chord_git import config as config_mod
 from chord_git.agents import handoff, sessions, watch
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity, queue
+from chord_git.errors import LockTimeout
 from chord_git.memory import project as project_mod
 from chord_git.transcripts import Compaction, Message
 from tests.agents.conftest import DATA
@@ -102,3 +105,25 @@ def test_native_lines_carry_only_conversation() -> None:
     assert lines == ['{"type": "session", "id": "sid", "frozen": true}',
                      '{"type": "message", "role": "user", "content": "We use pnpm.", "complete": true}',
                      '{"type": "compaction", "summary": "Summary."}']
+
+
+def test_settled_sessions_are_forgotten_after_a_while(repo: Path) -> None:
+    project = project_mod.discover(repo)
+    old = sessions.transition(None, "codex", "old", None, "handed", now=1000.0)
+    open_old = sessions.transition(None, "codex", "open-old", None, "open", now=1000.0)
+    fresh = sessions.transition(None, "codex", "fresh", None, "handed")
+    for session in (old, open_old, fresh):
+        sessions.save(project, session)
+    assert sessions.sweep(project) == 1
+    assert {s.session_id for s in sessions.all_sessions(project)} == {"open-old", "fresh"}
+
+
+def test_a_held_register_lock_times_out_instead_of_blocking(repo: Path) -> None:
+    """A hook waits at most a few seconds for the register, then fails open (LockTimeout)."""
+    project = project_mod.discover(repo)
+    with sessions.locked(project):
+        with pytest.raises(LockTimeout):
+            with sessions.locked(project, timeout=0.05):
+                pass
+    with sessions.locked(project, timeout=0.05):
+        pass  # free again
