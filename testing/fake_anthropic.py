@@ -28,7 +28,7 @@ class FakeAnthropic(LoopbackServer):
 
     def message_requests(self) -> list[Seen]:
         """Requests for a model reply (not token counts), oldest first."""
-        return [r for r in self.requests if r.method == "POST" and r.path.split("?")[0].rstrip("/") == "/v1/messages"]
+        return self.posts("/v1/messages")
 
     def respond(self, exchange: Exchange) -> None:
         path = exchange.seen.path.split("?")[0].rstrip("/")

@@ -27,7 +27,7 @@ class FakeResponses(LoopbackServer):
         self.reply = reply
 
     def response_requests(self) -> list[Seen]:
-        return [r for r in self.requests if r.method == "POST" and r.path.split("?")[0].rstrip("/") == "/v1/responses"]
+        return self.posts("/v1/responses")
 
     def respond(self, exchange: Exchange) -> None:
         path = exchange.seen.path.split("?")[0].rstrip("/")

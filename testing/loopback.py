@@ -129,6 +129,10 @@ class LoopbackServer:
             time.sleep(0.05)
         return predicate(self.requests)
 
+    def posts(self, path: str) -> list[Seen]:
+        """POST requests to ``path`` (query string and trailing slash ignored), oldest first."""
+        return [r for r in self.requests if r.method == "POST" and r.path.split("?")[0].rstrip("/") == path]
+
     def clear(self) -> None:
         with self._lock:
             self._requests.clear()

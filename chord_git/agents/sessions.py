@@ -12,7 +12,6 @@ watcher marks a session handed only if no hook changed it while the transcript w
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import time
@@ -25,7 +24,7 @@ from typing import Any
 from chord_git.background.activity import session_key
 from chord_git.errors import LockTimeout
 from chord_git.memory.project import Project
-from chord_git.memory.atomic import replace_atomically
+from chord_git.memory.atomic import flock_before, replace_atomically
 
 STATES = ("open", "ended", "handed", "failed")
 # A settled session this old is forgotten: resuming it after that re-extracts it whole (and the
@@ -68,16 +67,9 @@ def locked(project: Project, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     folder(project).mkdir(parents=True, exist_ok=True)
     fd = os.open(folder(project) / "sessions.lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    # A hook must never hold up the agent: it fails open with this as its reason.
-                    raise LockTimeout(f"agent session register busy for {timeout:.0f}s") from None
-                time.sleep(0.01)
+        if not flock_before(fd, time.monotonic() + timeout):
+            # A hook must never hold up the agent: it fails open with this as its reason.
+            raise LockTimeout(f"agent session register busy for {timeout:.0f}s")
         yield
     finally:
         os.close(fd)

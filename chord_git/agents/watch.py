@@ -17,14 +17,12 @@ Failures concern extraction, so they go to the MEMORY-FAIL badge and ``agents/wa
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from chord_git.agents import host as host_mod
@@ -32,6 +30,7 @@ from chord_git.agents import sessions
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity
 from chord_git.errors import ChordError
+from chord_git.memory.atomic import try_lock
 from chord_git.memory.project import Project
 
 if TYPE_CHECKING:  # hooks import this module for the lock and the freeze rule only: keep it light
@@ -52,14 +51,7 @@ def log_path(project: Project) -> Path:
 
 
 def _try_lock(project: Project) -> int | None:
-    sessions.folder(project).mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock_path(project), os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        return None
-    return fd
+    return try_lock(lock_path(project))
 
 
 def running(project: Project) -> bool:
@@ -210,24 +202,10 @@ def watch(project: Project, *, poll: float = POLL_SECONDS, log: Log | None = Non
             return  # checked after releasing: see the module doc
 
 
-def _stderr_log(text: str) -> None:
-    sys.stderr.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} pid={os.getpid()} {text}\n")
-    sys.stderr.flush()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    from chord_git.memory import project as project_mod
+    from chord_git.background import worker
 
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        sys.stderr.write("usage: python -m chord_git.agents.watch PROJECT_ROOT\n")
-        return 2
-    try:
-        watch(project_mod.discover(Path(args[0])), log=_stderr_log)
-    except ChordError as exc:
-        _stderr_log(f"watcher stopped: {exc}")
-        return exc.exit_code
-    return 0
+    return worker.detached_main(argv, "chord_git.agents.watch", lambda project: watch(project, log=worker.stderr_log))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ The worker never stages anything; the pipeline writes memory files through the s
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import subprocess
 import sys
@@ -35,6 +34,7 @@ from chord_git.errors import (
     InputError,
     Preempted,
 )
+from chord_git.memory.atomic import try_lock
 from chord_git.memory.project import Project
 
 LOCK_NAME = "worker.lock"
@@ -75,14 +75,7 @@ def log_path(project: Project) -> Path:
 
 def _try_lock(project: Project) -> int | None:
     """The worker lock's fd, or None when another process holds it."""
-    project.state_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock_path(project), os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        return None
-    return fd
+    return try_lock(lock_path(project))
 
 
 def _hold(fd: int) -> None:
@@ -268,29 +261,35 @@ def _trim_log(path: Path) -> None:
         pass
 
 
-def _stderr_log(text: str) -> None:
+def stderr_log(text: str) -> None:
+    """A detached process's log line: its stderr goes to a log file in the state dir."""
     stamp = time.time()
     when = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(stamp))
     sys.stderr.write(f"{when} t={stamp:.3f} pid={os.getpid()} {text}\n")
     sys.stderr.flush()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from chord_git import config as config_mod
+def detached_main(argv: Sequence[str] | None, module: str, body: Callable[[Project], object]) -> int:
+    """``python -m MODULE PROJECT_ROOT``: the entry of a process started by ``spawn_module``."""
     from chord_git.memory import project as project_mod
 
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 1:
-        sys.stderr.write("usage: python -m chord_git.background.worker PROJECT_ROOT\n")
+        sys.stderr.write(f"usage: python -m {module} PROJECT_ROOT\n")
         return 2
     try:
-        project = project_mod.discover(Path(args[0]))
-        cfg = config_mod.load(project.root)
-        drain(project, cfg, log=_stderr_log)
+        body(project_mod.discover(Path(args[0])))
     except ChordError as exc:
-        _stderr_log(f"worker stopped: {exc}")
+        stderr_log(f"{module} stopped: {exc}")
         return exc.exit_code
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from chord_git import config as config_mod
+
+    return detached_main(argv, "chord_git.background.worker",
+                         lambda project: drain(project, config_mod.load(project.root), log=stderr_log))
 
 
 if __name__ == "__main__":

@@ -1,13 +1,36 @@
-"""Temp file + fsync + rename: the one way runtime state and small files are replaced (R35).
+"""Temp file + fsync + rename, and a lock with a deadline: how runtime state is written (R35).
 
 Kept apart from ``store`` (which also knows MEMORY.md's format) so that the per-turn agent hooks
 can write their flags without loading the memory-file parsers.
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import time
 from pathlib import Path
+
+
+def flock_before(fd: int, deadline: float) -> bool:
+    """Take an exclusive flock on ``fd`` before ``deadline`` (time.monotonic()); False if not."""
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+
+
+def try_lock(path: Path) -> int | None:
+    """An open fd holding an exclusive flock on ``path`` (created), or None when someone holds it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    if flock_before(fd, time.monotonic()):
+        return fd
+    os.close(fd)
+    return None
 
 
 def fsync_dir(path: Path) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import fcntl
 import json
 import os
 import time
@@ -22,7 +21,7 @@ from pathlib import Path
 
 from chord_git.errors import InputError, LockTimeout
 from chord_git.memory import index_file
-from chord_git.memory.atomic import fsync_dir, replace_atomically
+from chord_git.memory.atomic import flock_before, fsync_dir, replace_atomically
 from chord_git.memory.atomic import write_temp as _write_temp
 from chord_git.memory.project import Project
 
@@ -42,15 +41,8 @@ def locked(project: Project, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     state = ensure_state_dir(project)
     fd = os.open(state / "lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise LockTimeout(f"{state / 'lock'}: memory store is locked by another process") from None
-                time.sleep(0.01)
+        if not flock_before(fd, time.monotonic() + timeout):
+            raise LockTimeout(f"{state / 'lock'}: memory store is locked by another process")
         yield
     finally:
         os.close(fd)

@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from chord_git.background import worker
 from chord_git.memory import project as project_mod
 from chord_git.memory.index_file import BEGIN, END
 from testing.fake_openai import FakeOpenAI, Reply
+from testing import waiting
 from testing.gitutil import cli_env
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "transcripts"
@@ -85,13 +85,8 @@ def event(name: str, repo: Path, session: str, transcript: Path | None = None, *
     return payload
 
 
-def wait_for(check: Callable[[], bool], timeout: float = 60.0, poll: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(poll)
-    return check()
+def wait_for(check: Callable[[], bool], timeout: float = 60.0) -> bool:
+    return waiting.wait_for(check, timeout=timeout)
 
 
 def conversation_of(body: Any) -> str:

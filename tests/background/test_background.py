@@ -8,7 +8,7 @@ import re
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from chord_git.memory import project as project_mod
 from chord_git.memory.project import Project
 from testing.fake_openai import FakeOpenAI, Reply, Slow
 from testing.gitutil import cli_env, git, index_digest, run_cli
+from testing.waiting import wait_for
 
 HOOK = Path(__file__).resolve().parents[2] / "hooks" / "post-session"
 FACTS = [
@@ -57,15 +58,6 @@ def configure(base_url: str, *, enabled: bool = True, dedicated: bool = False) -
     config = Path(os.environ["XDG_CONFIG_HOME"]) / "chord" / "config.yaml"
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text(json.dumps({"model_pool": pool, "memory": memory}), encoding="utf-8")
-
-
-def wait_for(check: Callable[[], bool], timeout: float = 20.0, poll: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(poll)
-    return check()
 
 
 def record_files(project: Project) -> list[Path]:
