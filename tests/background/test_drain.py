@@ -237,3 +237,28 @@ def test_a_worker_that_cannot_start_leaves_the_job_queued(project: Project, tmp_
     with pytest.raises(ChordError, match="queued as [0-9a-f]{16}, but the worker could not start: Permission denied"):
         worker.submit(project, MAIN, path, spawn=broken_spawn)
     assert len(queue.pending(project)) == 1
+
+
+def test_main_pool_waits_while_a_session_in_another_project_is_busy(project: Project, tmp_path: Path) -> None:
+    """The pool is the user's, not the project's: a busy agent session anywhere holds the worker."""
+    add(project, tmp_path, "s\n")
+    activity.set_session_busy("codex", "elsewhere", owner_pid=os.getpid())
+    run = Runner()
+    waiting = threading.Event()
+
+    def log(line: str) -> None:
+        if "waiting for the agent sessions to be idle" in line:
+            waiting.set()
+
+    thread = threading.Thread(target=worker.drain, args=(project, MAIN),
+                              kwargs={"run": run, "poll": 0.02, "grace": 0.0, "log": log})
+    thread.start()
+    assert waiting.wait(30)
+    assert run.calls == []  # nothing is sent while the other session works
+    activity.set_session_idle("codex", "elsewhere")
+    thread.join(30)
+    assert not thread.is_alive() and len(run.calls) == 1
+    [(_, _, should_cancel, _)] = run.calls
+    assert should_cancel is not None and should_cancel() is False
+    activity.set_session_busy("claude-code", "another", owner_pid=os.getpid())
+    assert should_cancel() is True  # and a session turning busy cancels an in-flight call
