@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 
 from chord_git.agents import sessions
-from chord_git.agents.host import Host, in_project
+from chord_git.agents.host import Host
 from chord_git.agents.payload import HookEvent
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity
