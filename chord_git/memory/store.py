@@ -21,7 +21,8 @@ from pathlib import Path
 
 from chord_git.errors import InputError, LockTimeout
 from chord_git.memory import index_file
-from chord_git.memory.atomic import flock_before, fsync_dir, replace_atomically
+from chord_git.memory.atomic import flock_before, fsync_dir
+from chord_git.memory.atomic import replace_atomically as replace_atomically  # kept for store.replace_atomically callers
 from chord_git.memory.atomic import write_temp as _write_temp
 from chord_git.memory.project import Project
 
