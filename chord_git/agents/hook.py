@@ -66,9 +66,9 @@ def handle(event: HookEvent, host: Host, project: Project) -> HookResult:
         _register(project, event, host, reopen=True)
     elif name == "Stop":
         activity.set_session_idle(host.name, event.session_id)
-        _register(project, event, host, reopen=False)
-        if host.freezes_when_quiet:
-            _ensure_watcher(project, result)
+        session = _register(project, event, host, reopen=False)
+        if host.freezes_when_quiet and session is not None and session.state == "open":
+            _ensure_watcher(project, result)  # someone has to notice when it goes quiet
     elif name == "SessionEnd":
         activity.end_session(host.name, event.session_id)
         _end(project, event, host)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from chord_git.agents import sessions
+from chord_git.agents import sessions, watch
 from chord_git.background import activity, queue
 from chord_git.memory import project as project_mod
 from chord_git.memory import store
@@ -245,3 +245,12 @@ def test_with_extraction_off_nothing_is_queued(memory_repo: Path, tmp_path: Path
     project = project_mod.discover(memory_repo)
     assert wait_for(lambda: sessions.load(project, "claude-code", "s-off").state == "handed")  # type: ignore[union-attr]
     assert queue.pending(project) == [] and not project.state_dir.joinpath("worker.log").exists()
+
+
+def test_stop_starts_a_watcher_only_for_an_open_codex_session(memory_repo: Path, tmp_path: Path) -> None:
+    project = project_mod.discover(memory_repo)
+    sessions.save(project, sessions.transition(None, "codex", "done", str(tmp_path / "r.jsonl"), "handed"))
+    run_hook(event("Stop", memory_repo, "done", tmp_path / "r.jsonl", turn_id="t"), host="codex")
+    assert not watch.log_path(project).exists()  # a settled session needs nobody to watch it
+    run_hook(event("Stop", memory_repo, "claude", tmp_path / "c.jsonl"))
+    assert not watch.log_path(project).exists()  # Claude Code reports its ends: no watcher either
