@@ -15,6 +15,8 @@ from chord_git.errors import UsageError
 from chord_git.memory.project import Project
 from chord_git.ui import Output
 
+POLL_SECONDS = 0.2
+
 
 def _state(project: Project, job: queue.Job) -> str:
     if job.path.parent == queue.failed_dir(project) or job.last_error:
@@ -91,9 +93,8 @@ def _retry(project: Project, cfg: Config, out: Output, job_id: str | None, as_js
         jobs = [_one(project, job_id)]
     else:
         jobs = [j for j in queue.pending(project) + queue.failed(project) if _state(project, j) == "failed"]
-    for job in jobs:
-        queue.rearm(project, job)
-    if not jobs and not queue.ready(project):
+    rearmed = [queue.rearm(project, job) for job in jobs]
+    if not rearmed and not queue.ready(project):
         if as_json:
             out.json({"retried": [], "done": [], "failed": []})
         else:
@@ -101,17 +102,26 @@ def _retry(project: Project, cfg: Config, out: Output, job_id: str | None, as_js
         return 0
     if not as_json and not cfg.dedicated_pool:
         out.stderr.write("waiting until no agent session is busy (main model pool)…\n")
-    result = worker.drain(project, cfg)
-    if not result.acquired:
-        out.line("a background worker is running; it takes the jobs now")
-        return 0
-    failed = result.retried + result.failed
+    said_waiting = False
+    while not worker.drain(project, cfg).acquired:
+        # A worker is running (it may be in its last half second): it takes the jobs; once it
+        # lets go, the drain above runs whatever is still due.
+        if not said_waiting and not as_json:
+            out.stderr.write("a background worker is running; waiting for it…\n")
+            said_waiting = True
+        time.sleep(POLL_SECONDS)
+    done, failed = [], []
+    for job in rearmed:
+        now = queue.find(project, job.id)
+        if not now:
+            done.append(job.id)
+        elif now[0].attempts > job.attempts:
+            failed.append((job.id, now[0].last_error))
     if as_json:
-        out.json({"retried": [j.id for j in jobs], "done": result.done, "failed": failed})
+        out.json({"retried": [j.id for j in rearmed], "done": done, "failed": [j for j, _ in failed]})
     else:
-        for job_done in result.done:
+        for job_done in done:
             out.line(f"{job_done}: done")
-        for job_failed in failed:
-            reason = next((j.last_error for j in queue.find(project, job_failed)), None)
+        for job_failed, reason in failed:
             out.line(f"{job_failed}: failed again: {reason}")
     return 1 if failed else 0

@@ -82,3 +82,32 @@ def test_queue_usage_errors(repo: Path) -> None:
     assert off.returncode == 2 and "memory extraction is off" in off.stderr
     configure("http://127.0.0.1:9/v1")
     assert run_cli(repo, "queue", "retry").stdout == "no failed jobs\n"
+
+
+def test_retry_waits_for_a_running_worker_and_reports_what_became_of_the_jobs(repo: Path, tmp_path: Path) -> None:
+    import fcntl
+    import os
+    import subprocess
+
+    from chord_git.background import worker
+    from testing.gitutil import cli_env
+
+    project = project_mod.discover(repo)
+    with FakeOpenAI() as server:
+        configure(server.base_url, dedicated=True)
+        server.script("mem-m", reply_for(4))
+        job_id = queue.enqueue(project, write_session(tmp_path / "a.jsonl", "s-a", [FACTS[4]]))
+        queue.retry_later(project, queue.pending(project)[0], "earlier failure")
+        fd = os.open(worker.lock_path(project), os.O_RDWR | os.O_CREAT)
+        fcntl.flock(fd, fcntl.LOCK_EX)  # a worker holds the queue
+        try:
+            proc = subprocess.Popen(["git", "memory", "queue", "retry"], cwd=repo, env=cli_env(),
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            assert proc.stderr is not None
+            assert "a background worker is running; waiting for it" in proc.stderr.readline()
+            assert server.hits("mem-m") == 0
+        finally:
+            os.close(fd)  # the worker lets go
+        out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and out == f"{job_id}: done\n"
+    assert FACTS[4] in (repo / "MEMORY.md").read_text(encoding="utf-8")
