@@ -1,0 +1,105 @@
+"""The package's floor plan, read from its import statements (``ast``, nothing is imported).
+
+Rooms are the folders of ``chord_git/`` and the modules at its root. Imports between rooms must
+form no cycle, so every arrow runs one way; the root holds only entry points and cross-cutting
+modules; and each external tool has one adapter module.
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from graphlib import CycleError, TopologicalSorter
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+
+PACKAGE = REPO_ROOT / "chord_git"
+ENTRY_POINTS = {"main", "api"}
+CROSS_CUTTING = {"config", "errors", "ui", "summary"}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(REPO_ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imported(module: str, path: Path) -> Iterator[tuple[str, int]]:
+    """(imported name, line) of every import statement, relative ones resolved."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([node.module] if node.module else []))
+            for alias in node.names:
+                # ``from chord_git import config`` imports the module, not the package.
+                yield (f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base), node.lineno
+
+
+def _internal_arrows() -> set[tuple[str, str]]:
+    return {(module, target) for module, path in MODULES.items()
+            for target, _line in _imported(module, path) if target in MODULES and target != module}
+
+
+def room(module: str) -> str:
+    """``chord_git.memory.store`` -> ``memory``; a root module is a room of its own."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def test_no_import_cycles_between_modules() -> None:
+    graph: dict[str, set[str]] = {module: set() for module in MODULES}
+    for source, target in _internal_arrows():
+        graph[source].add(target)
+    try:
+        tuple(TopologicalSorter(graph).static_order())
+    except CycleError as exc:
+        pytest.fail(f"import cycle: {' -> '.join(exc.args[1])}")
+
+
+def test_no_arrow_runs_back_up_between_rooms() -> None:
+    """The room graph is acyclic: no folder reaches a root module that reaches back into it."""
+    graph: dict[str, set[str]] = {}
+    for source, target in _internal_arrows():
+        if room(source) != room(target) and room(target) != "__init__":
+            graph.setdefault(room(source), set()).add(room(target))
+    try:
+        tuple(TopologicalSorter(graph).static_order())
+    except CycleError as exc:
+        cycle = exc.args[1]
+        witnesses = sorted(f"{s} -> {t}" for s, t in _internal_arrows()
+                           if room(s) in cycle and room(t) in cycle and room(s) != room(t))
+        pytest.fail(f"rooms import each other: {' -> '.join(cycle)}; arrows: {witnesses}")
+
+
+def test_the_root_holds_only_entry_points_and_cross_cutting_modules() -> None:
+    root_modules = {path.stem for path in PACKAGE.glob("*.py")} - {"__init__"}
+    assert root_modules == ENTRY_POINTS | CROSS_CUTTING
+    # Entry points sit on top: no module imports them.
+    importers = {source for source, target in _internal_arrows() if room(target) in ENTRY_POINTS}
+    assert importers == set()
+
+
+@pytest.mark.parametrize(("library", "adapter"), [
+    ("pygit2", "chord_git.git.libgit2"),
+    ("detect_secrets", "chord_git.secrets.detect"),
+    ("openai", "chord_git.extraction.pool"),
+])
+def test_one_adapter_module_per_external_tool(library: str, adapter: str) -> None:
+    importers = {module for module, path in MODULES.items()
+                 for target, _line in _imported(module, path) if target.split(".")[0] == library}
+    assert importers == {adapter}
