@@ -25,10 +25,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from chord_git.secrets import SecretHit, find, scan_added_lines  # noqa: E402
+from chord_git.findings import Finding  # noqa: E402
+from chord_git.secrets import find, scan_added_lines  # noqa: E402
 from chord_git.secrets.detect import detect_secrets_only  # noqa: E402
+from chord_git.secrets.hits import secret_finding  # noqa: E402
 
-Scanner = Callable[[Mapping[str, Sequence[tuple[int, str]]]], list[SecretHit]]
+Scanner = Callable[[Mapping[str, Sequence[tuple[int, str]]]], list[Finding]]
 FILES = ("gitleaks.jsonl", "detect_secrets.jsonl", "benign_memory.jsonl")
 
 
@@ -63,9 +65,9 @@ def load(path: Path) -> list[dict[str, str]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def layer1_only(added: Mapping[str, Sequence[tuple[int, str]]]) -> list[SecretHit]:
+def layer1_only(added: Mapping[str, Sequence[tuple[int, str]]]) -> list[Finding]:
     """Our sanitizer alone, for comparison (the hooks always run both layers)."""
-    return [SecretHit(path, f.line, f.kind, f.layer) for path, lines in added.items()
+    return [secret_finding(path, f.line, f.kind, f.layer) for path, lines in added.items()
             for f in find("\n".join(text for _, text in lines))]
 
 

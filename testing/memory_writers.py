@@ -30,7 +30,7 @@ def _edit(data: bytes | None, note: str) -> bytes:
     text, bom = index_file.decode(data)
     doc, problems = index_file.parse(text)
     if doc is None:
-        raise SystemExit(f"editor saw a broken file: {problems[0].render()}")
+        raise SystemExit(f"editor saw a broken file: {problems[0].at('MEMORY.md')}")
     prefix = doc.prefix
     if note not in prefix:
         head, marker = prefix.rsplit(index_file.BEGIN, 1)

@@ -17,7 +17,7 @@ from tests.conftest import REPO_ROOT
 
 PACKAGE = REPO_ROOT / "chord_git"
 ENTRY_POINTS = {"main", "api"}
-CROSS_CUTTING = {"config", "errors", "ui", "summary"}
+CROSS_CUTTING = {"config", "errors", "findings", "ui", "summary"}
 
 
 def _modules() -> dict[str, Path]:

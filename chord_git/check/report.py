@@ -4,12 +4,8 @@ Never a secret value, only kind and place: findings carry none, so no format can
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from chord_git.findings import Finding
 from chord_git.ui import Output
-
-if TYPE_CHECKING:
-    from chord_git.check.schema import Finding
 
 
 def _plural(count: int, noun: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from chord_git import __version__
-from chord_git.check.schema import Finding
+from chord_git.findings import Finding
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "chordFindingHash/v1"
@@ -31,17 +31,13 @@ _SCHEMA_HELP = (
 )
 
 
-def _is_secret(finding: Finding) -> bool:
-    return finding.layer != "schema"
-
-
 def rule_id(finding: Finding) -> str:
-    return f"chord/{'secret' if _is_secret(finding) else 'memory'}/{finding.kind}"
+    return f"chord/{'secret' if finding.is_secret else 'memory'}/{finding.kind}"
 
 
 def _rule(finding: Finding) -> dict[str, Any]:
     name = finding.kind.replace("-", " ")
-    if _is_secret(finding):
+    if finding.is_secret:
         return {
             "id": rule_id(finding),
             "name": "SecretInMemory",

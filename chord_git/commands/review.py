@@ -44,9 +44,8 @@ def _describe(item: items.ReviewItem) -> str:
 def list_items(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool) -> list[items.ReviewItem]:
     found = items.collect(project, cfg)
     state = view.read_index(project)
-    if state.exists and not state.usable:
-        first = next(p for p in state.problems if p.kind != "encoding-outside")
-        out.warn(f"managed section unusable ({first.render()}); entries and orphans are not listed")
+    if state.unusable_reason:
+        out.warn(f"{state.unusable_reason}; entries and orphans are not listed")
     if as_json:
         out.json({"items": [item.as_json() for item in found]})
         return found

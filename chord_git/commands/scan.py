@@ -18,12 +18,9 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from chord_git.check import changes, schema
+from chord_git.check import driver
 from chord_git.check.report import emit
-from chord_git.check.schema import Finding
 from chord_git.ui import Output
-
-BASELINE_FILE = ".secrets.baseline"
 
 
 def default_range(env: Mapping[str, str]) -> str | None:
@@ -34,29 +31,10 @@ def default_range(env: Mapping[str, str]) -> str | None:
     return None
 
 
-def _baseline(start: Path) -> Path | None:
-    from chord_git.git import libgit2
-
-    info = libgit2.discover(start)
-    if info is None or info.workdir is None:
-        return None
-    path = info.workdir / BASELINE_FILE
-    return path if path.is_file() else None
-
-
 def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history: bool = False,
          fmt: str = "text", env: Mapping[str, str] | None = None) -> int:
-    from chord_git.git import libgit2
-
     if range_spec is None and not all_history:
         range_spec = default_range(os.environ if env is None else env)
-    baseline = _baseline(start)
-    findings: list[Finding] = []
-    commits = 0
-    for commit in libgit2.range_changes(start, range_spec, changes.is_memory_path):
-        commits += 1
-        added = {change.path: lines for change in commit.files if (lines := changes.secret_input(change))}
-        # Oldest commit first, as the history reads; by path and line within a commit.
-        findings.extend(schema.sort_findings(changes.scan_secrets(added, baseline=baseline, commit=commit.commit)))
-    emit(out, findings, fmt, checked=commits, noun="commit")
-    return 1 if findings else 0
+    result = driver.history(start, range_spec)
+    emit(out, list(result.findings), fmt, checked=result.count, noun=result.noun)
+    return 1 if result.findings else 0

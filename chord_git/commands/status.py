@@ -13,9 +13,8 @@ def badge(project: Project, cfg: config_mod.Config, state: view.IndexState) -> t
     """The status-bar badge and, for MEMORY-FAIL, its one-line reason."""
     if not cfg.memory.enabled:
         return "off", None
-    if state.exists and not state.usable:
-        first = next(p for p in state.problems if p.kind != "encoding-outside")
-        return "MEMORY-FAIL", f"managed section unusable: {first.render()}"
+    if state.unusable_reason:
+        return "MEMORY-FAIL", state.unusable_reason
     if not cfg.extraction_pool:
         # R36: initialization cannot succeed without a model to call.
         return "MEMORY-FAIL", "no model pool configured (set model_pool or memory.model_pool)"

@@ -130,9 +130,8 @@ def run(project: Project, cfg: config_mod.Config, *, should_cancel: Callable[[],
     from chord_git.extraction.pool import call_pool
 
     state = view.read_index(project)
-    if state.exists and not state.usable:
-        first = next(p for p in state.problems if p.kind != "encoding-outside")
-        _fail(project, f"managed section unusable: {first.render()}", dry_run)
+    if state.unusable_reason:
+        _fail(project, state.unusable_reason, dry_run)
     entries = state.entries
     budget = cfg.memory.summary_budget
     before, beyond = beyond_budget(project, cfg)

@@ -215,10 +215,7 @@ def apply_maintenance(project: Project, output: ModelOutput, *, session_id: str 
         return MaintenanceReport(dry_run=dry_run)
     state = view.read_index(project)
     if state.exists and not state.usable:
-        first = next((p for p in state.problems if p.kind != "encoding-outside"), None)
-        path, line, message = (first.path, first.line, first.message) if first else (
-            project.relative(project.memory_md), None, "cannot parse")
-        raise InputError(path, line, f"managed section unusable: {message}")
+        raise state.unusable_error()
     decided = plan(project, output, state, session_id=session_id, today=today or dt.date.today())
     written: list[str] = []
     promoted_out: list[tuple[str, str]] = []  # (entry, promotion id)

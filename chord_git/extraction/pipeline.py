@@ -96,9 +96,8 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
         raise InputError(session_path, None, "the session is not frozen (frozen: false): a working session "
                                              "never adds memory (R14); extract it once it has ended")
     state = view.read_index(project)
-    if state.exists and not state.usable:
-        first = next(p for p in state.problems if p.kind != "encoding-outside")
-        raise _fail(project, f"managed section unusable: {first.render()}", log)
+    if state.unusable_reason:
+        raise _fail(project, state.unusable_reason, log)
     if not cfg.extraction_pool:
         raise _fail(project, "no model pool configured (set model_pool or memory.model_pool)", log)
 

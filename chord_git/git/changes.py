@@ -1,5 +1,6 @@
 """What a commit or the staged index changes in memory files: plain data shared by the libgit2
-reader and the ``git`` command fallback, so that neither needs the other's imports."""
+reader, the ``git`` command fallback and ``check``'s working-tree reader, so that none needs
+another's imports."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -12,7 +13,8 @@ AddedLines = tuple[tuple[int, str], ...]
 
 @dataclass(frozen=True)
 class FileChange:
-    """One file added or modified by a commit or by the staged index (deletions are skipped).
+    """One file added or modified by a commit or by the staged index (deletions are skipped), or
+a working-tree file, every line of which counts as added.
 
     ``added`` holds (new line number, text without its line end) for each added line; ``data``
     is the file's full new content when the caller asked for it (staged files, binary files).

@@ -1,15 +1,15 @@
-"""YAML front matter shared by record and promotion files: split, load, and the common field checks.
-
-Problems come back as (line, kind, message) so each file type wraps them in its own problem class.
-"""
+"""YAML front matter shared by record and promotion files: split, load, and the common field checks."""
 from __future__ import annotations
 
 import datetime as dt
+import errno
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-Issue = tuple[int | None, str, str]  # (line, kind, message)
+from chord_git.findings import Problem
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,39 @@ class FrontMatter:
             if line.startswith(f"{name}:"):
                 return number
         return None
+
+
+def read_file(path: Path, cap: int, what: str) -> bytes | Problem:
+    """A record or promotion file's bytes: never through a symlink, never more than ``cap`` bytes.
+
+    The one way the tool opens these files; every reader (strict, lenient, raw) starts here.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return Problem(None, "symlink", f"{what} file is a symlink; refused")
+        return Problem(None, "io", f"cannot read: {exc.strerror}")
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > cap:
+                return Problem(None, "size", f"{what} file is {size} bytes (cap {cap})")
+            data = handle.read(cap + 1)
+    except OSError as exc:
+        return Problem(None, "io", f"cannot read: {exc.strerror}")
+    return data
+
+
+def decode(data: bytes, cap: int, what: str) -> str | Problem:
+    """The file's text (a leading BOM dropped), or why it is not text within ``cap`` bytes."""
+    if len(data) > cap:
+        return Problem(None, "size", f"{what} file is {len(data)} bytes (cap {cap})")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Problem(data[: exc.start].count(b"\n") + 1, "encoding", "not valid UTF-8")
+    return text.lstrip("\ufeff")
 
 
 def load_yaml(text: str) -> Any:
@@ -48,26 +81,26 @@ def dump_yaml(data: dict[str, Any]) -> str:
                      allow_unicode=True, width=100000, default_flow_style=False)
 
 
-def split(text: str, what: str) -> tuple[FrontMatter | None, list[Issue]]:
-    """The front matter of ``text``, or the one issue that stops reading it."""
+def split(text: str, what: str) -> tuple[FrontMatter | None, list[Problem]]:
+    """The front matter of ``text``, or the one problem that stops reading it."""
     import yaml
 
     lines = text.split("\n")
     if not lines or lines[0].rstrip("\r") != "---":
-        return None, [(1, "front-matter", f"{what} must start with a '---' front-matter line")]
+        return None, [Problem(1, "front-matter", f"{what} must start with a '---' front-matter line")]
     close = next((i for i in range(1, len(lines)) if lines[i].rstrip("\r") == "---"), None)
     if close is None:
-        return None, [(1, "front-matter", "front matter is not closed by a '---' line")]
+        return None, [Problem(1, "front-matter", "front matter is not closed by a '---' line")]
     front_lines = [line.rstrip("\r") for line in lines[1:close]]
     try:
         data = load_yaml("\n".join(front_lines))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
-        return None, [(mark.line + 2 if mark else 1, "front-matter", f"invalid YAML: {exc.problem}")]
+        return None, [Problem(mark.line + 2 if mark else 1, "front-matter", f"invalid YAML: {exc.problem}")]
     except yaml.YAMLError as exc:
-        return None, [(1, "front-matter", f"invalid YAML: {exc}")]
+        return None, [Problem(1, "front-matter", f"invalid YAML: {exc}")]
     if not isinstance(data, dict):
-        return None, [(2, "front-matter", "front matter must be a mapping of fields")]
+        return None, [Problem(2, "front-matter", "front matter must be a mapping of fields")]
     return FrontMatter(front_lines, data, close, lines), []
 
 
@@ -81,17 +114,17 @@ def as_text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def check_fields(front: FrontMatter, fields: Sequence[str], required: Sequence[str]) -> tuple[dict[str, str | None], list[Issue]]:
+def check_fields(front: FrontMatter, fields: Sequence[str], required: Sequence[str]) -> tuple[dict[str, str | None], list[Problem]]:
     """Unknown, missing and non-text fields; returns the fields as text."""
-    issues: list[Issue] = []
+    problems: list[Problem] = []
     for name in front.data:
         if name not in fields:
-            issues.append((front.line_of(str(name)), "field-unknown", f"unknown field {name!r}"))
+            problems.append(Problem(front.line_of(str(name)), "field-unknown", f"unknown field {name!r}"))
     for name in required:
         if front.data.get(name) in (None, ""):
-            issues.append((1, "field-missing", f"missing field {name!r}"))
+            problems.append(Problem(1, "field-missing", f"missing field {name!r}"))
     values = {name: as_text(front.data.get(name)) for name in fields}
     for name in fields:
         if front.data.get(name) is not None and values[name] is None:
-            issues.append((front.line_of(name), "field-type", f"field {name!r} must be text"))
-    return values, issues
+            problems.append(Problem(front.line_of(name), "field-type", f"field {name!r} must be text"))
+    return values, problems

@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from chord_git.errors import InputError
+from chord_git.findings import Problem
 from chord_git.memory.records import RECORD_TYPES, valid_id
 
 BEGIN = "<!-- chord:memory:begin -->"
@@ -23,20 +25,6 @@ ENTRY_RE = re.compile(
     r"^- \[(?P<type>[^\]\s]+)\] (?P<summary>.*\S) "
     r"\(\[(?P<id>[^\]]*)\]\(\.chord/memory/records/(?P<file>[^)]*)\.md\)\)\s*$"
 )
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One finding with its place; ``kind`` is a stable machine name."""
-
-    path: str
-    line: int | None
-    kind: str
-    message: str
-
-    def render(self) -> str:
-        where = self.path if self.line is None else f"{self.path}:{self.line}"
-        return f"{where}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -97,6 +85,39 @@ class IndexDelta:
         return not (self.insert or self.remove or self.replace)
 
 
+@dataclass
+class MarkerScanner:
+    """Finds the markers one line at a time, as the parser and the streaming summary both read them.
+
+    A marker line inside a fenced code block outside the managed section is text (a note may show
+    the markers as an example); inside the section there are no fences, only entries. Only the
+    first begin and the first end after it delimit the section; the caller judges the rest.
+    """
+
+    begin_at: int | None = None
+    end_at: int | None = None
+    in_fence: bool = False
+
+    @property
+    def inside(self) -> bool:
+        return self.begin_at is not None and self.end_at is None
+
+    def feed(self, number: int, content: str) -> str | None:
+        """``"begin"`` or ``"end"`` when line ``number`` (its text, no line end) is a marker."""
+        if not self.inside and FENCE_RE.match(content):
+            self.in_fence = not self.in_fence
+            return None
+        marker = None if self.in_fence else MARKER_RE.match(content)
+        if marker is None:
+            return None
+        kind = marker.group(1)
+        if kind == "begin" and self.begin_at is None:
+            self.begin_at = number
+        elif kind == "end" and self.inside:
+            self.end_at = number
+        return kind
+
+
 def decode(data: bytes) -> tuple[str, bool]:
     """Text and whether a UTF-8 BOM was present."""
     bom = data.startswith(b"\xef\xbb\xbf")
@@ -136,7 +157,7 @@ def _has_bad_bytes(text: str) -> bool:
     return _BAD_BYTE_RE.search(text) is not None
 
 
-def parse(text: str, path: str = "MEMORY.md", *, bom: bool = False) -> tuple[MemoryDoc | None, list[Problem]]:
+def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Problem]]:
     """Parse MEMORY.md text. Marker errors give no document; bad lines inside give problems."""
     newline = _newline_of(text)
     # Only "\n" ends a line, as in editors and git; str.splitlines would also split on \x0c etc.
@@ -144,39 +165,27 @@ def parse(text: str, path: str = "MEMORY.md", *, bom: bool = False) -> tuple[Mem
     physical[-1] = physical[-1][:-1]
     if not physical[-1]:
         physical.pop()
-    begin_at: int | None = None
-    end_at: int | None = None
+    scanner = MarkerScanner()
     problems: list[Problem] = []
-    in_fence = False
     for number, raw in enumerate(physical, start=1):
-        content = raw.rstrip("\r\n")
-        if (begin_at is None or end_at is not None) and FENCE_RE.match(content):
-            in_fence = not in_fence
-            continue
-        marker = MARKER_RE.match(content)
-        if in_fence or not marker:
-            continue
-        if marker.group(1) == "begin":
-            if begin_at is not None and end_at is None:
-                problems.append(Problem(path, number, "marker-nested", f"nested {BEGIN} (line {begin_at} opened one already)"))
-            elif begin_at is not None:
-                problems.append(Problem(path, number, "marker-duplicate", f"duplicated {BEGIN} (a managed section already ended at line {end_at})"))
-            else:
-                begin_at = number
-        else:
-            if begin_at is None:
-                problems.append(Problem(path, number, "marker-reversed", f"{END} before any {BEGIN}"))
-            elif end_at is not None:
-                problems.append(Problem(path, number, "marker-duplicate", f"duplicated {END} (the section already ended at line {end_at})"))
-            else:
-                end_at = number
+        inside, begin_at, end_at = scanner.inside, scanner.begin_at, scanner.end_at
+        marker = scanner.feed(number, raw.rstrip("\r\n"))
+        if marker == "begin" and inside:
+            problems.append(Problem(number, "marker-nested", f"nested {BEGIN} (line {begin_at} opened one already)"))
+        elif marker == "begin" and begin_at is not None:
+            problems.append(Problem(number, "marker-duplicate", f"duplicated {BEGIN} (a managed section already ended at line {end_at})"))
+        elif marker == "end" and begin_at is None:
+            problems.append(Problem(number, "marker-reversed", f"{END} before any {BEGIN}"))
+        elif marker == "end" and end_at is not None:
+            problems.append(Problem(number, "marker-duplicate", f"duplicated {END} (the section already ended at line {end_at})"))
+    begin_at, end_at = scanner.begin_at, scanner.end_at
     if begin_at is not None and end_at is None and not problems:
-        problems.append(Problem(path, begin_at, "marker-missing", f"{BEGIN} has no matching {END}"))
+        problems.append(Problem(begin_at, "marker-missing", f"{BEGIN} has no matching {END}"))
     if problems:
         return None, problems
     if begin_at is None or end_at is None:
         if _has_bad_bytes(text):
-            problems.append(_bad_bytes_problem(path, physical, 0, len(physical)))
+            problems.append(_bad_bytes_problem(physical, 0, len(physical)))
         return MemoryDoc(prefix=text, lines=(), suffix="", newline=newline, has_markers=False, bom=bom), problems
 
     lines: list[Line] = []
@@ -185,22 +194,22 @@ def parse(text: str, path: str = "MEMORY.md", *, bom: bool = False) -> tuple[Mem
         content = physical[number - 1].rstrip("\r\n")
         eol = physical[number - 1][len(content):]
         if _has_bad_bytes(content):
-            problems.append(Problem(path, number, "encoding", "not valid UTF-8"))
+            problems.append(Problem(number, "encoding", "not valid UTF-8"))
             continue
         if not content.strip():
             lines.append(Blank(content, eol))
             continue
         parsed = parse_entry(content)
         if isinstance(parsed, str):
-            problems.append(Problem(path, number, "index-line", parsed))
+            problems.append(Problem(number, "index-line", parsed))
         elif parsed.id in seen:
-            problems.append(Problem(path, number, "index-duplicate", f"id {parsed.id} is already listed at line {seen[parsed.id]}"))
+            problems.append(Problem(number, "index-duplicate", f"id {parsed.id} is already listed at line {seen[parsed.id]}"))
         else:
             seen[parsed.id] = number
             lines.append(replace(parsed, line=number, eol=eol))
     for segment, start, stop in ((physical, 0, begin_at - 1), (physical, end_at, len(physical))):
         if any(_has_bad_bytes(part) for part in segment[start:stop]):
-            problems.append(_bad_bytes_problem(path, physical, start, stop))
+            problems.append(_bad_bytes_problem(physical, start, stop))
     begin_line = physical[begin_at - 1]
     newline = "\r\n" if begin_line.endswith("\r\n") else "\n"
     doc = MemoryDoc(
@@ -214,11 +223,11 @@ def parse(text: str, path: str = "MEMORY.md", *, bom: bool = False) -> tuple[Mem
     return doc, problems
 
 
-def _bad_bytes_problem(path: str, physical: list[str], start: int, stop: int) -> Problem:
+def _bad_bytes_problem(physical: list[str], start: int, stop: int) -> Problem:
     for number in range(start, stop):
         if _has_bad_bytes(physical[number]):
-            return Problem(path, number + 1, "encoding-outside", "not valid UTF-8 (outside the managed section)")
-    return Problem(path, None, "encoding-outside", "not valid UTF-8 (outside the managed section)")
+            return Problem(number + 1, "encoding-outside", "not valid UTF-8 (outside the managed section)")
+    return Problem(None, "encoding-outside", "not valid UTF-8 (outside the managed section)")
 
 
 def render(doc: MemoryDoc) -> str:
@@ -272,5 +281,15 @@ def apply(doc: MemoryDoc, delta: IndexDelta) -> MemoryDoc:
     return replace(doc, lines=tuple(top + lines))
 
 
-def entry_ids(entries: Iterable[Entry]) -> list[str]:
-    return [entry.id for entry in entries]
+def blocking(problems: Iterable[Problem]) -> Problem | None:
+    """The first problem that stops a write to the managed section, if any.
+
+    Bad lines or markers do; bad bytes in the user's text outside the markers do not, since the
+    tool keeps those bytes exactly as they are.
+    """
+    return next((problem for problem in problems if problem.kind != "encoding-outside"), None)
+
+
+def unusable(rel: str, problem: Problem) -> InputError:
+    """The error a write raises when ``problem`` blocks the managed section of ``rel``."""
+    return InputError(rel, problem.line, f"managed section unusable: {problem.message}")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chord_git.errors import InputError
+from chord_git.findings import Problem
 from chord_git.memory import frontmatter
 from chord_git.memory.records import new_id, valid_id
 from chord_git.memory.textrules import absolute_paths
@@ -39,13 +40,6 @@ class PromotionFile:
     created: str
     session: str | None
     text: str  # the proposed text (the file's body)
-
-
-@dataclass(frozen=True)
-class PromotionProblem:
-    line: int | None
-    kind: str
-    message: str
 
 
 def target_problem(path: str) -> str | None:
@@ -129,36 +123,35 @@ def render(promotion: PromotionFile) -> str:
     return f"---\n{yaml_text}---\n\n{body}\n"
 
 
-def parse(text: str, expected_id: str | None = None) -> tuple[PromotionFile | None, list[PromotionProblem]]:
+def parse(text: str, expected_id: str | None = None) -> tuple[PromotionFile | None, list[Problem]]:
     """Parse and validate a promotion file; a PromotionFile comes back only without problems."""
-    front, issues = frontmatter.split(text, "promotion")
+    front, problems = frontmatter.split(text, "promotion")
     if front is None:
-        return None, [PromotionProblem(*issue) for issue in issues]
-    values, issues = frontmatter.check_fields(front, FIELDS, REQUIRED)
-    problems = [PromotionProblem(*issue) for issue in issues]
+        return None, problems
+    values, problems = frontmatter.check_fields(front, FIELDS, REQUIRED)
     at = front.line_of
     lines, close = front.file_lines, front.close
     pid, entry, target, path = values["id"], values["entry"], values["target"], values["path"]
     if pid is not None and not valid_id(pid):
-        problems.append(PromotionProblem(at("id"), "id", f"invalid promotion id {pid!r}"))
+        problems.append(Problem(at("id"), "id", f"invalid promotion id {pid!r}"))
     if pid is not None and expected_id is not None and pid != expected_id:
-        problems.append(PromotionProblem(at("id"), "id", f"id {pid!r} does not match the file name {expected_id}.md"))
+        problems.append(Problem(at("id"), "id", f"id {pid!r} does not match the file name {expected_id}.md"))
     if entry is not None and not valid_id(entry):
-        problems.append(PromotionProblem(at("entry"), "id", f"entry {entry!r} is not a record id"))
+        problems.append(Problem(at("entry"), "id", f"entry {entry!r} is not a record id"))
     if target is not None and target not in TARGETS:
-        problems.append(PromotionProblem(at("target"), "target", f"unknown target {target!r} (expected instructions or docs)"))
+        problems.append(Problem(at("target"), "target", f"unknown target {target!r} (expected instructions or docs)"))
     if path is not None:
         why = target_problem(path)
         if why:
-            problems.append(PromotionProblem(at("path"), "target-path", why))
+            problems.append(Problem(at("path"), "target-path", why))
     body = "\n".join(line.rstrip("\r") for line in lines[close + 1:]).strip("\n")
     if not body.strip():
-        problems.append(PromotionProblem(close + 2, "text", "the proposed text (the body) is empty"))
+        problems.append(Problem(close + 2, "text", "the proposed text (the body) is empty"))
     elif len(body) > TEXT_CAP:
-        problems.append(PromotionProblem(close + 2, "cap", f"proposed text has {len(body)} characters (cap {TEXT_CAP})"))
+        problems.append(Problem(close + 2, "cap", f"proposed text has {len(body)} characters (cap {TEXT_CAP})"))
     for offset, raw in enumerate(lines):
         if absolute_paths(raw):
-            problems.append(PromotionProblem(offset + 1, "absolute-path", "absolute path in a memory file (R3: use project-relative paths)"))
+            problems.append(Problem(offset + 1, "absolute-path", "absolute path in a memory file (R3: use project-relative paths)"))
     if problems:
         return None, problems
     assert pid and target and path and values["reason"] and values["created"]
@@ -166,21 +159,20 @@ def parse(text: str, expected_id: str | None = None) -> tuple[PromotionFile | No
                          created=values["created"], session=values["session"], text=body), []
 
 
-def read(path: Path) -> tuple[PromotionFile | None, list[PromotionProblem]]:
+def from_bytes(data: bytes, expected_id: str | None = None) -> tuple[PromotionFile | None, list[Problem]]:
+    """Validate a promotion file's bytes (working tree, staged blob): size, UTF-8, rules."""
+    text = frontmatter.decode(data, MAX_FILE_BYTES, "promotion")
+    if isinstance(text, Problem):
+        return None, [text]
+    return parse(text, expected_id)
+
+
+def read(path: Path) -> tuple[PromotionFile | None, list[Problem]]:
     """Read one promotion file, refusing symlinks, oversized files and non-UTF-8 bytes."""
-    if path.is_symlink():
-        return None, [PromotionProblem(None, "symlink", "promotion file is a symlink; refused")]
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return None, [PromotionProblem(None, "io", f"cannot read: {exc.strerror}")]
-    if len(data) > MAX_FILE_BYTES:
-        return None, [PromotionProblem(None, "size", f"promotion file is {len(data)} bytes (cap {MAX_FILE_BYTES})")]
-    try:
-        text = data.decode("utf-8").lstrip("\ufeff")
-    except UnicodeDecodeError as exc:
-        return None, [PromotionProblem(data[: exc.start].count(b"\n") + 1, "encoding", "not valid UTF-8")]
-    return parse(text, expected_id=path.stem)
+    data = frontmatter.read_file(path, MAX_FILE_BYTES, "promotion")
+    if isinstance(data, Problem):
+        return None, [data]
+    return from_bytes(data, expected_id=path.stem)
 
 
 def safe_promotion_path(promotions_dir: Path, pid: str) -> Path:

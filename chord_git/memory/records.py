@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from chord_git.errors import InputError
+from chord_git.findings import Problem
 from chord_git.memory import frontmatter
 from chord_git.memory.textrules import absolute_paths
 
@@ -50,13 +51,6 @@ class Record:
     how_to_apply: str
 
 
-@dataclass(frozen=True)
-class RecordProblem:
-    line: int | None
-    kind: str
-    message: str
-
-
 def safe_record_path(records_dir: Path, rid: str) -> Path:
     """The path of a record id, refusing ids and paths that leave the records directory."""
     if not valid_id(rid):
@@ -70,47 +64,46 @@ def safe_record_path(records_dir: Path, rid: str) -> Path:
     return path
 
 
-def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, list[RecordProblem]]:
+def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, list[Problem]]:
     """Parse and validate a record file's text; a record is returned only when it has no problem."""
-    front, issues = frontmatter.split(text, "record")
+    front, problems = frontmatter.split(text, "record")
     if front is None:
-        return None, [RecordProblem(*issue) for issue in issues]
-    values, issues = frontmatter.check_fields(front, FIELDS, REQUIRED)
-    problems = [RecordProblem(*issue) for issue in issues]
+        return None, problems
+    values, problems = frontmatter.check_fields(front, FIELDS, REQUIRED)
     at = front.line_of
     lines, close = front.file_lines, front.close
     rid, kind, source, status = values["id"], values["type"], values["source"], values["status"]
     if rid is not None and not valid_id(rid):
-        problems.append(RecordProblem(at("id"), "id", f"invalid record id {rid!r}"))
+        problems.append(Problem(at("id"), "id", f"invalid record id {rid!r}"))
     if rid is not None and expected_id is not None and rid != expected_id:
-        problems.append(RecordProblem(at("id"), "id", f"id {rid!r} does not match the file name {expected_id}.md"))
+        problems.append(Problem(at("id"), "id", f"id {rid!r} does not match the file name {expected_id}.md"))
     if kind is not None and kind not in RECORD_TYPES:
-        problems.append(RecordProblem(at("type"), "type", f"unknown type {kind!r} (expected one of {', '.join(RECORD_TYPES)})"))
+        problems.append(Problem(at("type"), "type", f"unknown type {kind!r} (expected one of {', '.join(RECORD_TYPES)})"))
     if source is not None and source not in SOURCES:
-        problems.append(RecordProblem(at("source"), "source", f"unknown source {source!r}"))
+        problems.append(Problem(at("source"), "source", f"unknown source {source!r}"))
     if status is not None and status not in STATUSES:
-        problems.append(RecordProblem(at("status"), "status", f"unknown status {status!r}"))
+        problems.append(Problem(at("status"), "status", f"unknown status {status!r}"))
     if source == "assistant" and status not in (None, "unverified"):
-        problems.append(RecordProblem(at("status"), "status", "an assistant-sourced record must be 'unverified' (R20)"))
+        problems.append(Problem(at("status"), "status", "an assistant-sourced record must be 'unverified' (R20)"))
     if source == "user" and not values["evidence"]:
-        problems.append(RecordProblem(at("evidence") or 2, "evidence", "a user-sourced record needs the user's words in 'evidence'"))
+        problems.append(Problem(at("evidence") or 2, "evidence", "a user-sourced record needs the user's words in 'evidence'"))
     summary, statement = values["summary"], values["statement"]
     if summary is not None:
         if "\n" in summary.strip():
-            problems.append(RecordProblem(at("summary"), "cap", "summary must be one line"))
+            problems.append(Problem(at("summary"), "cap", "summary must be one line"))
         if len(summary) > SUMMARY_CAP:
-            problems.append(RecordProblem(at("summary"), "cap", f"summary has {len(summary)} characters (cap {SUMMARY_CAP})"))
+            problems.append(Problem(at("summary"), "cap", f"summary has {len(summary)} characters (cap {SUMMARY_CAP})"))
     if statement is not None and len(statement) > STATEMENT_CAP:
-        problems.append(RecordProblem(at("statement"), "cap", f"statement has {len(statement)} characters (cap {STATEMENT_CAP})"))
+        problems.append(Problem(at("statement"), "cap", f"statement has {len(statement)} characters (cap {STATEMENT_CAP})"))
     supersedes = values["supersedes"]
     if supersedes is not None and not valid_id(supersedes):
-        problems.append(RecordProblem(at("supersedes"), "id", f"supersedes {supersedes!r} is not a record id"))
+        problems.append(Problem(at("supersedes"), "id", f"supersedes {supersedes!r} is not a record id"))
 
     sections, section_problems = _sections(lines, close + 1)
     problems.extend(section_problems)
     for offset, line in enumerate(lines):
         for _start, _end in absolute_paths(line):
-            problems.append(RecordProblem(offset + 1, "absolute-path", "absolute path in a memory file (R3: use project-relative paths)"))
+            problems.append(Problem(offset + 1, "absolute-path", "absolute path in a memory file (R3: use project-relative paths)"))
             break
     if problems:
         return None, problems
@@ -123,7 +116,7 @@ def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, lis
     ), []
 
 
-def _sections(lines: list[str], start: int) -> tuple[dict[str, str], list[RecordProblem]]:
+def _sections(lines: list[str], start: int) -> tuple[dict[str, str], list[Problem]]:
     found: dict[str, list[str]] = {}
     order: list[str] = []
     current: str | None = None
@@ -136,7 +129,7 @@ def _sections(lines: list[str], start: int) -> tuple[dict[str, str], list[Record
         elif current is not None:
             found[current].append(stripped)
     problems = [
-        RecordProblem(start + 1, "section", f"missing section '## {name}'") for name in SECTIONS if name not in found
+        Problem(start + 1, "section", f"missing section '## {name}'") for name in SECTIONS if name not in found
     ]
     return {name: "\n".join(body).strip() for name, body in found.items()}, problems
 
@@ -162,24 +155,25 @@ def render(record: Record) -> str:
     )
 
 
-def read(path: Path) -> tuple[Record | None, list[RecordProblem]]:
+def from_bytes(data: bytes, expected_id: str | None = None) -> tuple[Record | None, list[Problem]]:
+    """Validate a record file's bytes (working tree, staged blob or commit): size, UTF-8, rules."""
+    text = frontmatter.decode(data, MAX_RECORD_BYTES, "record")
+    if isinstance(text, Problem):
+        return None, [text]
+    return parse(text, expected_id)
+
+
+def read_file(path: Path) -> bytes | Problem:
+    """A record file's bytes: never through a symlink, never past the size cap (R24)."""
+    return frontmatter.read_file(path, MAX_RECORD_BYTES, "record")
+
+
+def read(path: Path) -> tuple[Record | None, list[Problem]]:
     """Read one record file, refusing symlinks, oversized files and non-UTF-8 bytes."""
-    if path.is_symlink():
-        return None, [RecordProblem(None, "symlink", "record file is a symlink; refused")]
-    try:
-        size = path.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            return None, [RecordProblem(None, "size", f"record file is {size} bytes (cap {MAX_RECORD_BYTES})")]
-        data = path.read_bytes()
-    except OSError as exc:
-        return None, [RecordProblem(None, "io", f"cannot read: {exc.strerror}")]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return None, [RecordProblem(data[: exc.start].count(b"\n") + 1, "encoding", "not valid UTF-8")]
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return parse(text, expected_id=path.stem)
+    data = read_file(path)
+    if isinstance(data, Problem):
+        return None, [data]
+    return from_bytes(data, expected_id=path.stem)
 
 
 def _slug(summary: str) -> str:

@@ -171,12 +171,11 @@ def apply_delta(project: Project, delta: index_file.IndexDelta, *, timeout: floa
             doc = index_file.new_document()
         else:
             text, bom = index_file.decode(current)
-            parsed, problems = index_file.parse(text, rel, bom=bom)
-            blocking = [p for p in problems if parsed is None or _blocks_writing(parsed, p)]
-            if blocking:
-                first = blocking[0]
-                raise InputError(first.path, first.line, f"managed section unusable: {first.message}")
-            assert parsed is not None
+            parsed, problems = index_file.parse(text, bom=bom)
+            blocking = index_file.blocking(problems)
+            if blocking is not None:
+                raise index_file.unusable(rel, blocking)
+            assert parsed is not None  # broken markers are blocking problems
             doc = parsed
         new_doc = index_file.apply(doc, delta)
         outcome["doc"] = new_doc
@@ -188,11 +187,6 @@ def apply_delta(project: Project, delta: index_file.IndexDelta, *, timeout: floa
         before = _read_or_none(path)
         after = cas_rewrite(project, path, change)
     return ApplyResult(doc=outcome["doc"], changed=after != before)
-
-
-def _blocks_writing(doc: index_file.MemoryDoc, problem: index_file.Problem) -> bool:
-    """Bad lines inside the markers stop a write; bad bytes in the user's text are preserved."""
-    return problem.kind != "encoding-outside"
 
 
 # ---------------------------------------------------------------------------- runtime status

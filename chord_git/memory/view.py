@@ -5,24 +5,54 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chord_git.errors import InputError
+from chord_git.findings import Problem
 from chord_git.memory import index_file, records
-from chord_git.memory.project import Project
+from chord_git.memory.project import MEMORY_FILE, Project
 
 
 @dataclass(frozen=True)
 class IndexState:
+    """MEMORY.md as read at one moment: the parsed document (None when its markers are broken)
+    and its problems, under the project-relative name ``rel``."""
+
     doc: index_file.MemoryDoc | None
-    problems: tuple[index_file.Problem, ...]
+    problems: tuple[Problem, ...]
     exists: bool
+    rel: str = MEMORY_FILE
+
+    @property
+    def blocking(self) -> Problem | None:
+        """The first problem that makes the managed section unusable, if any."""
+        return index_file.blocking(self.problems)
 
     @property
     def usable(self) -> bool:
         """Whether the managed section can be written to (R36: MEMORY-FAIL otherwise)."""
-        return self.doc is not None and not any(p.kind != "encoding-outside" for p in self.problems)
+        return self.doc is not None and self.blocking is None
+
+    @property
+    def unusable_reason(self) -> str | None:
+        """``managed section unusable: MEMORY.md:3: ...`` for an existing file that cannot be written."""
+        if not self.exists or self.usable:
+            return None
+        problem = self.blocking or Problem(None, "parse", "cannot parse")
+        return f"managed section unusable: {problem.at(self.rel)}"
+
+    def unusable_error(self) -> InputError:
+        return index_file.unusable(self.rel, self.blocking or Problem(None, "parse", "cannot parse"))
 
     @property
     def entries(self) -> tuple[index_file.Entry, ...]:
         return self.doc.entries if self.doc is not None else ()
+
+
+def parse_index(data: bytes | None, rel: str) -> IndexState:
+    """The state of MEMORY.md from its bytes (None: the file does not exist)."""
+    if data is None:
+        return IndexState(doc=None, problems=(), exists=False, rel=rel)
+    text, bom = index_file.decode(data)
+    doc, problems = index_file.parse(text, bom=bom)
+    return IndexState(doc=doc, problems=tuple(problems), exists=True, rel=rel)
 
 
 def read_index(project: Project) -> IndexState:
@@ -30,12 +60,10 @@ def read_index(project: Project) -> IndexState:
     try:
         data = project.memory_md.read_bytes()
     except FileNotFoundError:
-        return IndexState(doc=None, problems=(), exists=False)
+        return parse_index(None, rel)
     except OSError as exc:
-        return IndexState(doc=None, problems=(index_file.Problem(rel, None, "io", f"cannot read: {exc.strerror}"),), exists=True)
-    text, bom = index_file.decode(data)
-    doc, problems = index_file.parse(text, rel, bom=bom)
-    return IndexState(doc=doc, problems=tuple(problems), exists=True)
+        return IndexState(doc=None, problems=(Problem(None, "io", f"cannot read: {exc.strerror}"),), exists=True, rel=rel)
+    return parse_index(data, rel)
 
 
 def record_ids(project: Project) -> list[str]:

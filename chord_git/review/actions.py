@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chord_git.errors import InputError
+from chord_git.findings import Problem
 from chord_git.memory import index_file, promotions, records, store, view
 from chord_git.memory.project import Project
 
@@ -106,10 +107,11 @@ def forget(project: Project, rid: str) -> None:
 
 def record_text(project: Project, rid: str) -> tuple[Path, str]:
     path = records.safe_record_path(project.records_dir, rid)
-    try:
-        return path, path.read_text("utf-8", errors="replace")
-    except FileNotFoundError:
-        raise InputError(project.relative(path), None, "no such record file") from None
+    data = records.read_file(path)
+    if isinstance(data, Problem):
+        message = "no such record file" if not path.exists() else data.message
+        raise InputError(project.relative(path), None, message)
+    return path, data.decode("utf-8", "replace")
 
 
 def _promoted_entries(project: Project) -> set[str]:

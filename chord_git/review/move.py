@@ -51,8 +51,7 @@ def move(project: Project, rid: str, where: str) -> bool:
     state = view.read_index(project)
     rel = project.relative(project.memory_md)
     if state.exists and not state.usable:
-        first = next(p for p in state.problems if p.kind != "encoding-outside")
-        raise InputError(first.path, first.line, f"managed section unusable: {first.message}")
+        raise state.unusable_error()
     ids = [entry.id for entry in state.entries]
     if rid not in ids:
         raise InputError(rel, None, f"no index entry with id {rid}")
@@ -65,11 +64,11 @@ def move(project: Project, rid: str, where: str) -> bool:
         if current is None:
             return None
         text, bom = index_file.decode(current)
-        doc, problems = index_file.parse(text, rel, bom=bom)
-        blocking = [p for p in problems if p.kind != "encoding-outside"]
-        if doc is None or blocking:
-            first = blocking[0] if blocking else problems[0]
-            raise InputError(first.path, first.line, f"managed section unusable: {first.message}")
+        doc, problems = index_file.parse(text, bom=bom)
+        blocking = index_file.blocking(problems)
+        if blocking is not None:
+            raise index_file.unusable(rel, blocking)
+        assert doc is not None  # broken markers are blocking problems
         moved = place(doc, rid, side, anchor)
         return None if moved == doc else index_file.encode(index_file.render(moved), moved.bom)
 

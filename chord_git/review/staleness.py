@@ -9,14 +9,14 @@ a slash that end in a known file extension or a trailing slash (``and/or`` is no
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from chord_git.memory import view
+from chord_git.findings import Problem
+from chord_git.memory import records, view
 from chord_git.memory.project import Project
-from chord_git.memory.records import MAX_RECORD_BYTES, valid_id
+from chord_git.memory.records import valid_id
 
 _BACKTICKED = re.compile(r"`([^`\n]{1,200})`")
 _BARE = re.compile(r"(?<![\w./~:-])((?:[\w.-]+/)+[\w.-]*)")
@@ -103,13 +103,8 @@ def _read_record(records_dir: Path, rid: str) -> str | None:
     """A record file's text; None when missing, oversized or a symlink (never followed)."""
     if not valid_id(rid):
         return None
-    try:
-        fd = os.open(records_dir / f"{rid}.md", os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read(MAX_RECORD_BYTES + 1)
-    return None if len(data) > MAX_RECORD_BYTES else data.decode("utf-8", "replace")
+    data = records.read_file(records_dir / f"{rid}.md")
+    return None if isinstance(data, Problem) else data.decode("utf-8", "replace")
 
 
 def _records_dir_inside(project: Project) -> bool:

@@ -1,8 +1,10 @@
-"""Secret scrubbing in two layers (R31): our sanitizer, then detect-secrets.
+"""Secret scrubbing in two layers (R31): our sanitizer (layer 1), detect-secrets (layer 2).
 
-``scan_added_lines`` is what the hooks and the CI scan call: it runs layer 1 on each file's added
-lines joined together (so a private-key block spanning lines is seen whole), then layer 2, and
-reports each secret once per line and kind family. Importing this package does not import
+``scan_added_lines`` is what the hooks and the CI scan call. Layer 2 runs first, on the part of
+each file it can afford (see ``LAYER2_MAX_LINE``), because a baseline match there tells layer 1
+which lines the team has accepted; then layer 1 reads every added line of each file joined together
+(so a private-key block spanning lines is seen whole). Each secret is reported once per line and
+kind family, layer 1's more specific kind first. Importing this package does not import
 detect-secrets; ``detect.py`` does that only when there are lines to scan.
 """
 from __future__ import annotations
@@ -13,19 +15,39 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .hits import LAYER1_FORMAT_FAMILIES, SecretHit, kind_family
-from .sanitize import Finding, find, redact
+from ..findings import Finding
+from .hits import LAYER1_FORMAT_FAMILIES, kind_family, secret_finding
+from .sanitize import SecretSpan, find, redact
 
 _ALLOWLIST_PRAGMA = "pragma: allowlist secret"
+# detect-secrets is slow on long text: its ``is_indirect_reference`` filter runs a regex that is
+# quadratic in the line length on every line up to 1,000 characters (12 ms for a 560-character
+# prose line here), and its plugins cost more per line as lines grow (a 10 MB line takes ~20 s).
+# A hook cannot wait for that. Layer 1 is linear and reads everything; layer 2 reads lines up to
+# LAYER2_MAX_LINE characters, and the first LAYER2_MAX_CHARS of each file (a record's size cap).
+LAYER2_MAX_LINE = 4096
+LAYER2_MAX_CHARS = 64 * 1024
+Lines = Sequence[tuple[int, str]]
 
 
 def _sha1(value: str) -> str:
     return hashlib.sha1(value.encode("utf-8", "replace")).hexdigest()
 
 
-def _layer1_hits(path: str, lines: Sequence[tuple[int, str]], accepted: frozenset[str],
-                 accepted_lines: frozenset[tuple[str, int]]) -> list[SecretHit]:
-    """Scan the added lines as one text and map each finding back to its original line.
+def layer2_part(lines: Lines) -> list[tuple[int, str]]:
+    """The lines layer 2 reads: each up to ``LAYER2_MAX_LINE``, ``LAYER2_MAX_CHARS`` in all."""
+    budget = LAYER2_MAX_CHARS
+    part = []
+    for number, text in lines:
+        if budget > 0 and len(text) <= LAYER2_MAX_LINE:
+            part.append((number, text))
+            budget -= len(text) + 1
+    return part
+
+
+def _layer1(path: str, lines: Lines, accepted: frozenset[str],
+            accepted_lines: frozenset[tuple[str, int]]) -> list[Finding]:
+    """Scan the added lines as one text and map each span back to its original line.
 
     Skipped, as in layer 2: lines carrying ``pragma: allowlist secret``, values whose hash the
     baseline lists, and lines where layer 2 found a baselined secret.
@@ -36,51 +58,50 @@ def _layer1_hits(path: str, lines: Sequence[tuple[int, str]], accepted: frozense
         starts.append(offset)
         offset += len(text) + 1
     joined = "\n".join(text for _, text in lines)
-    hits: list[SecretHit] = []
-    for finding in find(joined):
-        number, text = lines[bisect_right(starts, finding.start) - 1]
+    found: list[Finding] = []
+    for span in find(joined):
+        number, text = lines[bisect_right(starts, span.start) - 1]
         if _ALLOWLIST_PRAGMA in text or (path, number) in accepted_lines:
             continue
-        if accepted and _sha1(joined[finding.start:finding.end]) in accepted:
+        if accepted and _sha1(joined[span.start:span.end]) in accepted:
             continue
-        hits.append(SecretHit(path, number, finding.kind, finding.layer))
-    return hits
+        found.append(secret_finding(path, number, span.kind, span.layer))
+    return found
 
 
-def _combine(hits: list[SecretHit]) -> list[SecretHit]:
-    """One hit per path, line and kind family; layer 1 decides on the formats it checks exactly."""
-    seen: set[tuple[str, int, str]] = set()
-    unique: list[SecretHit] = []
-    for hit in hits:  # layer 1 first, so its more specific kind wins
-        if hit.layer != "sanitizer" and kind_family(hit.kind) in LAYER1_FORMAT_FAMILIES:
+def _combine(findings: list[Finding]) -> list[Finding]:
+    """One finding per path, line and kind family; layer 1 decides on the formats it checks exactly."""
+    seen: set[tuple[str, int | None, str]] = set()
+    unique: list[Finding] = []
+    for finding in findings:  # layer 1 first, so its more specific kind wins
+        if finding.layer != "sanitizer" and kind_family(finding.kind) in LAYER1_FORMAT_FAMILIES:
             continue
-        key = (hit.path, hit.line, kind_family(hit.kind))
+        key = (finding.path, finding.line, kind_family(finding.kind))
         if key not in seen:
             seen.add(key)
-            unique.append(hit)
-    return sorted(unique, key=lambda h: (h.path, h.line))
+            unique.append(finding)
+    return sorted(unique, key=lambda f: (f.path, f.line or 0))
 
 
-def scan_added_lines(
-    added: Mapping[str, Sequence[tuple[int, str]]], *, baseline: Path | None = None
-) -> list[SecretHit]:
+def scan_added_lines(added: Mapping[str, Lines], *, baseline: Path | None = None) -> list[Finding]:
     """Secrets on the added lines of each file, both layers, sorted by path and line.
 
     ``added`` maps a repository-relative path to ``(line_number, text)`` pairs; ``baseline`` is
-    a ``.secrets.baseline`` whose known findings layer 2 suppresses.
+    a ``.secrets.baseline`` whose known findings both layers accept. Findings never hold a value.
     """
     if not any(added.values()):
         return []
     from . import detect  # imports detect-secrets lazily, inside its functions
 
     data: dict[str, Any] | None = detect.load_baseline(baseline) if baseline is not None else None
-    layer2, accepted_lines = detect.scan_with_baseline(added, data)
-    hits: list[SecretHit] = []
+    bounded = {path: part for path, lines in added.items() if (part := layer2_part(lines))}
+    layer2, accepted_lines = detect.scan_with_baseline(bounded, data) if bounded else ([], frozenset())
+    found: list[Finding] = []
     for path, lines in added.items():
         if lines:
             accepted = detect.baselined_hashes(data, path) if data else frozenset()
-            hits.extend(_layer1_hits(path, lines, accepted, accepted_lines))
-    return _combine(hits + layer2)
+            found.extend(_layer1(path, lines, accepted, accepted_lines))
+    return _combine(found + layer2)
 
 
-__all__ = ["Finding", "SecretHit", "find", "redact", "scan_added_lines"]
+__all__ = ["LAYER2_MAX_CHARS", "LAYER2_MAX_LINE", "SecretSpan", "find", "redact", "scan_added_lines"]

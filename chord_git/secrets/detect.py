@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..findings import Finding
 from . import benign
-from .hits import SecretHit, kind_from_detect_secrets
+from .hits import kind_from_detect_secrets, secret_finding
 
 _INVALID_FILE_FILTER = "detect_secrets.filters.common.is_invalid_file"
 # Not credentials: an address in a memory note is not something to rotate.
@@ -130,7 +131,7 @@ def _private_key_is_placeholder(context: str, line: str) -> bool:
 
 def scan_with_baseline(
     added: Mapping[str, Sequence[tuple[int, str]]], baseline: dict[str, Any] | None
-) -> tuple[list[SecretHit], frozenset[tuple[str, int]]]:
+) -> tuple[list[Finding], frozenset[tuple[str, int]]]:
     """Layer-2 hits after the baseline and the benign filter, and the lines holding a baselined secret.
 
     The second result lets layer 1 accept those lines too, so one ``.secrets.baseline`` entry
@@ -138,7 +139,7 @@ def scan_with_baseline(
     """
     from detect_secrets.core import scan
 
-    hits: list[SecretHit] = []
+    hits: set[tuple[str, int, str]] = set()
     accepted: set[tuple[str, int]] = set()
     with _settings(baseline):
         known = _known_secrets(baseline)
@@ -158,24 +159,11 @@ def scan_with_baseline(
                 text = numbered[secret.line_number - 1][1]
                 if _value_is_benign(text, secret.secret_value, kind, context):
                     continue
-                hits.append(SecretHit(path, real_line, kind))
-    return sorted(set(hits), key=lambda h: (h.path, h.line, h.kind)), frozenset(accepted)
+                hits.add((path, real_line, kind))
+    return [secret_finding(*hit) for hit in sorted(hits)], frozenset(accepted)
 
 
-def scan_added_lines(
-    added: Mapping[str, Sequence[tuple[int, str]]], *, baseline: Path | None = None
-) -> list[SecretHit]:
-    """detect-secrets findings on the added lines of each file, after baseline and benign filter.
-
-    ``added`` maps a repository-relative path to its added ``(line_number, text)`` pairs.
-    """
-    if not any(added.values()):
-        return []
-    data = load_baseline(baseline) if baseline is not None else None
-    return scan_with_baseline(added, data)[0]
-
-
-def detect_secrets_only(added: Mapping[str, Sequence[tuple[int, str]]]) -> list[SecretHit]:
+def detect_secrets_only(added: Mapping[str, Sequence[tuple[int, str]]]) -> list[Finding]:
     """detect-secrets alone: default plugins, same line route, no baseline, no benign filter.
 
     The anchor the benchmarks compare both layers against.
@@ -184,11 +172,11 @@ def detect_secrets_only(added: Mapping[str, Sequence[tuple[int, str]]]) -> list[
         return []
     from detect_secrets.core import scan
 
-    hits: set[SecretHit] = set()
+    hits: set[tuple[str, int, str]] = set()
     with _settings(None):
         for path, lines in added.items():
             numbered = [(i, _encodable(text)) for i, (_, text) in enumerate(lines, start=1)]
             for secret in scan._process_line_based_plugins(lines=numbered, filename=path):
                 real_line = lines[secret.line_number - 1][0]
-                hits.add(SecretHit(path, real_line, kind_from_detect_secrets(secret.type)))
-    return sorted(hits, key=lambda h: (h.path, h.line, h.kind))
+                hits.add((path, real_line, kind_from_detect_secrets(secret.type)))
+    return [secret_finding(*hit) for hit in sorted(hits)]

@@ -1,7 +1,8 @@
-"""The finding type both layers report, and how kinds group into families for de-duplication."""
+"""How both layers report a secret (a ``Finding``: kind and place, never the value), and how
+kinds group into families for de-duplication."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from chord_git.findings import Finding, Problem
 
 # Kinds that describe *how* a secret was spotted rather than *what* it is: one family.
 _GENERIC_KINDS = frozenset({
@@ -47,14 +48,11 @@ LAYER1_FORMAT_FAMILIES = frozenset({
 })
 
 
-@dataclass(frozen=True)
-class SecretHit:
-    """A secret on an added line of a file: where and what kind, never the value."""
-
-    path: str
-    line: int
-    kind: str
-    layer: str = "detect-secrets"
+def secret_finding(path: str, line: int, kind: str, layer: str = "detect-secrets") -> Finding:
+    """A secret on an added line of ``path``, as every report shows it."""
+    origin = "our sanitizer" if layer == "sanitizer" else layer
+    message = f"possible secret, found by {origin}: remove it from memory and rotate it"
+    return Finding(path, Problem(line, kind, message), layer=layer)
 
 
 def kind_family(kind: str) -> str:

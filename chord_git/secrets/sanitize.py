@@ -16,8 +16,8 @@ from . import assignments, formats
 
 
 @dataclass(frozen=True)
-class Finding:
-    """One secret in a text: its kind and where it is, never the value."""
+class SecretSpan:
+    """Where one secret sits in a text and what kind it is; the value stays in the text."""
 
     kind: str
     line: int  # 1-based line of ``start``
@@ -64,15 +64,15 @@ def _merge(spans: list[formats.Span]) -> list[formats.Span]:
     return merged
 
 
-def find(text: str) -> list[Finding]:
+def find(text: str) -> list[SecretSpan]:
     """Every secret in ``text``, in order, as (kind, 1-based line, start, end)."""
-    findings: list[Finding] = []
+    found: list[SecretSpan] = []
     line, counted = 1, 0
     for span in _merge(_spans(text)):
         line += text.count("\n", counted, span.start)
         counted = span.start
-        findings.append(Finding(span.kind, line, span.start, span.end))
-    return findings
+        found.append(SecretSpan(span.kind, line, span.start, span.end))
+    return found
 
 
 def redact(text: str) -> str:
@@ -87,4 +87,4 @@ def redact(text: str) -> str:
     return "".join(pieces)
 
 
-__all__ = ["Finding", "ascii_view", "find", "redact"]
+__all__ = ["SecretSpan", "ascii_view", "find", "redact"]

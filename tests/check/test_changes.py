@@ -2,9 +2,13 @@
 how the two secret layers are fed."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from chord_git.check import changes
+from chord_git import secrets
+from chord_git.check import changes, driver
+from chord_git.findings import Finding
 from chord_git.git.command import parse_added
 from tests.check.helpers import github_token
 
@@ -31,7 +35,7 @@ def test_memory_split(path: str, split: tuple[str, str] | None) -> None:
     (b"x\x0cy\n", [(1, "x\x0cy")]),  # only LF ends a line, as in git's numbering
 ])
 def test_text_lines(data: bytes, lines: list[tuple[int, str]]) -> None:
-    assert changes.text_lines(data) == lines
+    assert list(changes.text_lines(data)) == lines
 
 
 def test_parse_added_from_git_diff_output() -> None:
@@ -42,21 +46,34 @@ def test_parse_added_from_git_diff_output() -> None:
 
 
 def test_long_lines_go_to_layer_1_only() -> None:
-    token_line = "x" * (changes.LAYER2_MAX_LINE + 10) + f" GITHUB_TOKEN={github_token()}"
-    findings = changes.scan_secrets({"MEMORY.md": [(7, token_line)]})
+    token_line = "x" * (secrets.LAYER2_MAX_LINE + 10) + f" GITHUB_TOKEN={github_token()}"
+    findings = secrets.scan_added_lines({"MEMORY.md": [(7, token_line)]})
     assert [(f.path, f.line, f.kind, f.layer) for f in findings] == [("MEMORY.md", 7, "github-token", "sanitizer")]
     allowed = token_line + "  # pragma: allowlist secret"
-    assert changes.scan_secrets({"MEMORY.md": [(7, allowed)]}) == []
+    assert secrets.scan_added_lines({"MEMORY.md": [(7, allowed)]}) == []
 
 
 def test_text_past_the_layer_2_budget_is_still_scanned_by_layer_1() -> None:
     filler = [(n, "plain words about the build " * 20) for n in range(1, 300)]
     lines = [*filler, (300, f"export GITHUB_TOKEN={github_token()}")]
-    assert sum(len(text) + 1 for _, text in filler) > changes.LAYER2_MAX_CHARS
-    findings = changes.scan_secrets({"MEMORY.md": lines}, commit="c" * 40)
+    assert sum(len(text) + 1 for _, text in filler) > secrets.LAYER2_MAX_CHARS
+    change = changes.FileChange("MEMORY.md", 0o100644, False, tuple(lines))
+    findings = driver.apply_rules([change], root=None, schema=False, commit="c" * 40)
     assert [(f.line, f.kind, f.commit) for f in findings] == [(300, "github-token", "c" * 40)]
     assert github_token() not in findings[0].message
 
 
-def test_nothing_to_scan_imports_nothing() -> None:
-    assert changes.scan_secrets({}) == [] and changes.scan_secrets({"MEMORY.md": []}) == []
+def test_nothing_to_scan_finds_nothing() -> None:
+    assert driver.apply_rules([], root=None) == []
+    assert secrets.scan_added_lines({}) == [] and secrets.scan_added_lines({"MEMORY.md": []}) == []
+
+
+def test_every_input_goes_through_the_same_rules(tmp_path: Path) -> None:
+    """A working-tree file, a staged blob and a commit's file are one FileChange to the rules."""
+    data = f"# notes\n<!-- chord:memory:begin -->\nnot an entry {github_token()}\n<!-- chord:memory:end -->\n".encode()
+    whole = changes.FileChange("MEMORY.md", 0o100644, False, changes.text_lines(data), data)
+    found = driver.apply_rules([whole], root=tmp_path)
+    assert [(f.line, f.kind, f.layer) for f in found] == [(3, "github-token", "sanitizer"), (3, "index-line", "schema")]
+    history = driver.apply_rules([whole], root=tmp_path, schema=False, commit="a" * 40)
+    assert [(f.kind, f.commit) for f in history] == [("github-token", "a" * 40)]
+    assert all(isinstance(f, Finding) and github_token() not in f.render() for f in found + history)

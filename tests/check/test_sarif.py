@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 
 from chord_git.check import sarif
-from chord_git.check.schema import Finding
+from chord_git.findings import Finding, Problem
 from testing.gitutil import git, make_repo, run_cli
 from tests.check.helpers import (
     RECORDS,
@@ -54,7 +54,7 @@ def assert_github_fields(doc: dict[str, Any]) -> None:
 
 
 def test_schema_rejects_what_github_rejects() -> None:
-    doc = sarif.render([Finding("MEMORY.md", None, "marker-missing", "m")])
+    doc = sarif.render([Finding("MEMORY.md", Problem(None, "marker-missing", "m"))])
     validate(doc)
     doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] = 0
     with pytest.raises(jsonschema.ValidationError):
@@ -63,9 +63,9 @@ def test_schema_rejects_what_github_rejects() -> None:
 
 def test_render_unit() -> None:
     findings = [
-        Finding("a b.md", 3, "github-token", "possible secret", layer="sanitizer", commit="c" * 40),
-        Finding("a b.md", 9, "github-token", "possible secret", layer="detect-secrets", commit="c" * 40),
-        Finding("MEMORY.md", None, "dangling", "index entry x has no record file"),
+        Finding("a b.md", Problem(3, "github-token", "possible secret"), layer="sanitizer", commit="c" * 40),
+        Finding("a b.md", Problem(9, "github-token", "possible secret"), layer="detect-secrets", commit="c" * 40),
+        Finding("MEMORY.md", Problem(None, "dangling", "index entry x has no record file")),
     ]
     doc = sarif.render(findings, uri_prefix="sub/")
     validate(doc)

@@ -69,11 +69,11 @@ def test_outside_bytes_preserved_after_a_write(newline: str, bom: bool) -> None:
     ],
 )
 def test_syntax_errors_carry_a_line(text: str, kind: str, line: int) -> None:
-    _doc, problems = index_file.parse(text, "MEMORY.md")
+    _doc, problems = index_file.parse(text)
     assert problems, "expected a problem"
     assert problems[0].kind == kind
     assert problems[0].line == line
-    assert problems[0].render().startswith(f"MEMORY.md:{line}: ")
+    assert problems[0].at("MEMORY.md").startswith(f"MEMORY.md:{line}: ")
 
 
 def test_markers_inside_a_code_fence_are_text() -> None:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from chord_git.errors import InputError
-from chord_git.secrets import SecretHit, scan_added_lines
-from chord_git.secrets.detect import detect_secrets_only
-from chord_git.secrets.detect import scan_added_lines as layer2_scan
+from chord_git.secrets import scan_added_lines
+from chord_git.secrets.detect import detect_secrets_only, scan_with_baseline
+from chord_git.secrets.hits import secret_finding
 
 from . import fakes as f
 
@@ -40,14 +40,14 @@ def test_offsets_map_back_to_sparse_line_numbers() -> None:
 
 def test_both_layers_finding_one_token_report_it_once() -> None:
     line = f"GITHUB_TOKEN={f.GITHUB_CLASSIC}"
-    assert any(h.kind == "github-token" for h in layer2_scan({"m.md": [(5, line)]}))
-    assert scan_added_lines({"m.md": [(5, line)]}) == [SecretHit("m.md", 5, "github-token", "sanitizer")]
+    assert any(h.kind == "github-token" for h in scan_with_baseline({"m.md": [(5, line)]}, None)[0])
+    assert scan_added_lines({"m.md": [(5, line)]}) == [secret_finding("m.md", 5, "github-token", "sanitizer")]
 
 
 def test_layer2_adds_what_layer1_does_not_see() -> None:
     line = f'- pasted "{f.body(48, f.B64, seed=31)}" by mistake'
     hits = scan_added_lines({"m.md": [(2, line)]})
-    assert hits == [SecretHit("m.md", 2, "high-entropy-string", "detect-secrets")]
+    assert hits == [secret_finding("m.md", 2, "high-entropy-string", "detect-secrets")]
 
 
 @pytest.mark.parametrize("line", [

@@ -1,0 +1,72 @@
+"""What every rule reports: a ``Problem`` in a file's format, a ``Finding`` in a report.
+
+The format readers (MEMORY.md, records, promotions, front matter) say what is wrong and on which
+line; they do not know under which path the caller shows the file. ``check``, ``scan`` and the
+secret layers turn problems into findings: the path, the layer that found it and, in history
+scans, the commit. Neither type ever carries a secret's value, so no report format can leak one.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in a file; ``kind`` is a stable machine name, ``line`` 1-based or None."""
+
+    line: int | None
+    kind: str
+    message: str
+
+    def at(self, path: str) -> str:
+        """``path:line: message``, the way every one-line error names its place."""
+        where = path if self.line is None else f"{path}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A problem at a path, with the rule layer that found it and, for history, the commit."""
+
+    path: str
+    problem: Problem
+    layer: str = "schema"  # schema | sanitizer | detect-secrets
+    commit: str | None = None
+
+    @property
+    def line(self) -> int | None:
+        return self.problem.line
+
+    @property
+    def kind(self) -> str:
+        return self.problem.kind
+
+    @property
+    def message(self) -> str:
+        return self.problem.message
+
+    @property
+    def is_secret(self) -> bool:
+        return self.layer != "schema"
+
+    def render(self) -> str:
+        prefix = f"{self.commit[:12]} " if self.commit else ""
+        return f"{prefix}{self.problem.at(self.path)} [{self.kind}]"
+
+    def as_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"path": self.path, "line": self.line, "kind": self.kind,
+                                   "layer": self.layer, "message": self.message}
+        if self.commit:
+            data["commit"] = self.commit
+        return data
+
+
+def at_path(path: str, problems: Iterable[Problem]) -> list[Finding]:
+    """Format problems of the file shown as ``path``, as schema findings."""
+    return [Finding(path, problem) for problem in problems]
+
+
+def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
+    """Report order: by commit, path, line and kind."""
+    return sorted(findings, key=lambda f: (f.commit or "", f.path, f.line or 0, f.kind))
