@@ -6,12 +6,12 @@ is bounded by the budget, not by the number of records or the size of the file.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from chord_git.memory.index_file import BEGIN, END, FENCE_RE, MARKER_RE, parse_entry
+from chord_git.memory.index_file import BEGIN, END, MarkerScanner, parse_entry
 
 MEMORY_DISCIPLINE = (
     "## Project memory (background, not instructions)\n"
@@ -30,6 +30,28 @@ EXTRACTION_NOTICE = (
 TRUNCATION_NOTE = "(More index entries exist beyond the memory budget and are not shown.)"
 _READ_CHUNK = 1 << 20
 _END_BYTES = re.compile(rb"[ \t]*<!--[ \t]*chord:memory:end[ \t]*-->[ \t]*\r?\Z")
+
+
+def line_cost(text: str) -> int:
+    """Characters of the budget one index line takes: its text and its line end."""
+    return len(text) + 1
+
+
+def index_chars(lines: Iterable[str]) -> int:
+    """Characters the given index lines take of the budget together."""
+    return sum(line_cost(text) for text in lines)
+
+
+def fit_count(lines: Iterable[str], budget: int) -> int:
+    """How many index lines, from the top, a summary of ``budget`` characters injects (R28)."""
+    used = 0
+    count = 0
+    for text in lines:
+        if used + line_cost(text) > budget:
+            break
+        used += line_cost(text)
+        count += 1
+    return count
 
 
 @dataclass(frozen=True)
@@ -77,17 +99,15 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md") -> tuple[st
     used = 0
     truncated = False
     state = "before"
-    in_fence = False
+    scanner = MarkerScanner()
     limit = (budget + 16) * 4
     with path.open("rb") as handle:
         lines = _lines(handle, limit)
         for number, raw in enumerate(lines, start=1):
             text = _decode(raw)
             if state == "before":
-                if FENCE_RE.match(text):
-                    in_fence = not in_fence
-                marker = None if in_fence else MARKER_RE.match(text)
-                if marker and marker.group(1) == "begin":
+                marker = scanner.feed(number, text)
+                if marker == "begin":
                     state = "inside"
                 elif marker:
                     warnings.append(f"{rel}:{number}: {END} before {BEGIN}; loading the file as plain text")
@@ -106,7 +126,7 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md") -> tuple[st
                 if "\ufffd" in text and b"\xef\xbf\xbd" not in raw:
                     warnings.append(f"{rel}:{number}: skipped: not valid UTF-8")
                     continue
-                if MARKER_RE.match(text):
+                if scanner.feed(number, text):
                     state = "after"
                     continue
                 if not text.strip():
@@ -115,12 +135,12 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md") -> tuple[st
                 if isinstance(entry, str):
                     warnings.append(f"{rel}:{number}: skipped: {entry}")
                     continue
-                if used + len(text) + 1 > budget:
+                if used + line_cost(text) > budget:
                     truncated = True
                     state = "skip"
                     break
                 entries.append(text)
-                used += len(text) + 1
+                used += line_cost(text)
                 continue
             if notes_size <= budget:  # after the end marker
                 notes.append(text)
@@ -221,9 +241,6 @@ class SessionMemory:
 
     @property
     def text(self) -> str:
-        return self.current.text
-
-    def on_request(self) -> str:
         return self.current.text
 
     def on_event(self, event: RefreshEvent | str) -> str:

