@@ -13,13 +13,13 @@ def curate(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bo
     """Run one round even when the index fits (the user asked); nothing is sent when memory is off."""
     if not cfg.memory.enabled:
         return _nothing(out, as_json, "off", "memory extraction is off (memory.enabled: false); nothing was sent")
-    state = view.read_index(project)
-    if state.usable and not state.entries:
+    snapshot = view.snapshot(project)
+    if snapshot.index.usable and not snapshot.index.entries:
         return _nothing(out, as_json, "empty", "the index is empty; nothing to curate")
     from chord_git.background import activity
 
     report = curation.run(project, cfg, should_cancel=lambda: activity.anyone_busy(project.state_dir),
-                          dry_run=dry_run)
+                          dry_run=dry_run, snapshot=snapshot)
     for warning in report.warnings:
         out.warn(warning)
     if as_json:

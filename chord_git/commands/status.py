@@ -27,17 +27,16 @@ def badge(project: Project, cfg: config_mod.Config, state: view.IndexState) -> t
 def collect(project: Project, cfg: config_mod.Config) -> dict[str, object]:
     state = view.read_index(project)
     label, reason = badge(project, cfg, state)
-    entries = len(state.entries)
+    lines = [entry.render() for entry in state.entries]
+    entries = len(lines)
     pending, failed = queue_counts(project)
-    shown = summary.build(project.memory_md, budget=cfg.memory.summary_budget,
-                          extraction_enabled=False).entries_shown if entries else 0
     return {
         "badge": label if reason is None else f"{label}: {reason}",
         "state": label,
         "reason": reason,
         "enabled": cfg.memory.enabled,
         "entries": entries,
-        "entries_beyond_budget": max(entries - shown, 0),
+        "entries_beyond_budget": entries - summary.fit_count(lines, cfg.memory.summary_budget),
         "records": len(view.record_ids(project)),
         "orphans": len(view.orphan_ids(project, state)),
         "promotions": len(view.promotion_files(project)),

@@ -2,7 +2,7 @@
 
 The model sees each entry's id, type, source and summary, in priority order, and the budget —
 never a transcript and never a record body. Its reply is the extraction output object; its
-``retire`` and ``promotions`` lists go through ``apply_maintenance`` (so user-said entries are
+``retire`` and ``promotions`` lists go through ``maintenance.maintain`` (so user-said entries are
 never retired), and any ``records`` it returns are ignored with a warning: curation has no
 conversation to take a new memory from (R33). If the index still exceeds the budget afterwards,
 the summary drops the tail (R28) and ``status`` says how many entries lie beyond it.
@@ -21,7 +21,7 @@ from typing import NoReturn
 from chord_git import config as config_mod
 from chord_git import summary
 from chord_git.errors import ExtractionFailed, InputError
-from chord_git.extraction.maintenance import MaintenanceReport, apply_maintenance
+from chord_git.extraction.maintenance import MaintenanceReport, maintain
 from chord_git.memory import index_file, store, view
 from chord_git.memory.project import Project
 
@@ -75,36 +75,20 @@ class CurationReport:
         }
 
 
-def fit_count(entries: Sequence[index_file.Entry], budget: int) -> int:
-    """How many entries from the top the summary can inject (the same count ``summary`` makes)."""
-    used = 0
-    for number, entry in enumerate(entries):
-        size = len(entry.render()) + 1
-        if used + size > budget:
-            return number
-        used += size
-    return len(entries)
+def _lines(entries: Sequence[index_file.Entry]) -> list[str]:
+    return [entry.render() for entry in entries]
 
 
-def beyond_budget(project: Project, cfg: config_mod.Config) -> tuple[int, int]:
-    """(entries in the index, entries the summary budget leaves out)."""
-    state = view.read_index(project)
-    entries = len(state.entries)
-    if not entries:
-        return 0, 0
-    shown = summary.build(project.memory_md, budget=cfg.memory.summary_budget, extraction_enabled=False,
-                          rel=project.relative(project.memory_md)).entries_shown
-    return entries, max(entries - shown, 0)
+def beyond_budget(project: Project, cfg: config_mod.Config, state: view.IndexState | None = None) -> tuple[int, int]:
+    """(entries in the index, entries the summary budget leaves out), counted as ``summary`` counts."""
+    lines = _lines((state if state is not None else view.read_index(project)).entries)
+    return len(lines), len(lines) - summary.fit_count(lines, cfg.memory.summary_budget)
 
 
-def index_view(project: Project, entries: Sequence[index_file.Entry]) -> list[dict[str, str]]:
+def index_view(snapshot: view.Snapshot, entries: Sequence[index_file.Entry]) -> list[dict[str, str]]:
     """What the model sees of each entry: id, type, source, summary. Nothing from a record body."""
-    shown = []
-    for entry in entries:
-        record = view.load_record(project, entry.id)
-        source = record.source if record is not None else "unknown"
-        shown.append({"id": entry.id, "type": entry.type, "source": source, "summary": entry.summary})
-    return shown
+    return [{"id": entry.id, "type": entry.type, "source": snapshot.facts(entry.id).loaded_source or "unknown",
+             "summary": entry.summary} for entry in entries]
 
 
 def build_messages(view: Sequence[Mapping[str, str]], *, budget: int, used: int, fits: int) -> list[dict[str, str]]:
@@ -120,23 +104,25 @@ def build_messages(view: Sequence[Mapping[str, str]], *, budget: int, used: int,
     return [{"role": "system", "content": CURATION_PROMPT}, {"role": "user", "content": user}]
 
 
-def _used(entries: Sequence[index_file.Entry]) -> int:
-    return sum(len(entry.render()) + 1 for entry in entries)
-
-
 def run(project: Project, cfg: config_mod.Config, *, should_cancel: Callable[[], bool] | None = None,
-        env: Mapping[str, str] | None = None, dry_run: bool = False) -> CurationReport:
-    """One curation round, whether or not the index is over budget (``git memory curate``)."""
+        env: Mapping[str, str] | None = None, dry_run: bool = False,
+        snapshot: view.Snapshot | None = None) -> CurationReport:
+    """One curation round, whether or not the index is over budget (``git memory curate``).
+
+    ``snapshot`` is the memory an extraction run has read already; without it, it is read here.
+    """
     from chord_git.extraction.pool import call_pool
 
-    state = view.read_index(project)
+    snapshot = snapshot if snapshot is not None else view.snapshot(project)
+    state = snapshot.index
     if state.unusable_reason:
         _fail(project, state.unusable_reason, dry_run)
     entries = state.entries
     budget = cfg.memory.summary_budget
-    before, beyond = beyond_budget(project, cfg)
-    messages = build_messages(index_view(project, entries), budget=budget, used=_used(entries),
-                              fits=fit_count(entries, budget))
+    lines = _lines(entries)
+    before, beyond = beyond_budget(project, cfg, state)
+    messages = build_messages(index_view(snapshot, entries), budget=budget, used=summary.index_chars(lines),
+                              fits=summary.fit_count(lines, budget))
     cancel = None if cfg.dedicated_pool else should_cancel
     try:
         result = call_pool(cfg.extraction_pool, messages, reasoning_effort=cfg.reasoning_effort,
@@ -148,15 +134,15 @@ def run(project: Project, cfg: config_mod.Config, *, should_cancel: Callable[[],
         warnings.append(f"curation reply held {len(result.output.records)} new record(s); ignored "
                         "(curation sees no conversation and never writes records)")
     try:
-        report = apply_maintenance(project, result.output, session_id=None, dry_run=dry_run)
+        report, written = maintain(project, result.output, session_id=None, dry_run=dry_run, snapshot=snapshot)
     except InputError as exc:
         _fail(project, f"curation: {exc}", dry_run)
     if dry_run:
         gone = set(report.promoted_out) | {rid for rid, _ in report.retired}
-        remaining = [entry for entry in entries if entry.id not in gone]
-        after, after_beyond = len(remaining), len(remaining) - fit_count(remaining, budget)
+        remaining = _lines([entry for entry in entries if entry.id not in gone])
+        after, after_beyond = len(remaining), len(remaining) - summary.fit_count(remaining, budget)
     else:
-        after, after_beyond = beyond_budget(project, cfg)
+        after, after_beyond = beyond_budget(project, cfg, written or state)
         store.write_status(project, True)
     return CurationReport(entries_before=before, beyond_before=beyond, entries_after=after,
                           beyond_after=after_beyond, model=result.model, maintenance=report,
@@ -171,18 +157,21 @@ def _fail(project: Project, reason: str, dry_run: bool) -> NoReturn:
 
 def curate_if_over_budget(project: Project, cfg: config_mod.Config, *,
                           should_cancel: Callable[[], bool] | None = None,
-                          env: Mapping[str, str] | None = None) -> CurationReport | None:
+                          env: Mapping[str, str] | None = None,
+                          snapshot: view.Snapshot | None = None) -> CurationReport | None:
     """After an extraction: run a round only when extraction is on and entries lie beyond the budget.
 
-    Returns None when nothing was sent. Raises ExtractionFailed (status MEMORY-FAIL written) or
-    Preempted (nothing written; retry later), like extraction.
+    ``snapshot`` is the memory as the extraction left it. Returns None when nothing was sent.
+    Raises ExtractionFailed (status MEMORY-FAIL written) or Preempted (nothing written; retry
+    later), like extraction.
     """
     if not cfg.memory.enabled:
         return None
-    state = view.read_index(project)
+    snapshot = snapshot if snapshot is not None else view.snapshot(project)
+    state = snapshot.index
     if not state.usable or not state.entries:
         return None
-    _entries, beyond = beyond_budget(project, cfg)
+    _entries, beyond = beyond_budget(project, cfg, state)
     if beyond == 0:
         return None
-    return run(project, cfg, should_cancel=should_cancel, env=env)
+    return run(project, cfg, should_cancel=should_cancel, env=env, snapshot=snapshot)

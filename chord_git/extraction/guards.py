@@ -33,13 +33,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-
-import yaml
 
 from chord_git.extraction.schema import CandidateRecord
 from chord_git.memory import records, textrules, view
-from chord_git.memory.project import Project
 from chord_git.secrets import scan_added_lines
 
 REASONS = (
@@ -57,7 +53,6 @@ _PATTERN_GUARDS = (
 )
 # Room for the front matter keys and section headings around the fields.
 _RECORD_OVERHEAD = 600
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -95,46 +90,14 @@ class GuardResult:
 
 
 # ---------------------------------------------------------------------------- existing memory
-def _front_matter(path: Path) -> dict[str, object] | None:
-    """Summary, statement and source of a record file, leniently: a record the loader would
-    skip (over a cap, a bad field) still counts for duplicates."""
-    try:
-        if path.is_symlink():
-            return None
-        with path.open("rb") as stream:
-            text = stream.read(records.MAX_RECORD_BYTES).decode("utf-8", "replace").lstrip("\ufeff")
-    except OSError:
-        return None
-    if not text.startswith("---"):
-        return None
-    end = text.find("\n---", 3)
-    if end < 0:
-        return None
-    try:
-        data = yaml.load(text[3:end], Loader=_Loader)  # noqa: S506 - a safe loader
-    except yaml.YAMLError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def load_existing(project: Project, state: view.IndexState) -> ExistingMemory:
-    texts: set[str] = set()
-    sources: dict[str, str | None] = {}
-    ids = view.record_ids(project)
-    for rid in ids:
-        data = _front_matter(project.records_dir / f"{rid}.md")
-        if data is None:
-            sources[rid] = None
-            continue
-        for key in ("summary", "statement"):
-            value = data.get(key)
-            if isinstance(value, str) and value.strip():
-                texts.add(records.normalize_text(value))
-        source = data.get("source")
-        sources[rid] = source if source in records.SOURCES else None
-    for entry in state.entries:
-        texts.add(records.normalize_text(entry.summary))
-    return ExistingMemory(frozenset(texts), frozenset(e.id for e in state.entries), frozenset(ids), sources)
+def existing_memory(snapshot: view.Snapshot) -> ExistingMemory:
+    """What the guards compare against, from the run's snapshot: every record file, leniently (a
+    record the loader would skip, over a cap or with a bad field, still counts for duplicates),
+    and the index lines."""
+    texts = {records.normalize_text(text) for facts in snapshot.records.values() for text in facts.texts}
+    texts.update(records.normalize_text(entry.summary) for entry in snapshot.index.entries)
+    return ExistingMemory(frozenset(texts), frozenset(e.id for e in snapshot.index.entries),
+                          frozenset(snapshot.records), {rid: facts.source for rid, facts in snapshot.records.items()})
 
 
 # ---------------------------------------------------------------------------- the checks

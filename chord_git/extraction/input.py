@@ -221,20 +221,17 @@ def read_agents_md(root: Path) -> str | None:
     return data.decode("utf-8", "replace").lstrip("\ufeff")
 
 
-def index_lines(project: Project, state: view.IndexState) -> list[IndexLine]:
-    lines = []
-    for entry in state.entries:
-        record = view.load_record(project, entry.id)
-        said_by = record.source if record is not None else "unknown"
-        lines.append(IndexLine(entry.id, entry.type, entry.summary, said_by))
-    return lines
+def index_lines(snapshot: view.Snapshot) -> list[IndexLine]:
+    """The active entries with who said each, as the loader reads its record (R24)."""
+    return [IndexLine(entry.id, entry.type, entry.summary, snapshot.facts(entry.id).loaded_source or "unknown")
+            for entry in snapshot.index.entries]
 
 
 def build_input(project: Project, cfg: Config, transcript: Transcript,
-                state: view.IndexState | None = None) -> ExtractionInput:
-    state = state if state is not None else view.read_index(project)
+                snapshot: view.Snapshot | None = None) -> ExtractionInput:
+    snapshot = snapshot if snapshot is not None else view.snapshot(project)
     agents_text, agents_chars, truncated = render_agents_md(read_agents_md(project.root), cfg.memory.agents_md_budget)
-    entries = index_lines(project, state)
+    entries = index_lines(snapshot)
     index_budget = max(INDEX_BUDGET_MIN, INDEX_BUDGET_FACTOR * cfg.memory.summary_budget)
     index_text, shown, index_omitted = render_index(entries, index_budget)
     chosen = _take_recent(_newest_first(transcript), cfg.memory.transcript_budget)

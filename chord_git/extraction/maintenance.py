@@ -75,15 +75,6 @@ def _secret_left(text: str) -> bool:
     return bool(scan_added_lines({"promotion.md": lines}))
 
 
-def _sources(project: Project, ids: set[str]) -> dict[str, str | None]:
-    """Each id's record source; None when the record is missing or broken (then it counts as the user's)."""
-    out: dict[str, str | None] = {}
-    for rid in ids:
-        record = view.load_record(project, rid) if records.valid_id(rid) else None
-        out[rid] = record.source if record is not None else None
-    return out
-
-
 def _pending(project: Project) -> tuple[set[str], set[tuple[str, str]]]:
     """Entries with a suggestion waiting, and (path, normalized text) of every waiting suggestion."""
     entries: set[str] = set()
@@ -141,12 +132,16 @@ def _plan_promotion(project: Project, item: Promotion, listed: set[str], sources
     return file, leaves
 
 
-def plan(project: Project, output: ModelOutput, state: view.IndexState, *, session_id: str | None,
+def plan(project: Project, output: ModelOutput, snapshot: view.Snapshot, *, session_id: str | None,
          today: dt.date) -> _Plan:
-    """Decide every retirement and promotion without writing anything."""
-    listed = {entry.id for entry in state.entries}
+    """Decide every retirement and promotion against ``snapshot.index`` without writing anything.
+
+    An entry's source is its record's as the loader reads it: a missing or broken record counts
+    as the user's, so its entry is neither retired nor promoted out.
+    """
+    listed = {entry.id for entry in snapshot.index.entries}
     mentioned = {r.id for r in output.retire} | {p.id for p in output.promotions if p.id is not None}
-    sources = _sources(project, mentioned & listed)
+    sources = {rid: snapshot.facts(rid).loaded_source for rid in mentioned & listed}
     result = _Plan()
     taken = _pending(project)
     for number, suggestion in enumerate(output.promotions):
@@ -204,20 +199,25 @@ def log(project: Project, events: list[dict[str, object]]) -> None:
         os.close(fd)
 
 
-def apply_maintenance(project: Project, output: ModelOutput, *, session_id: str | None,
-                      dry_run: bool = False, today: dt.date | None = None) -> MaintenanceReport:
-    """Apply a reply's ``retire`` and ``promotions`` lists; its ``records`` are not looked at.
+@dataclass(frozen=True)
+class Carried:
+    """A plan carried out: its report, the index change it needs, the log events and the
+    promotion files it created (removed again if the index write fails)."""
 
-    Raises InputError when the managed section is unusable (the caller turns it into
-    MEMORY-FAIL); nothing is written in that case.
+    report: MaintenanceReport
+    delta: index_file.IndexDelta
+    events: tuple[dict[str, object], ...]
+    created: tuple[str, ...]
+
+
+def carry_out(project: Project, decided: _Plan, *, session_id: str | None, dry_run: bool) -> Carried:
+    """Write the plan's promotion files (not in a dry run) and build the index change that follows.
+
+    Promotion files come first: a crash before the index write leaves a suggestion with its entry
+    still listed, never an entry gone without its suggestion.
     """
-    if not output.retire and not output.promotions:
-        return MaintenanceReport(dry_run=dry_run)
-    state = view.read_index(project)
-    if state.exists and not state.usable:
-        raise state.unusable_error()
-    decided = plan(project, output, state, session_id=session_id, today=today or dt.date.today())
     written: list[str] = []
+    created: list[str] = []
     promoted_out: list[tuple[str, str]] = []  # (entry, promotion id)
     dropped = list(decided.dropped)
     for number, file, leaves in decided.files:
@@ -226,18 +226,70 @@ def apply_maintenance(project: Project, output: ModelOutput, *, session_id: str 
             dropped.append((number, "the same suggestion is already pending"))
             continue
         written.append(pid)
+        if not dry_run:
+            created.append(pid)
         if leaves and file.entry is not None:
             promoted_out.append((file.entry, pid))
     retired = [(rid, why) for rid, why in decided.retire]
     removal = frozenset(rid for rid, _ in retired) | frozenset(rid for rid, _ in promoted_out)
-    if removal and not dry_run:
-        store.apply_delta(project, index_file.IndexDelta(remove=removal))
-        events: list[dict[str, object]] = [
-            {"action": "retire", "id": rid, "reason": why, "session": session_id} for rid, why in retired]
-        events += [{"action": "promote", "id": rid, "promotion": pid, "session": session_id}
-                   for rid, pid in promoted_out]
-        log(project, events)
-    return MaintenanceReport(
+    events: list[dict[str, object]] = [
+        {"action": "retire", "id": rid, "reason": why, "session": session_id} for rid, why in retired]
+    events += [{"action": "promote", "id": rid, "promotion": pid, "session": session_id}
+               for rid, pid in promoted_out]
+    report = MaintenanceReport(
         retired=tuple(retired), refused_retirements=tuple(decided.refused), promotions=tuple(written),
         promoted_out=tuple(rid for rid, _ in promoted_out), dropped_promotions=tuple(sorted(dropped)), dry_run=dry_run,
     )
+    return Carried(report, index_file.IndexDelta(remove=removal), tuple(events) if removal else (), tuple(created))
+
+
+def decide(project: Project, output: ModelOutput, snapshot: view.Snapshot, *, session_id: str | None,
+           dry_run: bool, today: dt.date | None = None) -> Carried:
+    """Plan against ``snapshot.index`` and carry the plan out; InputError when it is unusable."""
+    if snapshot.index.unusable_reason:
+        raise snapshot.index.unusable_error()
+    decided = plan(project, output, snapshot, session_id=session_id, today=today or dt.date.today())
+    return carry_out(project, decided, session_id=session_id, dry_run=dry_run)
+
+
+def remove_promotions(project: Project, ids: tuple[str, ...]) -> None:
+    """Promotion files this run created for an index change that failed."""
+    for pid in ids:
+        try:
+            promotions.safe_promotion_path(project.promotions_dir, pid).unlink()
+        except (OSError, InputError):
+            pass
+
+
+def maintain(project: Project, output: ModelOutput, *, session_id: str | None, dry_run: bool = False,
+             today: dt.date | None = None, snapshot: view.Snapshot | None = None,
+             ) -> tuple[MaintenanceReport, view.IndexState | None]:
+    """Apply a reply's ``retire`` and ``promotions`` lists; its ``records`` are not looked at.
+
+    Decides against ``snapshot`` (read now when not given) and, unless a dry run, against
+    MEMORY.md as re-read under the lock. Returns the report and the index as it stands after
+    (None when the reply asked for nothing and no snapshot was given). Raises InputError when the
+    managed section is unusable (the caller turns it into MEMORY-FAIL); nothing is written then.
+    """
+    if not output.retire and not output.promotions:
+        return MaintenanceReport(dry_run=dry_run), snapshot.index if snapshot is not None else None
+    snapshot = snapshot if snapshot is not None else view.snapshot(project)
+    if dry_run:
+        done = decide(project, output, snapshot, session_id=session_id, dry_run=True, today=today)
+        return done.report, snapshot.index
+    with store.locked(project):
+        read = store.read_index_locked(project)
+        current = snapshot.refreshed(project, read.state)
+        done = decide(project, output, current, session_id=session_id, dry_run=False, today=today)
+        after = read.state
+        if not done.delta.is_empty():
+            after = store.write_index(project, [done.delta], read=read).state(read.state.rel)
+    log(project, list(done.events))
+    return done.report, after
+
+
+def apply_maintenance(project: Project, output: ModelOutput, *, session_id: str | None,
+                      dry_run: bool = False, today: dt.date | None = None,
+                      snapshot: view.Snapshot | None = None) -> MaintenanceReport:
+    """``maintain`` for callers that only want the report."""
+    return maintain(project, output, session_id=session_id, dry_run=dry_run, today=today, snapshot=snapshot)[0]

@@ -36,6 +36,7 @@ from chord_git.errors import (
 )
 from chord_git.extraction import curation, guards, maintenance, runlog, writer
 from chord_git.extraction.input import ExtractionInput, build_input
+from chord_git.extraction.maintenance import MaintenanceReport
 from chord_git.extraction.pool import Attempt, PoolResult, call_pool
 from chord_git.memory import records, store, view
 from chord_git.memory.project import Project
@@ -95,13 +96,13 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
         runlog.append(project, runlog.entry(outcome="refused", reason="session not frozen", **_log_args(log)))
         raise InputError(session_path, None, "the session is not frozen (frozen: false): a working session "
                                              "never adds memory (R14); extract it once it has ended")
-    state = view.read_index(project)
-    if state.unusable_reason:
-        raise _fail(project, state.unusable_reason, log)
+    snapshot = view.snapshot(project)  # the run's one unlocked read of MEMORY.md and the records
+    if snapshot.index.unusable_reason:
+        raise _fail(project, snapshot.index.unusable_reason, log)
     if not cfg.extraction_pool:
         raise _fail(project, "no model pool configured (set model_pool or memory.model_pool)", log)
 
-    built = build_input(project, cfg, transcript, state)
+    built = build_input(project, cfg, transcript, snapshot)
     log["input_chars"] = built.input_chars
     if not any(m.content.strip() for m in transcript.user_messages()):
         # Nothing the user said (a sub-agent file, an aborted start): memory needs the user's
@@ -124,55 +125,89 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
     log.update(model=result.model, attempts=result.attempts)
 
     tag = writer.session_tag(transcript.session_id, session_path)
-    try:
-        report = _guard_and_write(project, result, built, tag, transcript.session_id, dry_run)
-    except (InputError, LockTimeout, OSError) as exc:
-        raise _fail(project, f"writing memory failed: {exc}", log) from None
-    report = _maintenance(project, result, report, tag, dry_run, log)
-    if not dry_run:
+    if dry_run:
+        report = _dry_run(project, result, built, snapshot, tag, transcript.session_id, log)
+    else:
+        report, after = _write(project, result, built, snapshot, tag, transcript.session_id, log)
         store.write_status(project, True)
-        report = _curate(project, cfg, report, cancel, env)
+        report = _curate(project, cfg, report, cancel, env, after)
     runlog.append(project, runlog.entry(
         outcome="dry-run" if dry_run else "ok", written=report.written, replaced=report.replaced,
         dropped=report.dropped, adjusted=report.adjusted, **_log_args(log)))
     return report
 
 
-def _guard_and_write(project: Project, result: PoolResult, built: ExtractionInput, tag: str,
-                     session_id: str | None, dry_run: bool) -> ExtractionReport:
-    candidates = result.output.records
-    if dry_run:
-        verdict, planned = _judge(project, candidates, built, tag)
-        written = writer.Written(tuple(p.record.id for p in planned if not p.revises_in_place)
-                                 + tuple(p.record.id for p in planned if p.revises_in_place),
-                                 {p.record.supersedes: p.record.id for p in planned
-                                  if p.revises_in_place and p.record.supersedes}, ())
-    else:
-        with store.locked(project):
-            verdict, planned = _judge(project, candidates, built, tag)
-            planned = writer.create_records(project, planned)
-        try:
-            written = writer.write(project, planned)
-        except BaseException:
-            _remove_unindexed(project, planned)
-            raise
+def _judge(snapshot: view.Snapshot, candidates: tuple[Any, ...], built: ExtractionInput,
+           tag: str) -> tuple[guards.GuardResult, tuple[writer.Planned, ...]]:
+    existing = guards.existing_memory(snapshot)
+    verdict = guards.check(candidates, built.user_texts, existing)
+    planned = writer.plan(verdict.accepted, session=tag, index_ids=existing.index_ids, today=dt.date.today())
+    return verdict, planned
+
+
+def _report(result: PoolResult, built: ExtractionInput, session_id: str | None, verdict: guards.GuardResult,
+            planned: tuple[writer.Planned, ...], written: writer.Written, maintained: MaintenanceReport,
+            dry_run: bool) -> ExtractionReport:
     return ExtractionReport(
         session_id=session_id, written=written.ids, replaced=written.replaced,
         dropped=verdict.drop_counts, model=result.model, attempts=result.attempts, dry_run=dry_run,
         input_chars=built.input_chars, adjusted=dict(verdict.adjusted),
         records=tuple(_describe(p, dry_run) for p in planned),
         index_lines=tuple(writer.preview_lines(planned)), input=built.as_json(),
-        drops=tuple((d.position, d.reason) for d in verdict.dropped),
+        maintenance=maintained.as_json(), drops=tuple((d.position, d.reason) for d in verdict.dropped),
     )
 
 
-def _judge(project: Project, candidates: tuple[Any, ...], built: ExtractionInput,
-           tag: str) -> tuple[guards.GuardResult, tuple[writer.Planned, ...]]:
-    state = view.read_index(project)
-    existing = guards.load_existing(project, state)
-    verdict = guards.check(candidates, built.user_texts, existing)
-    planned = writer.plan(verdict.accepted, session=tag, index_ids=existing.index_ids, today=dt.date.today())
-    return verdict, planned
+def _dry_run(project: Project, result: PoolResult, built: ExtractionInput, snapshot: view.Snapshot, tag: str,
+             session_id: str | None, log: Mapping[str, Any]) -> ExtractionReport:
+    """What the run would write, judged against the snapshot; nothing is locked or written."""
+    verdict, planned = _judge(snapshot, result.output.records, built, tag)
+    try:
+        maintained, _index = maintenance.maintain(project, result.output, session_id=tag, dry_run=True,
+                                                  snapshot=snapshot)
+    except (InputError, LockTimeout, OSError) as exc:
+        raise _fail(project, f"index maintenance failed: {exc}", log) from None
+    return _report(result, built, session_id, verdict, planned, writer.preview(planned), maintained, True)
+
+
+def _write(project: Project, result: PoolResult, built: ExtractionInput, snapshot: view.Snapshot, tag: str,
+           session_id: str | None, log: Mapping[str, Any]) -> tuple[ExtractionReport, view.Snapshot]:
+    """Judge, create the records, write the promotion files and change the index once, all under
+    the project lock and against MEMORY.md as re-read there: two runs on different sessions never
+    both write one conclusion, and a hand edit made during the model call is kept (R35).
+
+    Returns the report and the snapshot as the run leaves memory, for the curation round.
+    """
+    output = result.output
+    failed = "writing memory failed"
+    try:
+        with store.locked(project):
+            read = store.read_index_locked(project)
+            current = snapshot.refreshed(project, read.state)
+            verdict, planned = _judge(current, output.records, built, tag)
+            planned = writer.create_records(project, planned)
+            carried: maintenance.Carried | None = None
+            try:
+                delta = writer.delta_for(planned)
+                if planned and read.state.unusable_reason:
+                    raise read.state.unusable_error()
+                failed = "index maintenance failed"
+                # Retirements and promotions (R26, R29) are judged on the index with the new lines.
+                carried = maintenance.decide(project, output, current.with_index(writer.after(read.state, delta)),
+                                             session_id=tag, dry_run=False)
+                failed = "writing memory failed"
+                deltas = [d for d in (delta, carried.delta) if not d.is_empty()]
+                after = store.write_index(project, deltas, read=read).state(read.state.rel) if deltas else read.state
+            except BaseException:
+                _remove_unindexed(project, planned)
+                if carried is not None:
+                    maintenance.remove_promotions(project, carried.created)
+                raise
+    except (InputError, LockTimeout, OSError) as exc:
+        raise _fail(project, f"{failed}: {exc}", log) from None
+    maintenance.log(project, list(carried.events))
+    report = _report(result, built, session_id, verdict, planned, writer.written(planned, after), carried.report, False)
+    return report, current.refreshed(project, after)
 
 
 def _describe(planned: writer.Planned, dry_run: bool) -> dict[str, Any]:
@@ -196,25 +231,16 @@ def _remove_unindexed(project: Project, planned: tuple[writer.Planned, ...]) -> 
             pass
 
 
-def _maintenance(project: Project, result: PoolResult, report: ExtractionReport, tag: str, dry_run: bool,
-                 log: dict[str, Any]) -> ExtractionReport:
-    """Retirements and promotion suggestions of the same reply (R26, R29)."""
-    try:
-        outcome = maintenance.apply_maintenance(project, result.output, session_id=tag, dry_run=dry_run)
-    except (InputError, LockTimeout, OSError) as exc:
-        raise _fail(project, f"index maintenance failed: {exc}", log) from None
-    return replace(report, maintenance=outcome.as_json())
-
-
 def _curate(project: Project, cfg: Config, report: ExtractionReport, should_cancel: Callable[[], bool] | None,
-            env: Mapping[str, str] | None) -> ExtractionReport:
+            env: Mapping[str, str] | None, snapshot: view.Snapshot) -> ExtractionReport:
     """R27: an extraction that leaves the index over budget triggers the index-only round.
 
     Its failure does not undo the extraction: curation has set MEMORY-FAIL itself, and a
     preempted round simply runs again after the next extraction.
     """
     try:
-        curated = curation.curate_if_over_budget(project, cfg, should_cancel=should_cancel, env=env)
+        curated = curation.curate_if_over_budget(project, cfg, should_cancel=should_cancel, env=env,
+                                                 snapshot=snapshot)
     except Preempted:
         return replace(report, curation={"outcome": "preempted"})
     except ExtractionFailed as exc:

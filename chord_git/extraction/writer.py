@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from chord_git.extraction.guards import Accepted
-from chord_git.memory import index_file, records, store
+from chord_git.memory import index_file, records, store, view
 from chord_git.memory.project import RECORDS_DIR, Project
 from chord_git.secrets import redact
 
@@ -141,15 +141,28 @@ def create_records(project: Project, planned: Sequence[Planned]) -> tuple[Planne
     return tuple(done)
 
 
-def write(project: Project, planned: Sequence[Planned]) -> Written:
-    """Apply the index delta for records already created (``create_records``)."""
-    if not planned:
-        return Written((), {}, ())
-    result = store.apply_delta(project, delta_for(planned))
+def after(state: view.IndexState, delta: index_file.IndexDelta) -> view.IndexState:
+    """The index as it will be once ``delta`` is written (pure; an unusable state stays as it is)."""
+    if state.exists and not state.usable:
+        return state
+    doc = state.doc if state.doc is not None else index_file.new_document()
+    return replace(state, doc=index_file.apply(doc, delta))
+
+
+def written(planned: Sequence[Planned], state: view.IndexState) -> Written:
+    """What the index write did with the planned records: their ids in index order (newest on
+    top), the revisions that took their old entry's line, and the files created."""
     new_ids = {p.record.id for p in planned}
-    order = tuple(e.id for e in result.doc.entries if e.id in new_ids)
+    order = tuple(e.id for e in state.entries if e.id in new_ids)
     present = set(order)
     replaced = {p.record.supersedes: p.record.id for p in planned
                 if p.revises_in_place and p.record.supersedes and p.record.id in present}
-    paths = tuple(p.rel_path() for p in planned)
-    return Written(order, replaced, paths)
+    return Written(order, replaced, tuple(p.rel_path() for p in planned))
+
+
+def preview(planned: Sequence[Planned]) -> Written:
+    """What a dry run reports as written: new entries on top, then revisions in place."""
+    ids = (tuple(p.record.id for p in planned if not p.revises_in_place)
+           + tuple(p.record.id for p in planned if p.revises_in_place))
+    replaced = {p.record.supersedes: p.record.id for p in planned if p.revises_in_place and p.record.supersedes}
+    return Written(ids, replaced, ())

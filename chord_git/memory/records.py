@@ -176,6 +176,58 @@ def read(path: Path) -> tuple[Record | None, list[Problem]]:
     return from_bytes(data, expected_id=path.stem)
 
 
+def _lenient_front(data: bytes) -> dict[Any, Any] | None:
+    """The front matter of a record that breaks a rule (a cap, a field), read as well as it can be."""
+    text = data.decode("utf-8", "replace").lstrip("\ufeff")
+    if not text.startswith("---"):
+        return None
+    end = text.find("\n---", 3)
+    if end < 0:
+        return None
+    import yaml
+
+    try:
+        front = frontmatter.load_yaml(text[3:end])
+    except yaml.YAMLError:
+        return None
+    return front if isinstance(front, dict) else None
+
+
+@dataclass(frozen=True)
+class RecordFacts:
+    """What a run needs of one record file, read once: the record when it passes every rule (what
+    the loader would inject, R24), and, leniently, who said it and the texts it states."""
+
+    loaded: Record | None
+    source: str | None  # "user" | "assistant" as written, even in a record the loader skips
+    texts: tuple[str, ...]  # summary and statement as written, for duplicate checks
+
+    @property
+    def loaded_source(self) -> str | None:
+        """The source as the loader sees it: None when the record is missing or breaks a rule."""
+        return self.loaded.source if self.loaded is not None else None
+
+
+UNREADABLE = RecordFacts(loaded=None, source=None, texts=())
+
+
+def facts(path: Path) -> RecordFacts:
+    """One record file's facts; an unreadable file (symlink, too big, missing) has none."""
+    data = read_file(path)
+    if isinstance(data, Problem):
+        return UNREADABLE
+    record, _problems = from_bytes(data, expected_id=path.stem)
+    if record is not None:
+        return RecordFacts(record, record.source, (record.summary, record.statement))
+    front = _lenient_front(data)
+    if front is None:
+        return UNREADABLE
+    texts = tuple(value for key in ("summary", "statement")
+                  if isinstance(value := front.get(key), str) and value.strip())
+    source = front.get("source")
+    return RecordFacts(None, source if source in SOURCES else None, texts)
+
+
 def _slug(summary: str) -> str:
     ascii_text = unicodedata.normalize("NFKD", summary).encode("ascii", "ignore").decode().lower()
     words = re.findall(r"[a-z0-9]+", ascii_text)

@@ -14,13 +14,13 @@ import errno
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from chord_git.errors import InputError, LockTimeout
-from chord_git.memory import index_file
+from chord_git.errors import LockTimeout
+from chord_git.memory import index_file, view
 from chord_git.memory.atomic import flock_before, fsync_dir
 from chord_git.memory.atomic import replace_atomically as replace_atomically  # kept for store.replace_atomically callers
 from chord_git.memory.atomic import write_temp as _write_temp
@@ -103,14 +103,22 @@ def _read_or_none(path: Path) -> bytes | None:
         return None
 
 
+class _Unread:
+    """Marks that the caller of ``cas_rewrite`` has not read the target yet."""
+
+
+_UNREAD = _Unread()
+
+
 def cas_rewrite(project: Project, target: Path, change: Callable[[bytes | None], bytes | None],
-                attempts: int = 50) -> bytes | None:
+                attempts: int = 50, *, current: bytes | None | _Unread = _UNREAD) -> bytes | None:
     """Rewrite ``target`` as ``change(current)`` without losing a concurrent writer's version.
 
     ``change`` must be idempotent: it is re-applied to whatever a concurrent writer left. It
     returns None for "no change". The caller should hold the project lock; hand edits don't.
+    ``current`` is the content the caller read under the lock, so the file is not read twice.
     """
-    expected = _read_or_none(target)
+    expected = _read_or_none(target) if isinstance(current, _Unread) else current
     base = expected
     for _ in range(attempts):
         new = change(base)
@@ -154,13 +162,32 @@ class ApplyResult:
     doc: index_file.MemoryDoc
     changed: bool
 
+    def state(self, rel: str) -> view.IndexState:
+        """The index as written, for a caller that goes on with it (curation counts the budget)."""
+        return view.IndexState(doc=self.doc, problems=(), exists=True, rel=rel)
 
-def apply_delta(project: Project, delta: index_file.IndexDelta, *, timeout: float = LOCK_TIMEOUT,
+
+@dataclass(frozen=True)
+class IndexRead:
+    """MEMORY.md as read under the lock: its bytes (None when absent) and what they parse to."""
+
+    data: bytes | None
+    state: view.IndexState
+
+
+def read_index_locked(project: Project) -> IndexRead:
+    """Read MEMORY.md for a write. The caller holds the lock and passes this on to ``write_index``."""
+    data = _read_or_none(project.memory_md)
+    return IndexRead(data, view.parse_index(data, project.relative(project.memory_md)))
+
+
+def write_index(project: Project, deltas: Sequence[index_file.IndexDelta], *, read: IndexRead | None = None,
                 ensure_markers: bool = False) -> ApplyResult:
-    """Apply a delta to MEMORY.md as it is now (R28, R35): insert on top, remove, replace in place.
+    """Apply ``deltas``, in order, to MEMORY.md as it is now (R28, R35). The caller holds the lock.
 
-    Markers are added (at the end of a hand-written file) only when something is written, or
-    when ``ensure_markers`` asks for it (``init``).
+    ``read`` is what the caller read under the lock; without it the file is read here. Markers
+    are added (at the end of a hand-written file) only when something is written, or when
+    ``ensure_markers`` asks for it (``init``).
     """
     path = project.memory_md
     rel = project.relative(path)
@@ -177,16 +204,25 @@ def apply_delta(project: Project, delta: index_file.IndexDelta, *, timeout: floa
                 raise index_file.unusable(rel, blocking)
             assert parsed is not None  # broken markers are blocking problems
             doc = parsed
-        new_doc = index_file.apply(doc, delta)
+        new_doc = doc
+        for delta in deltas:
+            new_doc = index_file.apply(new_doc, delta)
         outcome["doc"] = new_doc
         if current is not None and new_doc == doc and (doc.has_markers or not ensure_markers):
             return None
         return index_file.encode(index_file.render(new_doc), new_doc.bom)
 
-    with locked(project, timeout):
-        before = _read_or_none(path)
-        after = cas_rewrite(project, path, change)
+    before = _read_or_none(path) if read is None else read.data
+    after = cas_rewrite(project, path, change, current=before)
     return ApplyResult(doc=outcome["doc"], changed=after != before)
+
+
+def apply_delta(project: Project, delta: index_file.IndexDelta, *, timeout: float = LOCK_TIMEOUT,
+                ensure_markers: bool = False) -> ApplyResult:
+    """Take the lock and apply one delta to MEMORY.md as it is now: insert on top, remove,
+    replace in place (R28, R35)."""
+    with locked(project, timeout):
+        return write_index(project, [delta], ensure_markers=ensure_markers)
 
 
 # ---------------------------------------------------------------------------- runtime status

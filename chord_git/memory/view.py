@@ -1,13 +1,15 @@
 """Read-side view of a project's memory: the index as it is now, record files, orphans (R24, R34)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from chord_git.errors import InputError
 from chord_git.findings import Problem
 from chord_git.memory import index_file, records
 from chord_git.memory.project import MEMORY_FILE, Project
+from chord_git.memory.records import RecordFacts
 
 
 @dataclass(frozen=True)
@@ -97,3 +99,36 @@ def load_record(project: Project, rid: str) -> records.Record | None:
         return None
     record, _problems = records.read(path)
     return record
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A project's memory read once for one run: the index and every record file's facts.
+
+    Extraction builds it before the model call and hands it to the input, the guards, index
+    maintenance and curation, so MEMORY.md and the records are not read again and again (a hand
+    edit landing between two reads would otherwise give one run two views). Only a write
+    re-reads MEMORY.md, under the lock, and ``refreshed`` then adds record files that appeared
+    meanwhile (a concurrent run's) without reading the others again.
+    """
+
+    index: IndexState
+    records: Mapping[str, RecordFacts] = field(default_factory=dict)
+
+    def facts(self, rid: str) -> RecordFacts:
+        return self.records.get(rid, records.UNREADABLE)
+
+    def with_index(self, index: IndexState) -> Snapshot:
+        return replace(self, index=index)
+
+    def refreshed(self, project: Project, index: IndexState) -> Snapshot:
+        """This snapshot with ``index`` (read under the lock) and the record files present now."""
+        present = record_ids(project)
+        return Snapshot(index, {rid: self.records[rid] if rid in self.records
+                                else records.facts(project.records_dir / f"{rid}.md") for rid in present})
+
+
+def snapshot(project: Project) -> Snapshot:
+    """Read MEMORY.md once and every record file once."""
+    index = read_index(project)
+    return Snapshot(index).refreshed(project, index)

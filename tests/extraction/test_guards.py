@@ -191,7 +191,7 @@ def test_existing_memory_includes_orphans_and_broken_records(repo: Path) -> None
         "- [fact] Index only. ([20260101-index-only-dd44](.chord/memory/records/20260101-index-only-dd44.md))\n"
         "<!-- chord:memory:end -->\n", encoding="utf-8")
     project = project_mod.discover(repo)
-    found = guards.load_existing(project, view.read_index(project))
+    found = guards.existing_memory(view.snapshot(project))
     assert records.normalize_text("the user deleted this one.") in found.texts
     assert records.normalize_text("Long " * 40) in found.texts and "index only." in found.texts
     assert found.index_ids == {"20260101-listed-aa11", "20260101-index-only-dd44"}

@@ -9,6 +9,7 @@ from chord_git.memory import records, store, view
 from chord_git.memory.index_file import BEGIN, END, Entry
 from chord_git.memory.records import Record
 from testing.fake_openai import FakeOpenAI, Reply, Status
+from testing.opens import recording_opens
 from tests.extraction.extract_support import (
     KEY_ENV,
     configure,
@@ -92,3 +93,44 @@ def test_within_budget_no_curation_call(repo: Path, fake_openai: FakeOpenAI, mon
     project, cfg = project_and_config(repo)
     report = extract_session(project, cfg, session(repo))
     assert report.curation is None and fake_openai.hits("m1") == 1
+
+
+def test_one_run_opens_memory_md_at_most_three_times(repo: Path, fake_openai: FakeOpenAI, monkeypatch) -> None:
+    """The run's snapshot reads MEMORY.md and each record once; the locked write re-reads the
+    index once, and the curation round it triggers once more under its own lock."""
+    for name, value in KEY_ENV.items():
+        monkeypatch.setenv(name, value)
+    ids = seed_assistant_entries(repo, 12)
+    configure(repo, fake_openai, extra_memory={"summary_budget": 600})
+    new = record("Run `make lint` before every commit.", "Every commit is preceded by `make lint`.", SAID,
+                 type="workflow")
+    promote = {"id": ids[0], "target": "docs", "path": "docs/build.md", "proposed_text": "Module layout.",
+               "reason": "rarely needed"}
+    fake_openai.script("m1", Reply(reply(new, retire=[{"id": ids[1], "reason": "stale"}], promotions=[promote])),
+                       Reply({"records": [], "retire": [{"id": rid, "reason": "stale"} for rid in ids[6:]],
+                              "promotions": []}))
+    project, cfg = project_and_config(repo)
+    transcript = session(repo)
+    with recording_opens() as opened:
+        report = extract_session(project, cfg, transcript)
+    assert report.written and report.maintenance and report.maintenance["retired"]
+    assert report.curation is not None and report.curation["outcome"] == "ok"  # the third read's reason
+    memory_md = [path for path in opened if Path(path) == project.memory_md]
+    assert len(memory_md) == 3, opened
+    record_files = [path for path in opened if Path(path).parent == project.records_dir]
+    assert len(record_files) == len(set(record_files)) == 13  # 12 existing and the new one, once each
+    listed = {entry.id for entry in view.read_index(project).entries}
+    assert not listed & {ids[1], *ids[6:]}
+
+
+def test_a_run_without_curation_opens_memory_md_twice(repo: Path, fake_openai: FakeOpenAI, monkeypatch) -> None:
+    for name, value in KEY_ENV.items():
+        monkeypatch.setenv(name, value)
+    configure(repo, fake_openai)
+    fake_openai.script("m1", Reply(reply(record("Run `make lint` before every commit.",
+                                                "Every commit is preceded by `make lint`.", SAID, type="workflow"))))
+    project, cfg = project_and_config(repo)
+    with recording_opens() as opened:
+        report = extract_session(project, cfg, session(repo))
+    assert report.written and report.curation is None
+    assert len([path for path in opened if Path(path) == project.memory_md]) == 2
