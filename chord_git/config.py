@@ -1,7 +1,8 @@
 """Layered YAML config (R6): the project's ``.chord/config.yaml`` over the user's file, key by key.
 
-Values are type-checked against one declarative table so that every refusal can name the file and
-the line the value came from. Lists (model pools) are replaced whole, mappings are merged.
+Every value keeps the file and line it came from (``_Located``) and is type-checked by the reader
+of its key (``build``, ``_memory``, ``_model_entry``), so every refusal can name the file and the
+line. Lists (model pools) are replaced whole, mappings are merged.
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Field names that can only hold a credential; a config file must name a variable instead.
 LITERAL_KEY_FIELDS = frozenset({"api_key", "apikey", "key", "token", "secret", "password", "bearer"})
 RESPONSE_FORMATS = ("json_schema", "json_object", "none")
+EXTRACTION_OFF = "memory extraction is off (memory.enabled is false)"  # R6, R7: what each command says
+OFF_MESSAGE = f"{EXTRACTION_OFF}: nothing sent, nothing written"
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from chord_git.agents import HOST_NAMES, SCOPES
 from chord_git.errors import ChordError, UsageError
 from chord_git.ui import Output
 
-FORMATS = ("text", "json")
 REPORT_FORMATS = ("text", "json", "sarif")  # check and scan
 
 

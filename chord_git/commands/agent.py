@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,6 @@ if TYPE_CHECKING:  # the hook runs on every turn: it imports only what its event
     from chord_git.config import Config
     from chord_git.memory.project import Project
 
-STATES = ("busy", "idle", "status")
 SESSION_AGENT = "api"  # the agent name of sessions signalled by hand or through the Python API (api.py)
 STATUSLINE_REASON_CHARS = 80
 
@@ -53,27 +53,41 @@ def agent(project: Project, cfg: Config, out: Output, state: str, *, owner_pid: 
     raise UsageError(f"agent: unknown state {state!r} (expected busy, idle or status)")
 
 
+@dataclass(frozen=True)
+class AgentStatus:
+    """What ``agent status`` reports; ``--json`` prints these fields as they are."""
+
+    agent: str  # busy | idle
+    sessions_busy: int  # busy sessions of the user, all projects
+    pool: str  # dedicated | main
+    queued: int
+    failed: int
+    worker_pid: int | None
+
+    def lines(self) -> list[str]:
+        preempts = "ignores the signal" if self.pool == "dedicated" else "waits until no session is busy"
+        return [f"agent: {self.agent}", f"agent sessions busy (all projects): {self.sessions_busy}",
+                f"extraction pool: {self.pool} ({preempts})",
+                f"queue: {self.queued} waiting, {self.failed} failed",
+                f"worker: running (pid {self.worker_pid})" if self.worker_pid else "worker: not running"]
+
+
 def _status(project: Project, cfg: Config, out: Output, as_json: bool) -> int:
     from chord_git.background import activity, queue, worker
 
-    data = {
-        "agent": "busy" if activity.is_busy(project.state_dir) else "idle",
-        "sessions_busy": activity.busy_sessions(),
-        "pool": "dedicated" if cfg.dedicated_pool else "main",
-        "queued": len(queue.pending(project)),
-        "failed": len(queue.failed(project)),
-        "worker_pid": worker.running_worker(project),
-    }
+    report = AgentStatus(
+        agent="busy" if activity.is_busy(project.state_dir) else "idle",
+        sessions_busy=activity.busy_sessions(),
+        pool="dedicated" if cfg.dedicated_pool else "main",
+        queued=len(queue.pending(project)),
+        failed=len(queue.failed(project)),
+        worker_pid=worker.running_worker(project),
+    )
     if as_json:
-        out.json(data)
+        out.json(asdict(report))
         return 0
-    out.line(f"agent: {data['agent']}")
-    out.line(f"agent sessions busy (all projects): {data['sessions_busy']}")
-    preempts = "ignores the signal" if cfg.dedicated_pool else "waits until no session is busy"
-    out.line(f"extraction pool: {data['pool']} ({preempts})")
-    out.line(f"queue: {data['queued']} waiting, {data['failed']} failed")
-    pid = data["worker_pid"]
-    out.line(f"worker: running (pid {pid})" if pid else "worker: not running")
+    for line in report.lines():
+        out.line(line)
     return 0
 
 

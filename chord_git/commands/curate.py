@@ -12,7 +12,7 @@ def curate(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bo
            dry_run: bool = False) -> int:
     """Run one round even when the index fits (the user asked); nothing is sent when memory is off."""
     if not cfg.memory.enabled:
-        return _nothing(out, as_json, "off", "memory extraction is off (memory.enabled: false); nothing was sent")
+        return _nothing(out, as_json, "off", f"{config_mod.EXTRACTION_OFF}; nothing was sent")
     snapshot = view.snapshot(project)
     if snapshot.index.usable and not snapshot.index.entries:
         return _nothing(out, as_json, "empty", "the index is empty; nothing to curate")

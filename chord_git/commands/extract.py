@@ -8,13 +8,15 @@ shows every record and index line it would write. Failures print their one-line 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from chord_git.config import Config
+from chord_git.config import OFF_MESSAGE, Config
 from chord_git.errors import ExtractionFailed, Preempted
 from chord_git.memory.project import Project
 from chord_git.ui import Output
 
-OFF_MESSAGE = "memory extraction is off (memory.enabled is false): nothing sent, nothing written"
+if TYPE_CHECKING:
+    from chord_git.extraction.pipeline import ExtractionReport
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -23,14 +25,11 @@ def _counts(counts: dict[str, int]) -> str:
     return " (" + ", ".join(f"{reason} {n}" for reason, n in counts.items()) + ")"
 
 
-def summary_line(data: dict[str, object]) -> str:
-    written, replaced = data["written"], data["replaced"]
-    dropped: dict[str, int] = data["dropped"]  # type: ignore[assignment]
-    assert isinstance(written, list) and isinstance(replaced, dict)
-    verb = "would write" if data["dry_run"] else "written"
-    session = data.get("session") or "unnamed session"
-    return (f"{session}: {verb} {len(written)}, replaced {len(replaced)}, "
-            f"dropped {sum(dropped.values())}{_counts(dropped)} [{data['model']}]")
+def summary_line(report: ExtractionReport) -> str:
+    verb = "would write" if report.dry_run else "written"
+    dropped = dict(report.dropped)
+    return (f"{report.session_id or 'unnamed session'}: {verb} {len(report.written)}, "
+            f"replaced {len(report.replaced)}, dropped {sum(dropped.values())}{_counts(dropped)} [{report.model}]")
 
 
 def extract(project: Project, cfg: Config, out: Output, *, session: Path, fmt: str = "auto",
@@ -64,13 +63,12 @@ def extract(project: Project, cfg: Config, out: Output, *, session: Path, fmt: s
         if as_json:
             out.json({"outcome": "failed", "reason": str(exc)})
         raise
-    data = report.as_json()
     if as_json:
-        out.json(data)
+        out.json(report.as_json())
         return 0
-    out.line(summary_line(data))
+    out.line(summary_line(report))
     if dry_run:
-        _show_dry_run(out, data)
+        _show_dry_run(out, report)
     return 0
 
 
@@ -84,17 +82,14 @@ def _missing_client(project: Project, out: Output, exc: ImportError, as_json: bo
     raise ExtractionFailed(reason)
 
 
-def _show_dry_run(out: Output, data: dict[str, object]) -> None:
-    records = data["records"]
-    lines = data["index_lines"]
-    assert isinstance(records, list) and isinstance(lines, list)
-    if not records:
+def _show_dry_run(out: Output, report: ExtractionReport) -> None:
+    if not report.records:
         out.line("nothing would be written")
         return
     out.line("index lines (on top of the managed section):")
-    for line in lines:
+    for line in report.index_lines:
         out.line(f"  {line}")
-    for record in records:
+    for record in report.records:
         out.line("")
         out.line(f"--- {record['path']}")
         out.write(str(record["text"]))

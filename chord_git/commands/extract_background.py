@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from chord_git.background import worker
-from chord_git.config import Config
+from chord_git.config import EXTRACTION_OFF, Config
 from chord_git.errors import UsageError
 from chord_git.memory.project import Project
 from chord_git.ui import Output
@@ -23,7 +23,7 @@ def extract_background(project: Project, cfg: Config, out: Output, session: Path
         if as_json:
             out.json({"queued": None, "enabled": False})
         else:
-            out.line("memory extraction is off (memory.enabled is false); nothing queued")
+            out.line(f"{EXTRACTION_OFF}; nothing queued")
         return 0
     if as_json:
         out.json({"queued": submission.job_id, "enabled": True,

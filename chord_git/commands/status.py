@@ -1,12 +1,45 @@
 """``git memory status``: MEMORY / MEMORY-FAIL: reason / off, plus counts (R36)."""
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
+
 from chord_git import config as config_mod
 from chord_git import summary
 from chord_git.commands.queue import counts as queue_counts
 from chord_git.memory import store, view
 from chord_git.memory.project import Project
 from chord_git.ui import Output
+
+
+@dataclass(frozen=True)
+class Status:
+    """What ``status`` reports; ``--json`` prints these fields as they are."""
+
+    badge: str  # the state, with its reason for MEMORY-FAIL
+    state: str  # MEMORY | MEMORY-FAIL | off
+    reason: str | None
+    enabled: bool
+    entries: int
+    entries_beyond_budget: int
+    records: int
+    orphans: int
+    promotions: int
+    summary_budget: int
+    stale: int
+    queue_pending: int
+    queue_failed: int
+
+    def lines(self) -> list[str]:
+        out = [self.badge, f"entries: {self.entries}  records: {self.records}  orphans: {self.orphans}  "
+                           f"promotions: {self.promotions}"]
+        if self.entries_beyond_budget:
+            out.append(f"{self.entries_beyond_budget} entries lie beyond the summary budget "
+                       f"({self.summary_budget} characters) and are not injected")
+        if self.stale:
+            out.append(f"{self.stale} stale {'entry' if self.stale == 1 else 'entries'} (hints only)")
+        if self.queue_pending or self.queue_failed:
+            out.append(f"queue: {self.queue_pending} pending, {self.queue_failed} failed (git memory queue)")
+        return out
 
 
 def badge(project: Project, cfg: config_mod.Config, state: view.IndexState) -> tuple[str, str | None]:
@@ -24,27 +57,26 @@ def badge(project: Project, cfg: config_mod.Config, state: view.IndexState) -> t
     return "MEMORY", None
 
 
-def collect(project: Project, cfg: config_mod.Config) -> dict[str, object]:
+def collect(project: Project, cfg: config_mod.Config) -> Status:
     state = view.read_index(project)
     label, reason = badge(project, cfg, state)
     lines = [entry.render() for entry in state.entries]
-    entries = len(lines)
     pending, failed = queue_counts(project)
-    return {
-        "badge": label if reason is None else f"{label}: {reason}",
-        "state": label,
-        "reason": reason,
-        "enabled": cfg.memory.enabled,
-        "entries": entries,
-        "entries_beyond_budget": entries - summary.fit_count(lines, cfg.memory.summary_budget),
-        "records": len(view.record_ids(project)),
-        "orphans": len(view.orphan_ids(project, state)),
-        "promotions": len(view.promotion_files(project)),
-        "summary_budget": cfg.memory.summary_budget,
-        "stale": _stale_count(project, cfg, state),
-        "queue_pending": pending,
-        "queue_failed": failed,
-    }
+    return Status(
+        badge=label if reason is None else f"{label}: {reason}",
+        state=label,
+        reason=reason,
+        enabled=cfg.memory.enabled,
+        entries=len(lines),
+        entries_beyond_budget=len(lines) - summary.fit_count(lines, cfg.memory.summary_budget),
+        records=len(view.record_ids(project)),
+        orphans=len(view.orphan_ids(project, state)),
+        promotions=len(view.promotion_files(project)),
+        summary_budget=cfg.memory.summary_budget,
+        stale=_stale_count(project, cfg, state),
+        queue_pending=pending,
+        queue_failed=failed,
+    )
 
 
 def _stale_count(project: Project, cfg: config_mod.Config, state: view.IndexState) -> int:
@@ -57,21 +89,10 @@ def _stale_count(project: Project, cfg: config_mod.Config, state: view.IndexStat
 
 
 def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool = False) -> int:
-    data = collect(project, cfg)
+    report = collect(project, cfg)
     if as_json:
-        out.json(data)
+        out.json(asdict(report))
         return 0
-    out.line(str(data["badge"]))
-    out.line(
-        f"entries: {data['entries']}  records: {data['records']}  orphans: {data['orphans']}  "
-        f"promotions: {data['promotions']}"
-    )
-    if data["entries_beyond_budget"]:
-        out.line(f"{data['entries_beyond_budget']} entries lie beyond the summary budget "
-                 f"({data['summary_budget']} characters) and are not injected")
-    if data["stale"]:
-        count = data["stale"]
-        out.line(f"{count} stale {'entry' if count == 1 else 'entries'} (hints only)")
-    if data["queue_pending"] or data["queue_failed"]:
-        out.line(f"queue: {data['queue_pending']} pending, {data['queue_failed']} failed (git memory queue)")
+    for line in report.lines():
+        out.line(line)
     return 0

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from chord_git import transcripts
-from chord_git.config import Config
+from chord_git.config import OFF_MESSAGE, Config
 from chord_git.errors import (
     ExtractionFailed,
     InputError,
@@ -40,8 +40,6 @@ from chord_git.extraction.maintenance import MaintenanceReport
 from chord_git.extraction.pool import Attempt, PoolResult, call_pool
 from chord_git.memory import records, store, view
 from chord_git.memory.project import Project
-
-OFF_MESSAGE = "memory extraction is off (memory.enabled is false): nothing sent, nothing written"
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-RECORD_TYPES = ("preference", "fact", "workflow", "lesson")
-SOURCES = ("user", "assistant")
-STATUSES = ("stated", "confirmed", "unverified")
-TARGETS = ("instructions", "docs")
+from chord_git.memory.promotions import TARGETS, Target
+from chord_git.memory.records import RECORD_TYPES, SOURCES, STATUSES, RecordType, Source, Status
+
 SCHEMA_NAME = "chord_memory"
 
 # One fenced block around the whole reply, optionally tagged json; nothing before or after it.
@@ -37,13 +36,13 @@ class _Strict(BaseModel):
 
 
 class CandidateRecord(_Strict):
-    type: Literal["preference", "fact", "workflow", "lesson"]
+    type: RecordType
     summary: str
     statement: str
     why: str
     how_to_apply: str
-    source: Literal["user", "assistant"]
-    status: Literal["stated", "confirmed", "unverified"]
+    source: Source
+    status: Status
     evidence: str | None
     supersedes: str | None
 
@@ -55,7 +54,7 @@ class Retirement(_Strict):
 
 class Promotion(_Strict):
     id: str | None
-    target: Literal["instructions", "docs"]
+    target: Target
     path: str
     proposed_text: str
     reason: str

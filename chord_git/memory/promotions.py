@@ -11,6 +11,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, get_args
 
 from chord_git.errors import InputError
 from chord_git.findings import Problem
@@ -18,7 +19,8 @@ from chord_git.memory import frontmatter
 from chord_git.memory.records import new_id, valid_id
 from chord_git.memory.textrules import absolute_paths
 
-TARGETS = ("instructions", "docs")
+Target = Literal["instructions", "docs"]  # binding project instructions, or project docs (R29)
+TARGETS: tuple[str, ...] = get_args(Target)
 FIELDS = ("id", "entry", "target", "path", "reason", "created", "session")
 REQUIRED = ("id", "target", "path", "reason", "created")
 TEXT_CAP = 4000  # characters of proposed text: a suggestion, not a document

@@ -11,16 +11,20 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from chord_git.errors import InputError
 from chord_git.findings import Problem
 from chord_git.memory import frontmatter
 from chord_git.memory.textrules import absolute_paths
 
-RECORD_TYPES = ("preference", "fact", "workflow", "lesson")
-SOURCES = ("user", "assistant")
-STATUSES = ("stated", "confirmed", "unverified")
+# The record vocabulary (SPEC "Record files"): the model's output schema uses these types too.
+RecordType = Literal["preference", "fact", "workflow", "lesson"]
+Source = Literal["user", "assistant"]
+Status = Literal["stated", "confirmed", "unverified"]  # stated/confirmed: the user; unverified: otherwise
+RECORD_TYPES: tuple[str, ...] = get_args(RecordType)
+SOURCES: tuple[str, ...] = get_args(Source)
+STATUSES: tuple[str, ...] = get_args(Status)
 SUMMARY_CAP = 160
 STATEMENT_CAP = 600
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}$")

@@ -52,16 +52,9 @@ def promotion_items(project: Project) -> list[ReviewItem]:
         items.append(ReviewItem(
             kind="promotion", id=parsed.id, entry=parsed.entry, target=parsed.target, path=parsed.path,
             summary=_first_line(parsed.text), source=record.source if record else None,
-            reason=parsed.reason, text=parsed.text, age_days=_age(parsed.created),
+            reason=parsed.reason, text=parsed.text, age_days=staleness.age_days(parsed.created, dt.date.today()),
         ))
     return items
-
-
-def _age(created: str, today: dt.date | None = None) -> int | None:
-    try:
-        return ((today or dt.date.today()) - dt.date.fromisoformat(created[:10])).days
-    except ValueError:
-        return None
 
 
 def entry_items(project: Project, cfg: config_mod.Config, state: view.IndexState,
@@ -94,7 +87,7 @@ def orphan_items(project: Project, state: view.IndexState) -> list[ReviewItem]:
         items.append(ReviewItem(kind="orphan", id=rid, summary=record.summary if record else None,
                                 source=record.source if record else None,
                                 status=record.status if record else None, reason=note,
-                                age_days=_age(record.created) if record else None))
+                                age_days=staleness.age_days(record.created, dt.date.today()) if record else None))
     return items
 
 

@@ -12,8 +12,6 @@ from chord_git.errors import InputError
 from chord_git.memory import index_file, store, view
 from chord_git.memory.project import Project
 
-WHERE = ("top", "up", "down")
-
 
 def place(doc: index_file.MemoryDoc, rid: str, side: str, anchor: str | None) -> index_file.MemoryDoc:
     """``doc`` with entry ``rid`` placed ``side`` ("before"/"after") ``anchor``, or first when

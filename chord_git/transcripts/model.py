@@ -78,14 +78,6 @@ class Transcript:
         """The user's own words, in order (the only text a ``source: user`` record may quote)."""
         return tuple(i for i in self.items if isinstance(i, Message) and i.role == "user")
 
-    def assistant_replies(self) -> tuple[Message, ...]:
-        """Complete assistant replies, in order."""
-        return tuple(
-            i
-            for i in self.items
-            if isinstance(i, Message) and i.role == "assistant" and i.complete
-        )
-
     def conversation(self) -> tuple[ConversationItem, ...]:
         """What extraction may see: messages and compactions in order, no tool items, no
         incomplete assistant replies."""

@@ -6,8 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from chord_git.commands.extract import OFF_MESSAGE
-from chord_git.extraction import pipeline
+from chord_git.config import OFF_MESSAGE
 from testing.fake_openai import FakeOpenAI, Reply, Status
 from testing.gitutil import cli_env, index_digest, run_cli
 from tests.extraction.extract_support import (
@@ -74,7 +73,6 @@ def test_extraction_off_says_so_and_sends_nothing(repo: Path, fake_openai: FakeO
     result = run_cli(repo, "extract", "--session", str(_session(repo)), env=_env())
     assert result.returncode == 0 and result.stdout == OFF_MESSAGE + "\n"
     assert fake_openai.requests == [] and not (repo / "MEMORY.md").exists()
-    assert OFF_MESSAGE == pipeline.OFF_MESSAGE
 
 
 def test_a_failed_run_exits_1_with_its_reason(repo: Path, fake_openai: FakeOpenAI) -> None:

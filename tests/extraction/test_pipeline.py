@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from chord_git.config import OFF_MESSAGE
 from chord_git.errors import ExtractionFailed, InputError, Preempted, UsageError
 from chord_git.extraction import runlog
-from chord_git.extraction.pipeline import OFF_MESSAGE, extract_session
+from chord_git.extraction.pipeline import extract_session
 from chord_git.extraction.prompt import SYSTEM_PROMPT
 from chord_git.memory import records, store, view
 from testing.fake_openai import FakeOpenAI, Reply, Slow, Status

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from chord_git.transcripts import Message, Transcript
+
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "transcripts"
 
@@ -29,3 +31,8 @@ def corpus() -> Path:
 @pytest.fixture
 def data() -> Path:
     return DATA
+
+
+def assistant_replies(transcript: Transcript) -> tuple[Message, ...]:
+    """The complete assistant replies a reader kept, in order (what extraction may see of them)."""
+    return tuple(item for item in transcript.conversation() if isinstance(item, Message) and item.role == "assistant")

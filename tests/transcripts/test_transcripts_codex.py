@@ -13,6 +13,8 @@ from chord_git.transcripts import (
     parse_lines,
 )
 
+from .conftest import assistant_replies
+
 
 def _said(path: Path) -> str:
     return "\n".join(
@@ -38,7 +40,7 @@ def test_event_kinds_commentary_and_compaction(data: Path) -> None:
         "Pin the Python version to 3.12 in CI; 3.13 is not supported by our numpy build yet.",
         "Thanks, that's all.",
     ]
-    assert [m.content for m in transcript.assistant_replies()] == [
+    assert [m.content for m in assistant_replies(transcript)] == [
         "CI now uses Python 3.12 in both jobs.", "You're welcome."]
     compactions = [i for i in transcript.items if isinstance(i, Compaction)]
     assert [c.summary for c in compactions] == [

@@ -16,7 +16,7 @@ from chord_git.transcripts import (
     load,
 )
 
-from .conftest import corpus_root
+from .conftest import assistant_replies, corpus_root
 
 CLAUDE_01_PROMPTS = [
     "Hey Claude, can you please add a Github Action to run tests and linting? You can test it with `act`.",
@@ -142,7 +142,7 @@ def test_claude_compaction_summary_is_history_not_user_words(corpus: Path) -> No
 def test_claude_replies_are_grouped_by_message_id(corpus: Path) -> None:
     # 59 assistant lines for 34 message ids, 7 of them with text: 7 replies, thinking dropped.
     transcript = load(corpus / "claude-code/01-v1.0.24-summaries-thinking.jsonl")
-    replies = transcript.assistant_replies()
+    replies = assistant_replies(transcript)
     assert len(replies) == 7
     assert replies[0].content.startswith("I'll add a GitHub Action to run tests and linting")
     assert replies[-1].content.startswith("Perfect! I've successfully updated the GitHub Action")
@@ -171,11 +171,11 @@ def test_claude_final_reply_after_stop_hooks_is_complete(corpus: Path) -> None:
 
 def test_codex_commentary_dropped_final_answers_kept(corpus: Path) -> None:
     transcript = load(corpus / "codex/04-v0.125.0-tui-two-turns.jsonl")
-    replies = transcript.assistant_replies()
+    replies = assistant_replies(transcript)
     assert [r.content.split("\n")[0] for r in replies] == ["Available tool groups in this session:"]
     assert all("superpowers:brainstorming" not in r.content for r in replies)
     desktop = load(corpus / "codex/03-v0.104.0-desktop-compaction-excerpt.jsonl")
-    assert [r.content for r in desktop.assistant_replies()] == [
+    assert [r.content for r in assistant_replies(desktop)] == [
         "[REDACTED_TEXT len=3093 sha=087a4bc4]", "[REDACTED_TEXT len=1943 sha=b2ae5087]"]
 
 
@@ -185,14 +185,14 @@ def test_codex_compaction_replacement_history_is_not_repeated(corpus: Path) -> N
     assert kinds == ["Message", "Compaction", "Message", "Message", "Message"]
     catalog = load(corpus / "codex/06-v0.146.0-schema-catalog.jsonl")
     assert "List the files" in [m.content for m in catalog.user_messages()]
-    assert [r.content for r in catalog.assistant_replies()] == ["Found 2 files."]
+    assert [r.content for r in assistant_replies(catalog)] == ["Found 2 files."]
 
 
 def test_codex_tool_calls_are_markers(corpus: Path) -> None:
     transcript = load(corpus / "codex/02-v0.77.0-exec-shell.jsonl")
     assert [i.name for i in transcript.items if isinstance(i, ToolCall)] == ["shell"] * 3
     assert sum(isinstance(i, ToolResult) for i in transcript.items) == 3
-    assert transcript.assistant_replies() == ()
+    assert assistant_replies(transcript) == ()
 
 
 def _text(item: Message | Compaction) -> str:

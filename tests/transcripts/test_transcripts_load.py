@@ -16,6 +16,8 @@ from chord_git.transcripts import (
     parse_lines,
 )
 
+from .conftest import assistant_replies
+
 
 @pytest.mark.parametrize("name, fmt", [
     ("native-zh.jsonl", "native"),
@@ -153,6 +155,6 @@ def test_big_session_keeps_only_markers_for_tool_output(tmp_path: Path) -> None:
     assert path.stat().st_size > 5_000_000
     transcript = load(path)
     assert len(transcript.user_messages()) == 120
-    assert len(transcript.assistant_replies()) == 120
+    assert len(assistant_replies(transcript)) == 120
     assert sum(isinstance(i, ToolResult) for i in transcript.items) == 120
     assert max(len(i.content) for i in transcript.items if isinstance(i, Message)) < 20

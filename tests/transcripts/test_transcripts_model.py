@@ -7,6 +7,8 @@ import pytest
 
 from chord_git.transcripts import Compaction, Message, ToolCall, ToolResult, Transcript
 
+from .conftest import assistant_replies
+
 
 def _transcript() -> Transcript:
     return Transcript("s", True, (
@@ -27,7 +29,7 @@ def test_conversation_drops_tools_and_incomplete_replies() -> None:
 def test_user_messages_and_replies() -> None:
     transcript = _transcript()
     assert [m.content for m in transcript.user_messages()] == ["use tabs", "and no trailing spaces"]
-    assert [m.content for m in transcript.assistant_replies()] == ["ok, tabs"]
+    assert [m.content for m in assistant_replies(transcript)] == ["ok, tabs"]
 
 
 def test_items_are_frozen_and_roles_checked() -> None:

@@ -15,6 +15,8 @@ from chord_git.transcripts import (
     parse_lines,
 )
 
+from .conftest import assistant_replies
+
 
 def test_chinese_session(data: Path) -> None:
     transcript = load(data / "native-zh.jsonl")
@@ -47,7 +49,7 @@ def test_english_session(data: Path) -> None:
     )
     assert [i.name for i in transcript.items if isinstance(i, ToolCall)] == ["shell", "shell", "apply_patch"]
     assert sum(isinstance(i, ToolResult) for i in transcript.items) == 3
-    assert len(transcript.assistant_replies()) == 4
+    assert len(assistant_replies(transcript)) == 4
     said = " ".join(i.content for i in transcript.conversation() if isinstance(i, Message))
     assert "no tag found matching pattern" not in said and "git-cliff --output" not in said
 

@@ -9,6 +9,8 @@ import pytest
 from chord_git.errors import InputError
 from chord_git.transcripts import Message, ToolCall, ToolResult, load, parse_lines
 
+from .conftest import assistant_replies
+
 
 def test_chat_array(data: Path) -> None:
     transcript = load(data / "openai-chat.json")
@@ -20,7 +22,7 @@ def test_chat_array(data: Path) -> None:
     ]
     assert [i.name for i in transcript.items if isinstance(i, ToolCall)] == ["read_file", "grep", "grep"]
     assert sum(isinstance(i, ToolResult) for i in transcript.items) == 3
-    replies = [m.content for m in transcript.assistant_replies()]
+    replies = [m.content for m in assistant_replies(transcript)]
     assert replies[1] == (
         "create_order returns a plain {'error': ...} body.\n\n"
         "I suggest a problem() helper that builds type, title, status and detail."
