@@ -1,6 +1,15 @@
-"""One small error hierarchy; ``main`` turns each into one line and an exit code."""
+"""One small error hierarchy; ``main`` turns each into one line and an exit code.
+
+Anything else is unexpected: ``main`` prints one line naming it, exits 3, and leaves the
+traceback in an error log (``log_unexpected``), never on the user's terminal.
+"""
 from __future__ import annotations
 
+import os
+import tempfile
+import time
+import traceback
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -52,3 +61,57 @@ class Preempted(ChordError):
     """The agent became busy during a main-pool model call; the session is retried later."""
 
     exit_code = 1
+
+
+# ---------------------------------------------------------------------------- the unexpected
+ERROR_LOG = "errors.log"
+UNEXPECTED_EXIT = 3
+_LOG_KEEP_BYTES = 1024 * 1024
+
+
+def _append(directory: Path, text: str) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / ERROR_LOG
+    try:
+        if path.stat().st_size > _LOG_KEEP_BYTES:
+            os.replace(path, path.with_name(ERROR_LOG + ".1"))
+    except FileNotFoundError:
+        pass
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        os.write(fd, text.encode("utf-8", "replace"))
+    finally:
+        os.close(fd)
+    return path
+
+
+def log_unexpected(exc: BaseException, places: Sequence[Path], argv: Sequence[str]) -> Path | None:
+    """Write ``exc``'s traceback to the error log of the first of ``places`` that takes it, else to
+    a new file in the temp directory; the log's path, or None when nothing could be written.
+
+    ``places`` start with the project's state dir; later ones cover a state dir that is itself
+    the problem (a file where the folder should be, no permission).
+    """
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    text = (f"--- {stamp} git memory {' '.join(argv)}\n"
+            + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+    for directory in places:
+        try:
+            return _append(directory, text)
+        except OSError:
+            continue
+    try:
+        fd, name = tempfile.mkstemp(prefix="chord-git-error-", suffix=".log")
+        with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as handle:
+            handle.write(text)
+        return Path(name)
+    except OSError:
+        return None
+
+
+def unexpected_message(exc: BaseException, log: Path | None) -> str:
+    """The one line the user sees for an error that is not one of ours."""
+    detail = " ".join(str(exc).split())
+    what = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+    where = f"details in {log}" if log is not None else "no log could be written"
+    return f"an unexpected error occurred: {what}; {where}"

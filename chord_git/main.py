@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from chord_git import __version__
+from chord_git import __version__, errors
 from chord_git.agents import HOST_NAMES, SCOPES
 from chord_git.errors import ChordError, UsageError
 from chord_git.ui import Output
@@ -228,6 +228,19 @@ def _run_host_hook(action: str, host: str | None, out: Output) -> int:
     return agent_cmd.statusline(out, stdin)
 
 
+def _log_places() -> list[Path]:
+    """Where an unexpected error's traceback goes: the project's state dir, else the user's."""
+    from chord_git.memory import project as project_mod
+
+    places = []
+    try:
+        places.append(project_mod.discover(Path.cwd()).state_dir)
+    except Exception:  # noqa: BLE001 - discovery may be what failed; the user's state dir remains
+        pass
+    places.append(project_mod.state_home() / "chord")
+    return places
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     out = Output()
     fast = _host_hook_fast_path(list(sys.argv[1:] if argv is None else argv), out)
@@ -253,6 +266,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except Exception as exc:  # the unexpected: one line, exit 3, the traceback in a log
+        log = errors.log_unexpected(exc, _log_places(), sys.argv[1:] if argv is None else argv)
+        out.stderr.write(f"git memory: {errors.unexpected_message(exc, log)}\n")
+        return 0 if _runs_host_hook(sys.argv[1:] if argv is None else argv) else errors.UNEXPECTED_EXIT
 
 
 if __name__ == "__main__":

@@ -1,0 +1,76 @@
+"""One exit for the unexpected: one line, exit 3, and the traceback in an error log."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from chord_git import errors
+from chord_git.main import main
+from testing.gitutil import run_cli
+
+LINE = re.compile(r"^git memory: an unexpected error occurred: (\w+): (.+); details in (\S+)\n$")
+
+
+def _state_dir_is_a_file(repo: Path) -> Path:
+    state = repo / ".git" / "chord-memory"
+    state.write_text("not a folder\n")
+    return state
+
+
+def _provoked(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[str, Path]:
+    assert main(list(argv)) == errors.UNEXPECTED_EXIT
+    captured = capsys.readouterr()
+    match = LINE.match(captured.err)
+    assert match, captured.err
+    assert "Traceback" not in captured.err and captured.out == ""
+    log = Path(match.group(3))
+    text = log.read_text("utf-8")
+    assert text.startswith("--- ") and f"git memory {' '.join(argv)}\n" in text
+    assert "Traceback (most recent call last)" in text and match.group(1) in text
+    return match.group(1), log
+
+
+@pytest.mark.parametrize("argv", [("init",), ("agent", "busy")])
+def test_a_state_folder_that_is_a_file_gives_one_line_and_exit_3(repo: Path, isolated_home: Path, argv: tuple[str, ...],
+                                                                  capsys: pytest.CaptureFixture[str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _state_dir_is_a_file(repo)
+    monkeypatch.chdir(repo)
+    kind, log = _provoked(capsys, *argv)
+    assert kind in ("FileExistsError", "NotADirectoryError")
+    # The state dir is the problem, so the log goes to the user's state dir instead.
+    assert log == isolated_home / ".local" / "state" / "chord" / errors.ERROR_LOG
+    assert state.read_text() == "not a folder\n"
+
+
+def test_the_log_goes_to_the_state_dir_when_it_works(repo: Path, capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    (repo / "MEMORY.md").mkdir()  # init cannot read it: not one of our input errors
+    monkeypatch.chdir(repo)
+    kind, log = _provoked(capsys, "init")
+    assert kind == "IsADirectoryError"
+    assert log == repo / ".git" / "chord-memory" / errors.ERROR_LOG
+    _provoked(capsys, "init")
+    assert log.read_text().count("Traceback (most recent call last)") == 2  # appended, not replaced
+
+
+def test_without_any_writable_place_the_log_is_a_new_temp_file(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    try:
+        raise RuntimeError("boom\nsecond line")
+    except RuntimeError as exc:
+        log = errors.log_unexpected(exc, [blocked, blocked / "deeper"], ["status"])
+        message = errors.unexpected_message(exc, log)
+    assert log is not None and log.parent != blocked and "RuntimeError: boom" in log.read_text()
+    assert message == f"an unexpected error occurred: RuntimeError: boom second line; details in {log}"
+    log.unlink()
+
+
+def test_through_git_the_user_sees_one_line(repo: Path) -> None:
+    _state_dir_is_a_file(repo)
+    result = run_cli(repo, "init")
+    assert result.returncode == 3 and LINE.match(result.stderr), result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
