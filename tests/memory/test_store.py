@@ -2,11 +2,13 @@ from __future__ import annotations
 
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -142,25 +144,81 @@ def _writer_loop(root: Path) -> None:
         store.create_exclusive(project, project.records_dir / f"{rid}.md", ("x" * 5000).encode())
 
 
+def _stop_at(point: str, occurrence: int, signal_fd: int) -> None:
+    """In the forked writer: at the ``occurrence``-th pass through ``point``, tell the parent
+    and wait there to be killed. The points are the steps of an atomic write."""
+    real_write, real_exchange, real_link, real_fsync_dir = os.write, store._exchange, os.link, store.fsync_dir
+    seen = {"count": 0}
+
+    def reached() -> None:
+        seen["count"] += 1
+        if seen["count"] == occurrence:
+            real_write(signal_fd, b"!")
+            while True:
+                signal.pause()
+
+    def write(fd: int, data: bytes | memoryview) -> int:  # a file half written
+        if point == "mid-write" and len(data) > 1:
+            done = real_write(fd, bytes(data[: len(data) // 2]))
+            reached()
+            return done + real_write(fd, bytes(data[len(data) // 2:]))
+        return real_write(fd, data)
+
+    def exchange(tmp: Path, target: Path) -> bool:
+        if point == "before-swap":
+            reached()
+        swapped = real_exchange(tmp, target)
+        if point == "after-swap":
+            reached()
+        return swapped
+
+    def link(source: Any, target: Any) -> None:
+        if point == "before-link":
+            reached()
+        real_link(source, target)
+        if point == "after-link":
+            reached()
+
+    def fsync_dir(path: Path) -> None:
+        if point == "before-dir-sync":
+            reached()
+        real_fsync_dir(path)
+
+    os.write, os.link = write, link  # type: ignore[assignment]
+    store._exchange, store.fsync_dir = exchange, fsync_dir  # type: ignore[assignment]
+
+
+POINTS = [(point, occurrence) for point in ("mid-write", "before-swap", "after-swap", "before-link", "after-link",
+                                            "before-dir-sync") for occurrence in (1, 2, 3)]
+
+
 def test_sigkill_never_leaves_a_half_written_file(repo: Path) -> None:
+    """A writer killed at each step of an atomic write (a file half written, before and after the
+    swap, before and after a record's link, before the directory sync) leaves every file whole."""
     project = discover(repo)
     store.apply_delta(project, IndexDelta(insert=tuple(entry(f"base-{n:03d}") for n in range(200))))
-    rng = random.Random(7)
-    for _ in range(100):
+    for point, occurrence in POINTS:
+        ready, signal_fd = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - child
             try:
+                os.close(ready)
+                _stop_at(point, occurrence, signal_fd)
                 _writer_loop(repo)
             finally:
                 os._exit(0)
-        time.sleep(rng.uniform(0.0, 0.03))
+        os.close(signal_fd)
+        # Generous: the writer gets there in milliseconds; this only stops a broken test hanging.
+        arrived, _, _ = select.select([ready], [], [], 120)
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
+        assert arrived and os.read(ready, 1) == b"!", f"the writer never reached {point} #{occurrence}"
+        os.close(ready)
         doc = parse_file(project.memory_md)
-        assert {f"base-{n:03d}" for n in range(200)} <= set(doc.ids())
+        assert {f"base-{n:03d}" for n in range(200)} <= set(doc.ids()), (point, occurrence)
         assert project.memory_md.read_bytes().endswith(f"{END}\n".encode())
-        for path in project.records_dir.glob("*.md") if project.records_dir.exists() else []:
-            assert path.stat().st_size == 5000
+        for path in project.records_dir.glob("*") if project.records_dir.exists() else []:
+            assert path.suffix == ".md" and path.stat().st_size == 5000, (point, occurrence, path.name)
     assert sorted(p.name for p in repo.iterdir()) == [".chord", ".git", "MEMORY.md", "README.md"]
     assert git(repo, "status", "--porcelain").splitlines() == ["?? .chord/", "?? MEMORY.md"]
 
