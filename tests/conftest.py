@@ -15,6 +15,26 @@ if str(REPO_ROOT) not in sys.path:
 from testing.gitutil import make_repo  # noqa: E402
 
 
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def shared_corpus(name: str, env_var: str, *, holds: tuple[str, ...] = ()) -> Path:
+    """A folder of the shared public corpus: ``$env_var``, else ``<checkout>/../shared/corpus/<name>``.
+
+    The corpus lives outside the repository so that the repository never holds its strings. When
+    it is missing, the tests that need it skip on a developer's machine and fail in CI (``CI``
+    set), so a CI run cannot pass by skipping them.
+    """
+    root = Path(os.environ.get(env_var) or REPO_ROOT.parent / "shared" / "corpus" / name)
+    if root.is_dir() and all((root / part).exists() for part in holds):
+        return root
+    message = f"shared corpus not found at {root} (set {env_var} to the folder{' holding ' + ', '.join(holds) if holds else ''})"
+    if in_ci():
+        pytest.fail(f"{message}; CI runs every corpus test", pytrace=False)
+    pytest.skip(message)
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """No test can read or write the real home directory, config or state by accident."""

@@ -1,26 +1,23 @@
-"""Checks over the shared public corpus (skipped when it is not next to the checkout).
+"""Checks over the shared public corpus (``$CHORD_CORPUS`` or ``<repo>/../shared/corpus/secrets``).
 
-The corpus lives outside the repository (``$CHORD_CORPUS`` or ``<repo>/../shared/corpus/secrets``)
-so this repository never holds its strings; ``bench/secrets_quality.py`` reports the figures.
+Missing, it skips these tests on a developer's machine and fails them in CI (``tests.conftest.
+shared_corpus``); ``bench/secrets_quality.py`` reports the figures.
 """
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from chord_git.secrets import find, redact, scan_added_lines
+from tests.conftest import shared_corpus
 
-CORPUS = Path(os.environ.get("CHORD_CORPUS") or Path(__file__).resolve().parents[3] / "shared" / "corpus" / "secrets")
 FILES = ("gitleaks.jsonl", "detect_secrets.jsonl", "benign_memory.jsonl")
 
 
 def _rows(name: str) -> list[dict[str, str]]:
-    path = CORPUS / name
-    if not path.exists():
-        pytest.skip(f"corpus not found at {CORPUS}")
+    path = shared_corpus("secrets", "CHORD_CORPUS", holds=FILES) / name
     with path.open(encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
@@ -39,3 +36,13 @@ def test_benign_memory_lines_raise_nothing_in_either_layer() -> None:
     rows = _rows("benign_memory.jsonl")
     added = {f"m{i}.md": list(enumerate(row["text"].split("\n"), start=1)) for i, row in enumerate(rows)}
     assert scan_added_lines(added) == []
+
+
+def test_a_missing_corpus_fails_in_ci_and_skips_elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHORD_CORPUS", str(tmp_path / "absent"))
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI runs every corpus test"):
+        shared_corpus("secrets", "CHORD_CORPUS", holds=FILES)
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="shared corpus not found"):
+        shared_corpus("secrets", "CHORD_CORPUS", holds=FILES)

@@ -6,26 +6,25 @@ from pathlib import Path
 import pytest
 
 from chord_git.transcripts import Message, Transcript
+from tests.conftest import shared_corpus
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "transcripts"
 
 
+CORPUS_VAR = "CHORD_TRANSCRIPT_CORPUS"
+
+
 def corpus_root() -> Path:
-    """The shared format corpus, beside the checkout unless CHORD_TRANSCRIPT_CORPUS says where."""
-    override = os.environ.get("CHORD_TRANSCRIPT_CORPUS")
+    """Where the shared format corpus should be (for listing its files at collection time)."""
+    override = os.environ.get(CORPUS_VAR)
     return Path(override) if override else REPO.parent / "shared" / "corpus" / "transcripts"
 
 
 @pytest.fixture
 def corpus() -> Path:
-    root = corpus_root()
-    if not (root / "claude-code").is_dir() or not (root / "codex").is_dir():
-        pytest.skip(
-            f"transcript corpus not found at {root} "
-            "(set CHORD_TRANSCRIPT_CORPUS to the folder holding claude-code/ and codex/)"
-        )
-    return root
+    """The shared corpus of real Claude Code and Codex sessions (fails in CI when missing)."""
+    return shared_corpus("transcripts", CORPUS_VAR, holds=("claude-code", "codex"))
 
 
 @pytest.fixture
