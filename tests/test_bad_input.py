@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from chord_git.commands.check import check
+from chord_git.commands.summary import summary
 from chord_git.memory import records
 from chord_git.memory.index_file import BEGIN, END, Entry
+from testing.commands import run
 from testing.gitutil import index_digest, run_cli
 from tests.memory.test_records import make_record
 
@@ -32,13 +35,13 @@ def good_setup(repo: Path) -> None:
 
 
 def check_json(repo: Path) -> tuple[int, list[dict[str, object]], str]:
-    result = run_cli(repo, "check", "--format", "json")
+    result = run(check, repo, fmt="json")
     assert "Traceback" not in result.stderr
     return result.returncode, json.loads(result.stdout)["findings"], result.stderr
 
 
 def assert_summary_starts(repo: Path, expect_warning: bool = True) -> str:
-    result = run_cli(repo, "summary")
+    result = run(summary, repo)
     assert result.returncode == 0 and "Traceback" not in result.stderr
     if expect_warning:
         assert result.stderr.count("\n") == 1 and result.stderr.startswith("warning: ")
@@ -66,7 +69,7 @@ def test_broken_index(repo: Path, memory: str, line: int, kind: str) -> None:
     assert {"path": "MEMORY.md", "line": line, "kind": kind} in [
         {k: f[k] for k in ("path", "line", "kind")} for f in findings
     ]
-    run_cli(repo, "summary")  # must not crash whatever it prints
+    run(summary, repo)  # must not crash whatever it prints
     assert index_digest(repo) == before
 
 
@@ -107,7 +110,7 @@ def test_empty_memory_file(repo: Path) -> None:
     (repo / "MEMORY.md").write_text("")
     code, findings, _ = check_json(repo)
     assert code == 0 and findings == []
-    assert run_cli(repo, "summary").stdout == ""
+    assert run(summary, repo).stdout == ""
 
 
 def test_non_utf8_inside_the_index(repo: Path) -> None:

@@ -1,4 +1,5 @@
-"""The ``git memory`` command as users run it: through git, in real repositories."""
+"""The ``git memory`` command in real repositories: end to end through git where the argument
+parsing, the dispatch or the console script is the point, the command functions otherwise."""
 from __future__ import annotations
 
 import json
@@ -10,8 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from chord_git.commands.init import init
+from chord_git.commands.status import status
+from chord_git.commands.summary import summary
 from chord_git.memory import records
 from chord_git.memory.index_file import BEGIN, END, Entry
+from testing.commands import run
 from testing.gitutil import cli_env, git, index_digest, make_repo, run_cli
 from tests.memory.test_records import make_record
 
@@ -57,19 +62,19 @@ def test_init_status_summary_check_forget_round(repo: Path) -> None:
 
 def test_init_appends_markers_to_a_hand_written_file(repo: Path) -> None:
     (repo / "MEMORY.md").write_bytes(b"\xef\xbb\xbf# Mine\r\n\r\nkeep me\r\n")
-    assert run_cli(repo, "init").returncode == 0
+    assert run(init, repo).returncode == 0
     assert (repo / "MEMORY.md").read_bytes() == b"\xef\xbb\xbf# Mine\r\n\r\nkeep me\r\n\r\n" + f"{BEGIN}\r\n{END}\r\n".encode()
 
 
 def test_status_enabled_and_fail_badges(repo: Path) -> None:
     seed_memory(repo, 1)
     (repo / ".chord/config.yaml").write_text("memory:\n  enabled: true\n")
-    assert run_cli(repo, "status").stdout.splitlines()[0] == (
+    assert run(status, repo).stdout.splitlines()[0] == (
         "MEMORY-FAIL: no model pool configured (set model_pool or memory.model_pool)")
     (repo / ".chord/config.yaml").write_text("model_pool: [{model: m, api_key_env: K}]\nmemory:\n  enabled: true\n")
-    assert run_cli(repo, "status").stdout.splitlines()[0] == "MEMORY"
+    assert run(status, repo).stdout.splitlines()[0] == "MEMORY"
     (repo / "MEMORY.md").write_text(f"{BEGIN}\nnot an entry\n{END}\n")
-    line = run_cli(repo, "status").stdout.splitlines()[0]
+    line = run(status, repo).stdout.splitlines()[0]
     assert line == "MEMORY-FAIL: managed section unusable: MEMORY.md:2: not an index entry (expected '- [type] summary ([id](.chord/memory/records/id.md))')"
 
 
@@ -102,7 +107,7 @@ def test_bad_config_is_one_line_exit_2(repo: Path) -> None:
 
 def test_summary_budget_flag(repo: Path) -> None:
     seed_memory(repo, 40)
-    small = run_cli(repo, "summary", "--budget", "200").stdout
+    small = run(summary, repo, budget=200).stdout
     assert small.count("- [preference]") < 5
     assert "More index entries exist" in small
 
@@ -110,14 +115,14 @@ def test_summary_budget_flag(repo: Path) -> None:
 def test_bare_repository_is_a_clear_error(tmp_path: Path) -> None:
     bare = tmp_path / "bare.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))
-    result = run_cli(bare, "status")
+    result = run(status, bare)
     assert result.returncode == 2 and "bare repository" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_outside_git_uses_xdg_state(tmp_path: Path, isolated_home: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
-    assert run_cli(plain, "init").returncode == 0
+    assert run(init, plain).returncode == 0
     assert (plain / "MEMORY.md").exists()
     state_root = isolated_home / ".local/state/chord"
     assert state_root.is_dir() and any(state_root.iterdir())
@@ -127,7 +132,7 @@ def test_linked_worktree_keeps_its_own_state(repo: Path, tmp_path: Path) -> None
     worktree = tmp_path / "wt"
     git(repo, "worktree", "add", "-q", str(worktree))
     before = index_digest(repo)
-    assert run_cli(worktree, "init").returncode == 0
+    assert run(init, worktree).returncode == 0
     assert (worktree / "MEMORY.md").exists() and not (repo / "MEMORY.md").exists()
     assert (repo / ".git/chord-memory/projects").is_dir()
     assert index_digest(repo) == before

@@ -13,6 +13,8 @@ from chord_git import api
 from chord_git.background import activity, queue
 from chord_git.errors import InputError, UsageError
 from chord_git.memory import project as project_mod
+from chord_git.commands.agent import agent
+from testing.commands import run
 from testing.gitutil import cli_env, git, make_repo, run_cli
 
 HOOK = Path(__file__).resolve().parents[2] / "hooks" / "post-session"
@@ -33,20 +35,20 @@ def test_a_busy_flag_owned_by_a_dead_process_does_not_block(repo: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     dead_pid = int(proc.stdout)
     state_dir = project_mod.discover(repo).state_dir
-    assert run_cli(repo, "agent", "busy", "--pid", str(os.getpid())).returncode == 0
+    assert run(agent, repo, state="busy", owner_pid=os.getpid()).returncode == 0
     assert activity.is_busy(state_dir)
-    assert run_cli(repo, "agent", "busy", "--pid", str(dead_pid)).returncode == 0
+    assert run(agent, repo, state="busy", owner_pid=dead_pid).returncode == 0
     assert not activity.is_busy(state_dir)
 
 
 def test_agent_status_and_bad_usage(repo: Path) -> None:
-    run_cli(repo, "agent", "busy")
+    run(agent, repo, state="busy")
     status = run_cli(repo, "agent", "status", "--json")
     assert status.returncode == 0, status.stderr
     data = json.loads(status.stdout)
     assert data == {"agent": "busy", "sessions_busy": 0, "pool": "main", "queued": 0, "failed": 0,
                     "worker_pid": None}
-    assert "agent: busy" in run_cli(repo, "agent", "status").stdout
+    assert "agent: busy" in run(agent, repo, state="status").stdout
     wrong = run_cli(repo, "agent", "sleepy")
     assert wrong.returncode == 2 and "invalid choice" in wrong.stderr
     misplaced = run_cli(repo, "agent", "idle", "--pid", "12")

@@ -81,8 +81,19 @@ def commit(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def json_findings(repo: Path, *args: str) -> tuple[int, list[dict[str, object]], str]:
-    result = run_cli(repo, *args, "--format", "json")
-    assert "Traceback" not in result.stderr, result.stderr
+    """``check --staged``, ``scan --all`` or ``scan --range A..B`` with JSON output, called as
+    functions (the end-to-end runs of both commands are separate tests)."""
+    from chord_git.commands.check import check
+    from chord_git.commands.scan import scan
+    from testing.commands import run
+
+    if args == ("check", "--staged"):
+        result = run(check, repo, staged=True, fmt="json")
+    elif args == ("scan", "--all"):
+        result = run(scan, repo, all_history=True, fmt="json")
+    else:
+        assert args[:2] == ("scan", "--range") and len(args) == 3, args
+        result = run(scan, repo, range_spec=args[2], fmt="json")
     assert result.returncode in (0, 1), result.stderr
     return result.returncode, json.loads(result.stdout)["findings"], result.stdout
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from chord_git.commands.check import check
+from testing.commands import run
 from testing.gitutil import git, make_repo, run_cli
 from tests.check.helpers import (
     RECORDS,
@@ -169,7 +171,7 @@ def test_indexes_libgit2_cannot_read_fall_back_to_git(mrepo: Path, layout: str) 
     assert commit(mrepo, "-a", "-m", "leak").returncode != 0
     write(mrepo, rel, record_text("leak"))
     git(mrepo, "add", "-A")
-    assert run_cli(mrepo, "check", "--staged").returncode == 0
+    assert run(check, mrepo, staged=True).returncode == 0
 
 
 def test_sha256_repository_falls_back_to_git(tmp_path: Path) -> None:

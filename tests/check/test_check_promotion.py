@@ -6,8 +6,9 @@ from pathlib import Path
 import pytest
 
 from chord_git.check import schema
+from chord_git.commands.check import check
 from chord_git.memory import promotions
-from testing.gitutil import run_cli
+from testing.commands import run
 
 REL = ".chord/memory/promotions/20260110-use-pnpm-aa01.md"
 
@@ -52,7 +53,7 @@ def test_check_command_reports_a_bad_promotion_file(repo: Path) -> None:
     path = repo / REL
     path.parent.mkdir(parents=True)
     path.write_text(_file())
-    assert run_cli(repo, "check").returncode == 0
+    assert run(check, repo).returncode == 0
     path.write_text(_file(path="/etc/passwd"))
-    result = run_cli(repo, "check")
+    result = run(check, repo)
     assert result.returncode == 1 and "target-path" in result.stdout

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from chord_git.commands.check import check
+from testing.commands import run
 from testing.gitutil import cli_env, git, index_digest, run_cli
 from tests.check.helpers import (
     HOOK_SCRIPT,
@@ -55,7 +57,7 @@ def test_staged_clean_with_token_in_worktree_passes(mrepo: Path) -> None:
     write_record(mrepo, "tidy", leak_statement())  # unstaged: not part of the commit
     code, findings, _ = json_findings(mrepo, "check", "--staged")
     assert (code, findings) == (0, [])
-    assert run_cli(mrepo, "check").returncode == 1  # the worktree check does see it
+    assert run(check, mrepo).returncode == 1  # the worktree check does see it
 
 
 def test_check_leaves_the_index_byte_identical(mrepo: Path) -> None:

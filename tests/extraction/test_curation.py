@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 from chord_git import config as config_mod
+from chord_git.commands.status import status
 from chord_git.errors import ExtractionFailed, Preempted
 from chord_git.extraction import curation
 from chord_git.memory import store
 from testing.fake_openai import FakeOpenAI, Reply, Status
+from testing.commands import run
 from testing.gitutil import index_digest, run_cli
 from testing.memory_files import listed, make_record, project_of, write_index
 
@@ -94,9 +96,9 @@ def test_still_over_budget_is_reported_by_status(repo: Path, server: FakeOpenAI)
     server.script("curator", _reply(assistants[:5]))
     report = curation.curate_if_over_budget(project_of(repo), cfg)
     assert report is not None and report.beyond_after > 0
-    data = json.loads(run_cli(repo, "status", "--json").stdout)
+    data = json.loads(run(status, repo, as_json=True).stdout)
     assert data["entries"] == 115 and data["entries_beyond_budget"] == report.beyond_after
-    assert f"{report.beyond_after} entries lie beyond the summary budget" in run_cli(repo, "status").stdout
+    assert f"{report.beyond_after} entries lie beyond the summary budget" in run(status, repo).stdout
 
 
 def test_no_round_within_budget_or_when_off(repo: Path, server: FakeOpenAI) -> None:
@@ -131,12 +133,12 @@ def test_failure_sets_memory_fail_and_success_restores_it(repo: Path, server: Fa
     server.script("curator", Status(500), Status(500), _reply([]))
     with pytest.raises(ExtractionFailed, match="curation"):
         curation.run(project, cfg)
-    status = run_cli(repo, "status")
-    assert status.stdout.startswith("MEMORY-FAIL: curation") and len(status.stdout.splitlines()[0]) < 500
+    shown = run(status, repo)
+    assert shown.stdout.startswith("MEMORY-FAIL: curation") and len(shown.stdout.splitlines()[0]) < 500
     result = run_cli(repo, "curate")
     assert result.returncode == 1 and "curation" in result.stderr
     curation.run(project, cfg)
-    assert run_cli(repo, "status").stdout.startswith("MEMORY\n")
+    assert run(status, repo).stdout.startswith("MEMORY\n")
 
 
 def test_unparseable_twice_fails(repo: Path, server: FakeOpenAI) -> None:

@@ -6,8 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from chord_git.commands.status import status
 from chord_git.config import OFF_MESSAGE
 from testing.fake_openai import FakeOpenAI, Reply, Status
+from testing.commands import run
 from testing.gitutil import cli_env, index_digest, run_cli
 from tests.extraction.extract_support import (
     KEY_ENV,
@@ -41,8 +43,8 @@ def test_extract_prints_one_line_and_writes(repo: Path, fake_openai: FakeOpenAI)
     assert result.stdout == "cli-1: written 1, replaced 0, dropped 1 (evidence-not-found 1) [m1]\n"
     assert "Use pnpm, never npm." in (repo / "MEMORY.md").read_text()
     assert index_digest(repo) == before
-    status = run_cli(repo, "status", env=_env())
-    assert status.stdout.startswith("MEMORY\n")
+    shown = run(status, repo)
+    assert shown.stdout.startswith("MEMORY\n")
 
 
 def test_extract_json_report(repo: Path, fake_openai: FakeOpenAI) -> None:
@@ -82,7 +84,7 @@ def test_a_failed_run_exits_1_with_its_reason(repo: Path, fake_openai: FakeOpenA
     assert result.returncode == 1
     assert result.stderr == "git memory: all 2 models failed: m1 http-500, m2 http-503\n"
     assert json.loads(result.stdout) == {"outcome": "failed", "reason": "all 2 models failed: m1 http-500, m2 http-503"}
-    assert run_cli(repo, "status", env=_env()).stdout.startswith("MEMORY-FAIL: all 2 models failed")
+    assert run(status, repo).stdout.startswith("MEMORY-FAIL: all 2 models failed")
 
 
 def test_a_busy_agent_preempts_a_main_pool_run(repo: Path, fake_openai: FakeOpenAI) -> None:

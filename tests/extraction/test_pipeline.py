@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from chord_git.commands.forget import forget
+from chord_git.commands.status import status
 from chord_git.config import OFF_MESSAGE
 from chord_git.errors import ExtractionFailed, InputError, Preempted, UsageError
 from chord_git.extraction import runlog
@@ -16,7 +18,8 @@ from chord_git.extraction.pipeline import extract_session
 from chord_git.extraction.prompt import SYSTEM_PROMPT
 from chord_git.memory import records, store, view
 from testing.fake_openai import FakeOpenAI, Reply, Slow, Status
-from testing.gitutil import index_digest, run_cli
+from testing.commands import run
+from testing.gitutil import index_digest
 from tests.extraction.extract_support import (
     KEY_ENV,
     assistant,
@@ -57,7 +60,7 @@ def _run(repo: Path, session: Path, **kw: object):  # noqa: ANN202 - the report
 
 
 def _status(repo: Path) -> str:
-    out = run_cli(repo, "status", "--json")
+    out = run(status, repo, as_json=True)
     assert out.returncode == 0, out.stderr
     return str(json.loads(out.stdout)["badge"])
 
@@ -157,7 +160,7 @@ def test_a_deleted_entry_is_not_resurrected(repo: Path, fake_openai: FakeOpenAI)
     fake_openai.script("m1", Reply(reply(PNPM)))
     session = _session(repo.parent)
     rid = _run(repo, session).written[0]
-    assert run_cli(repo, "forget", rid).returncode == 0
+    assert run(forget, repo, rid=rid).returncode == 0
     again = _run(repo, session)
     assert again.written == () and again.dropped == {"duplicate": 1}
     project, _ = project_and_config(repo)

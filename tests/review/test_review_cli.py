@@ -1,7 +1,8 @@
 """``git memory review`` without a terminal: list, accept, reject, forget, move, prune-orphans.
 
-Every command runs through git as a user would; the git index must stay byte-identical and
-``git status`` may show working-tree changes only (R37).
+The command function runs directly; a few runs go through git as a user would (``run_cli``) to
+prove the argument parsing. The git index must stay byte-identical and ``git status`` may show
+working-tree changes only (R37).
 """
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from chord_git.memory import promotions
+from chord_git.commands.review import review
+from testing.commands import run
 from testing.gitutil import git, index_digest, run_cli
 from testing.memory_files import listed, make_record
 from tests.review.conftest import A1, A2, A3, ORPHAN, USER, Memo
@@ -48,11 +51,11 @@ def test_bare_review_without_terminal_lists_and_gates_on_pending_promotions(memo
     assert result.returncode == 1
     assert "pending promotions: 2" in result.stdout and "index entries (priority order): 3" in result.stdout
     assert f"[source of pending promotion {memo.docs_promotion}]" in result.stdout
-    assert json.loads(run_cli(memo.root, "review", "--json").stdout)["items"]
+    assert json.loads(run(review, memo.root, as_json=True).stdout)["items"]
     for pid in (memo.user_promotion, memo.docs_promotion):
-        assert run_cli(memo.root, "review", "reject", pid).returncode == 0
-    assert run_cli(memo.root, "review").returncode == 0
-    assert run_cli(memo.root, "review", "--no-input").returncode == 0
+        assert run(review, memo.root, action="reject", item_id=pid).returncode == 0
+    assert run(review, memo.root).returncode == 0
+    assert run(review, memo.root, no_input=True).returncode == 0
 
 
 def test_accept_appends_to_agents_md_and_drops_the_user_entry(memo: Memo) -> None:
@@ -64,12 +67,12 @@ def test_accept_appends_to_agents_md_and_drops_the_user_entry(memo: Memo) -> Non
     assert not (memo.root / PROMOS / f"{memo.user_promotion}.md").exists()
     assert (memo.root / ".chord/memory/records" / f"{USER}.md").is_file()
     assert " M AGENTS.md" in git(memo.root, "status", "--porcelain")
-    again = run_cli(memo.root, "review", "accept", memo.user_promotion)
+    again = run(review, memo.root, action="accept", item_id=memo.user_promotion)
     assert again.returncode == 2 and "no pending promotion" in again.stderr
 
 
 def test_accept_creates_a_missing_target(memo: Memo) -> None:
-    result = run_cli(memo.root, "review", "accept", memo.docs_promotion)
+    result = run(review, memo.root, action="accept", item_id=memo.docs_promotion)
     assert result.returncode == 0, result.stderr
     assert (memo.root / "docs/guide/dev.md").read_text() == "Run `make lint` before pushing.\n"
     assert "created docs/guide/dev.md" in result.stdout and "--- /dev/null" in result.stdout
@@ -78,7 +81,7 @@ def test_accept_creates_a_missing_target(memo: Memo) -> None:
 
 def test_accept_keeps_crlf_and_is_idempotent_on_the_text(memo: Memo) -> None:
     (memo.root / "AGENTS.md").write_bytes(b"# Rules\r\n\r\nAlways use pnpm for JS dependencies.\r\n")
-    result = run_cli(memo.root, "review", "accept", memo.user_promotion)
+    result = run(review, memo.root, action="accept", item_id=memo.user_promotion)
     assert result.returncode == 0 and "already holds the proposed text" in result.stdout
     assert (memo.root / "AGENTS.md").read_bytes() == b"# Rules\r\n\r\nAlways use pnpm for JS dependencies.\r\n"
 
@@ -97,7 +100,7 @@ def test_accept_refuses_targets_outside_the_allowed_places(memo: Memo, path: str
     before = sorted(p.relative_to(memo.root.parent).as_posix() for p in memo.root.parent.rglob("*")
                     if ".git/" not in p.as_posix())
     pid = _hand_promotion(memo, path)
-    result = run_cli(memo.root, "review", "accept", pid)
+    result = run(review, memo.root, action="accept", item_id=pid)
     assert result.returncode == 2 and "cannot accept" in result.stderr
     assert (memo.root / PROMOS / f"{pid}.md").exists()
     after = sorted(p.relative_to(memo.root.parent).as_posix() for p in memo.root.parent.rglob("*")
@@ -109,7 +112,7 @@ def test_accept_refuses_a_symlinked_docs_dir_pointing_outside(memo: Memo, tmp_pa
     outside = tmp_path / "outside"
     outside.mkdir()
     os.symlink(outside, memo.root / "docs")
-    result = run_cli(memo.root, "review", "accept", memo.docs_promotion)
+    result = run(review, memo.root, action="accept", item_id=memo.docs_promotion)
     assert result.returncode == 2 and "outside the project" in result.stderr
     assert list(outside.iterdir()) == []
     assert (memo.root / PROMOS / f"{memo.docs_promotion}.md").exists()
@@ -121,53 +124,53 @@ def test_accept_refuses_a_symlinked_target_file(memo: Memo, tmp_path: Path) -> N
     (memo.root / "docs").mkdir()
     os.symlink(victim, memo.root / "docs" / "x.md")
     pid = _hand_promotion(memo, "docs/x.md")
-    assert run_cli(memo.root, "review", "accept", pid).returncode == 2
+    assert run(review, memo.root, action="accept", item_id=pid).returncode == 2
     assert victim.read_text() == "keep\n"
 
 
 def test_reject_deletes_the_file_and_the_entry_stays_out(memo: Memo) -> None:
-    assert run_cli(memo.root, "review", "reject", memo.docs_promotion).returncode == 0
+    assert run(review, memo.root, action="reject", item_id=memo.docs_promotion).returncode == 0
     assert not (memo.root / PROMOS / f"{memo.docs_promotion}.md").exists()
     assert listed(memo.root) == [USER, A1, A2]
-    assert run_cli(memo.root, "review", "reject", memo.user_promotion).returncode == 0
+    assert run(review, memo.root, action="reject", item_id=memo.user_promotion).returncode == 0
     assert listed(memo.root) == [USER, A1, A2]  # the user's entry simply stays
     assert not (memo.root / "docs").exists()
 
 
 def test_forget(memo: Memo) -> None:
-    result = run_cli(memo.root, "review", "forget", A1)
+    result = run(review, memo.root, action="forget", item_id=A1)
     assert result.returncode == 0 and listed(memo.root) == [USER, A2]
     assert (memo.root / ".chord/memory/records" / f"{A1}.md").is_file()
-    assert run_cli(memo.root, "review", "forget", A1).returncode == 2
+    assert run(review, memo.root, action="forget", item_id=A1).returncode == 2
 
 
 def test_move(memo: Memo) -> None:
     memory_md = memo.root / "MEMORY.md"
-    assert run_cli(memo.root, "review", "move", A2, "--top").returncode == 0
+    assert run(review, memo.root, action="move", item_id=A2, where="top").returncode == 0
     assert listed(memo.root) == [A2, USER, A1]
-    assert run_cli(memo.root, "review", "move", USER, "--down").returncode == 0
+    assert run(review, memo.root, action="move", item_id=USER, where="down").returncode == 0
     assert listed(memo.root) == [A2, A1, USER]
-    assert run_cli(memo.root, "review", "move", A1, "--up").returncode == 0
+    assert run(review, memo.root, action="move", item_id=A1, where="up").returncode == 0
     assert listed(memo.root) == [A1, A2, USER]
-    result = run_cli(memo.root, "review", "move", A1, "--up")
+    result = run(review, memo.root, action="move", item_id=A1, where="up")
     assert result.returncode == 0 and "already at the top" in result.stdout
     assert "My notes." in memory_md.read_text()
     assert run_cli(memo.root, "review", "move", A1).returncode == 2  # no direction
-    assert run_cli(memo.root, "review", "move", "20260101-nope-ffff", "--top").returncode == 2
+    assert run(review, memo.root, action="move", item_id="20260101-nope-ffff", where="top").returncode == 2
 
 
 def test_prune_orphans(memo: Memo) -> None:
     make_record(memo.root, "20260110-fresh-orphan-aa06")  # just written: may be an extraction's
-    result = run_cli(memo.root, "review", "prune-orphans")
+    result = run(review, memo.root, action="prune-orphans")
     assert result.returncode == 0, result.stderr
     records = memo.root / ".chord/memory/records"
     assert not (records / f"{ORPHAN}.md").exists()
     assert (records / f"{A3}.md").exists()  # its promotion is pending
     assert (records / "20260110-fresh-orphan-aa06.md").exists()
     assert "a pending promotion points to it" in result.stderr and "moments ago" in result.stderr
-    assert run_cli(memo.root, "review", "prune-orphans", A3).returncode == 0
+    assert run(review, memo.root, action="prune-orphans", ids=[A3]).returncode == 0
     assert not (records / f"{A3}.md").exists()
-    refused = run_cli(memo.root, "review", "prune-orphans", USER)
+    refused = run(review, memo.root, action="prune-orphans", ids=[USER])
     assert refused.returncode == 1 and "listed in the index" in refused.stderr
     assert (records / f"{USER}.md").exists()
 
@@ -180,9 +183,9 @@ def test_review_actions_need_an_id(memo: Memo) -> None:
 def test_unusable_index_lists_promotions_only(memo: Memo) -> None:
     path = memo.root / "MEMORY.md"
     path.write_text(path.read_text().replace("<!-- chord:memory:end -->", "stray line\n<!-- chord:memory:end -->"))
-    result = run_cli(memo.root, "review", "list", "--json")
+    result = run(review, memo.root, action="list", as_json=True)
     assert result.returncode == 0 and "managed section unusable" in result.stderr
     assert {item["kind"] for item in json.loads(result.stdout)["items"]} == {"promotion"}
-    pruned = run_cli(memo.root, "review", "prune-orphans")
+    pruned = run(review, memo.root, action="prune-orphans")
     assert pruned.returncode == 2 and (memo.root / ".chord/memory/records" / f"{ORPHAN}.md").exists()
-    assert run_cli(memo.root, "review", "move", A1, "--top").returncode == 2
+    assert run(review, memo.root, action="move", item_id=A1, where="top").returncode == 2

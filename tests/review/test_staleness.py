@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from chord_git.commands.status import status
 from chord_git.review import staleness
-from testing.gitutil import index_digest, run_cli
+from testing.commands import run
+from testing.gitutil import index_digest
 from testing.memory_files import listed, make_record, project_of, write_index
 
 
@@ -43,9 +45,9 @@ def test_missing_path_and_age_make_entries_stale(repo: Path) -> None:
     assert hints["20260110-missing-path-aa02"].reasons() == ["names src/gone.py, which no longer exists"]
     assert hints["20260110-old-entry-aa03"].age_days == 400
     before = index_digest(repo)
-    result = run_cli(repo, "status")
+    result = run(status, repo)
     assert "2 stale entries (hints only)" in result.stdout
-    data = json.loads(run_cli(repo, "status", "--json").stdout)
+    data = json.loads(run(status, repo, as_json=True).stdout)
     assert data["stale"] == 2 and data["entries"] == 3
     assert len(listed(repo)) == 3  # hints never delete
     assert index_digest(repo) == before
@@ -54,9 +56,9 @@ def test_missing_path_and_age_make_entries_stale(repo: Path) -> None:
 def test_stale_after_days_comes_from_config(repo: Path) -> None:
     created = (dt.date.today() - dt.timedelta(days=20)).isoformat()
     write_index(repo, [make_record(repo, "20260110-entry-aa01", created=created)])
-    assert json.loads(run_cli(repo, "status", "--json").stdout)["stale"] == 0
+    assert json.loads(run(status, repo, as_json=True).stdout)["stale"] == 0
     (repo / ".chord" / "config.yaml").write_text("memory:\n  stale_after_days: 10\n")
-    assert json.loads(run_cli(repo, "status", "--json").stdout)["stale"] == 1
+    assert json.loads(run(status, repo, as_json=True).stdout)["stale"] == 1
 
 
 def test_symlinked_record_is_not_followed(repo: Path, tmp_path: Path) -> None:
