@@ -1,11 +1,25 @@
 """Building real memory in a test repository: record files and index lines, written as the tool would."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from chord_git.memory import index_file, records
 from chord_git.memory.project import Project, discover
+
+
+def sample_record(**overrides: Any) -> records.Record:
+    """A valid user-said record (not written anywhere); ``overrides`` replace its fields."""
+    base = records.Record(
+        id="20261129-use-pnpm-3f9a", type="preference", source="user", status="stated",
+        summary="Use pnpm, never npm, for JS dependencies.",
+        statement="All JS dependency commands use pnpm; no package-lock.json is ever created.",
+        evidence="this repo only uses pnpm, please never run npm install", created="2026-11-29",
+        session="7f3c2a", supersedes=None, conclusion="Use pnpm.", why="The lockfile is pnpm-lock.yaml.",
+        how_to_apply="Whenever adding or updating JS dependencies.",
+    )
+    return replace(base, **overrides)
 
 
 def make_record(root: Path, rid: str, *, source: str = "assistant", summary: str | None = None,

@@ -13,9 +13,9 @@ from chord_git.memory import records
 from chord_git.memory.index_file import BEGIN, END, Entry
 from testing.commands import run
 from testing.gitutil import index_digest, run_cli
-from tests.memory.test_records import make_record
+from testing.memory_files import sample_record
 
-GOOD = make_record(id="20261129-good-0001", summary="A good record.")
+GOOD = sample_record(id="20261129-good-0001", summary="A good record.")
 
 
 def write_record(repo: Path, name: str, text: str | bytes) -> Path:
@@ -78,9 +78,9 @@ def test_broken_index(repo: Path, memory: str, line: int, kind: str) -> None:
     [
         ("20261129-bad-0001.md", "no front matter\n", 1, "front-matter"),
         ("20261129-bad-0001.md", "---\nid: [oops\n---\n", 2, "front-matter"),
-        ("20261129-bad-0001.md", records.render(make_record(id="20261129-bad-0001", summary="长" * 161)), 6, "cap"),
-        ("20261129-bad-0001.md", records.render(make_record(id="20261129-bad-0001", statement="s" * 601)), 7, "cap"),
-        ("20261129-bad-0001.md", records.render(make_record(id="20261129-bad-0001", type="opinion")), 3, "type"),
+        ("20261129-bad-0001.md", records.render(sample_record(id="20261129-bad-0001", summary="长" * 161)), 6, "cap"),
+        ("20261129-bad-0001.md", records.render(sample_record(id="20261129-bad-0001", statement="s" * 601)), 7, "cap"),
+        ("20261129-bad-0001.md", records.render(sample_record(id="20261129-bad-0001", type="opinion")), 3, "type"),
         ("20261129-bad-0001.md", b"---\nid: 20261129-bad-0001\nsummary: caf\xe9\n---\n", 3, "encoding"),
         ("20261129-bad-0001.md", "", 1, "front-matter"),
     ],
@@ -97,7 +97,7 @@ def test_bad_file_names_and_symlinks(repo: Path, tmp_path: Path) -> None:
     good_setup(repo)
     write_record(repo, "Bad..Name.md", records.render(GOOD))
     outside = tmp_path / "outside.md"
-    outside.write_text(records.render(make_record(id="20261129-link-0001")))
+    outside.write_text(records.render(sample_record(id="20261129-link-0001")))
     os.symlink(outside, repo / ".chord/memory/records/20261129-link-0001.md")
     code, findings, _ = check_json(repo)
     kinds = {(f["path"], f["kind"]) for f in findings}

@@ -18,7 +18,7 @@ from chord_git.memory import records
 from chord_git.memory.index_file import BEGIN, END, Entry
 from testing.commands import run
 from testing.gitutil import cli_env, git, index_digest, make_repo, run_cli
-from tests.memory.test_records import make_record
+from testing.memory_files import sample_record
 
 
 def seed_memory(repo: Path, count: int = 3) -> list[str]:
@@ -26,7 +26,7 @@ def seed_memory(repo: Path, count: int = 3) -> list[str]:
     (repo / ".chord/memory/records").mkdir(parents=True, exist_ok=True)
     lines = []
     for number in range(count):
-        record = make_record(id=f"20261129-item-{number:04d}", summary=f"Item {number} summary.")
+        record = sample_record(id=f"20261129-item-{number:04d}", summary=f"Item {number} summary.")
         (repo / ".chord/memory/records" / f"{record.id}.md").write_text(records.render(record))
         lines.append(Entry(type=record.type, summary=record.summary, id=record.id).render())
         ids.append(record.id)

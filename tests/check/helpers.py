@@ -12,7 +12,7 @@ from pathlib import Path
 from chord_git.memory import records
 from chord_git.memory.index_file import BEGIN, END, Entry
 from testing.gitutil import cli_env, git, make_repo, run_cli
-from tests.memory.test_records import make_record
+from testing.memory_files import sample_record
 
 RECORDS = ".chord/memory/records"
 HOOK_SCRIPT = Path(__file__).resolve().parents[2] / "hooks" / "pre-commit"
@@ -32,7 +32,7 @@ def record_id(name: str) -> str:
 
 def record_text(name: str, statement: str = "Run make check before asking for review.") -> str:
     rid = record_id(name)
-    return records.render(make_record(id=rid, summary=f"Note {name}.", statement=statement))
+    return records.render(sample_record(id=rid, summary=f"Note {name}.", statement=statement))
 
 
 def token_line_number(text: str, token: str) -> int:

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,23 +10,11 @@ from hypothesis import strategies as st
 
 from chord_git.errors import InputError
 from chord_git.memory import records
-from chord_git.memory.records import Record
-
-
-def make_record(**overrides: object) -> Record:
-    base = Record(
-        id="20261129-use-pnpm-3f9a", type="preference", source="user", status="stated",
-        summary="Use pnpm, never npm, for JS dependencies.",
-        statement="All JS dependency commands use pnpm; no package-lock.json is ever created.",
-        evidence="this repo only uses pnpm, please never run npm install", created="2026-11-29",
-        session="7f3c2a", supersedes=None, conclusion="Use pnpm.", why="The lockfile is pnpm-lock.yaml.",
-        how_to_apply="Whenever adding or updating JS dependencies.",
-    )
-    return replace(base, **overrides)  # type: ignore[arg-type]
+from testing.memory_files import sample_record
 
 
 def test_render_parse_round_trip() -> None:
-    record = make_record()
+    record = sample_record()
     text = records.render(record)
     parsed, problems = records.parse(text, expected_id=record.id)
     assert problems == []
@@ -37,13 +24,13 @@ def test_render_parse_round_trip() -> None:
 
 
 def test_caps_count_unicode_characters() -> None:
-    ok = make_record(summary="中" * 160, statement="文" * 600)
+    ok = sample_record(summary="中" * 160, statement="文" * 600)
     assert records.parse(records.render(ok), ok.id)[1] == []
-    over = make_record(summary="中" * 161)
+    over = sample_record(summary="中" * 161)
     _rec, problems = records.parse(records.render(over), over.id)
     assert [p.kind for p in problems] == ["cap"]
     assert problems[0].line == 6  # the summary line of the front matter
-    over = make_record(statement="文" * 601)
+    over = sample_record(statement="文" * 601)
     assert [p.kind for p in records.parse(records.render(over), over.id)[1]] == ["cap"]
 
 
@@ -60,7 +47,7 @@ def test_caps_count_unicode_characters() -> None:
     ],
 )
 def test_rule_breaking_records_are_reported(change: dict[str, object], kind: str) -> None:
-    record = make_record(**change)
+    record = sample_record(**change)
     parsed, problems = records.parse(records.render(record), record.id)
     assert parsed is None
     assert kind in [p.kind for p in problems]
@@ -77,7 +64,7 @@ def test_bad_front_matter() -> None:
 
 
 def test_unknown_field_and_missing_section() -> None:
-    text = records.render(make_record()).replace("session: 7f3c2a\n", "session: 7f3c2a\nmood: happy\n")
+    text = records.render(sample_record()).replace("session: 7f3c2a\n", "session: 7f3c2a\nmood: happy\n")
     text = text.replace("## How to apply", "## Something else")
     _r, problems = records.parse(text, "20261129-use-pnpm-3f9a")
     kinds = {p.kind for p in problems}
@@ -85,7 +72,7 @@ def test_unknown_field_and_missing_section() -> None:
 
 
 def test_id_must_match_file_name() -> None:
-    record = make_record()
+    record = sample_record()
     _r, problems = records.parse(records.render(record), expected_id="20261129-other-0000")
     assert [p.kind for p in problems] == ["id"]
 
@@ -99,7 +86,7 @@ def test_invalid_ids_refused(tmp_path: Path, rid: str) -> None:
 
 def test_symlinked_record_refused(tmp_path: Path) -> None:
     outside = tmp_path / "outside.md"
-    outside.write_text(records.render(make_record()))
+    outside.write_text(records.render(sample_record()))
     records_dir = tmp_path / "records"
     records_dir.mkdir()
     os.symlink(outside, records_dir / "20261129-use-pnpm-3f9a.md")
@@ -135,7 +122,7 @@ body = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_ch
 @given(summary=one_line, statement=one_line, evidence=one_line, conclusion=body, why=body, how=body,
        kind=st.sampled_from(records.RECORD_TYPES))
 def test_record_round_trip(summary: str, statement: str, evidence: str, conclusion: str, why: str, how: str, kind: str) -> None:
-    record = make_record(type=kind, summary=summary, statement=statement, evidence=evidence,
+    record = sample_record(type=kind, summary=summary, statement=statement, evidence=evidence,
                          conclusion=conclusion, why=why, how_to_apply=how)
     parsed, problems = records.parse(records.render(record), record.id)
     if any(p.kind == "absolute-path" for p in problems):

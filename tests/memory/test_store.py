@@ -240,9 +240,9 @@ def test_lock_is_exclusive(repo: Path) -> None:
 
 
 def test_record_written_by_store_is_read_back(repo: Path) -> None:
-    from tests.memory.test_records import make_record
+    from testing.memory_files import sample_record
     project = discover(repo)
-    record = make_record()
+    record = sample_record()
     path = records.safe_record_path(project.records_dir, record.id) if project.records_dir.exists() else project.records_dir / f"{record.id}.md"
     assert store.create_exclusive(project, path, records.render(record).encode())
     assert records.read(path) == (record, [])
