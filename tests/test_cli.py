@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +16,7 @@ from chord_git.commands.summary import summary
 from chord_git.memory import records
 from chord_git.memory.index_file import BEGIN, END, Entry
 from testing.commands import run
-from testing.gitutil import cli_env, git, index_digest, make_repo, run_cli
+from testing.gitutil import cli_env, git, index_digest, run_cli
 from testing.memory_files import sample_record
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from chord_git.memory import records
 from chord_git.memory.index_file import BEGIN, END, Entry
-from testing.gitutil import cli_env, git, make_repo, run_cli
+from testing.gitutil import cli_env, git, make_repo
 from testing.memory_files import sample_record
 
 RECORDS = ".chord/memory/records"
