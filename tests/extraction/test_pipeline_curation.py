@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from chord_git.extraction.pipeline import extract_session
 from chord_git.memory import records, store, view
 from chord_git.memory.index_file import BEGIN, END, Entry
@@ -40,19 +42,27 @@ def seed_assistant_entries(root: Path, count: int) -> list[str]:
     return ids
 
 
+LINT = record("Run `make lint` before every commit.", "Every commit is preceded by `make lint`.", SAID,
+              type="workflow")
+
+
+def over_budget_project(root: Path, server: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Twelve assistant entries and a 600-character budget: any extraction leaves it over budget."""
+    for name, value in KEY_ENV.items():
+        monkeypatch.setenv(name, value)
+    ids = seed_assistant_entries(root, 12)
+    configure(root, server, extra_memory={"summary_budget": 600})
+    return ids
+
+
 def session(root: Path) -> Path:
     return write_session(root.parent / "s.jsonl", [user(SAID)])
 
 
 def test_over_budget_extraction_triggers_curation(repo: Path, fake_openai: FakeOpenAI, monkeypatch) -> None:
-    for name, value in KEY_ENV.items():
-        monkeypatch.setenv(name, value)
-    ids = seed_assistant_entries(repo, 12)
-    configure(repo, fake_openai, extra_memory={"summary_budget": 600})
-    new = record("Run `make lint` before every commit.", "Every commit is preceded by `make lint`.", SAID,
-                 type="workflow")
+    ids = over_budget_project(repo, fake_openai, monkeypatch)
     retire = [{"id": rid, "reason": "stale note"} for rid in ids[6:]]
-    fake_openai.script("m1", Reply(reply(new)), Reply({"records": [], "retire": retire, "promotions": []}))
+    fake_openai.script("m1", Reply(reply(LINT)), Reply({"records": [], "retire": retire, "promotions": []}))
     project, cfg = project_and_config(repo)
     report = extract_session(project, cfg, session(repo))
     assert report.curation is not None and report.curation["outcome"] == "ok"
@@ -98,15 +108,10 @@ def test_within_budget_no_curation_call(repo: Path, fake_openai: FakeOpenAI, mon
 def test_one_run_opens_memory_md_at_most_three_times(repo: Path, fake_openai: FakeOpenAI, monkeypatch) -> None:
     """The run's snapshot reads MEMORY.md and each record once; the locked write re-reads the
     index once, and the curation round it triggers once more under its own lock."""
-    for name, value in KEY_ENV.items():
-        monkeypatch.setenv(name, value)
-    ids = seed_assistant_entries(repo, 12)
-    configure(repo, fake_openai, extra_memory={"summary_budget": 600})
-    new = record("Run `make lint` before every commit.", "Every commit is preceded by `make lint`.", SAID,
-                 type="workflow")
+    ids = over_budget_project(repo, fake_openai, monkeypatch)
     promote = {"id": ids[0], "target": "docs", "path": "docs/build.md", "proposed_text": "Module layout.",
                "reason": "rarely needed"}
-    fake_openai.script("m1", Reply(reply(new, retire=[{"id": ids[1], "reason": "stale"}], promotions=[promote])),
+    fake_openai.script("m1", Reply(reply(LINT, retire=[{"id": ids[1], "reason": "stale"}], promotions=[promote])),
                        Reply({"records": [], "retire": [{"id": rid, "reason": "stale"} for rid in ids[6:]],
                               "promotions": []}))
     project, cfg = project_and_config(repo)
