@@ -70,10 +70,10 @@ class _Side:
 
 def _read(data: bytes, label: str, path: str) -> _Side | str:
     text, bom = index_file.decode(data)
-    doc, problems = index_file.parse(text, path, bom=bom)
+    doc, problems = index_file.parse(text, bom=bom)
     serious = [p for p in problems if p.kind not in _TOLERATED]
     if doc is None or serious:
-        return f"{label} side: {(serious or problems)[0].render()}"
+        return f"{label} side: {(serious or problems)[0].at(path)}"
     if not doc.has_markers:
         return _Side(bom, tuple(diff3.split_lines(text)), doc)
     before = diff3.split_lines(doc.prefix)[:-1]
@@ -209,7 +209,7 @@ def merge_memory(base: bytes, ours: bytes, theirs: bytes, *, path: str = "MEMORY
     text, conflicts = diff3.render(hunks, _section_renderer(owner, lines), markers)
     bom = t.bom if o.bom == b.bom else o.bom
     data = index_file.encode(text, bom)
-    if not _valid(text, [line.id for line in lines if isinstance(line, Entry)], path):
+    if not _valid(text, [line.id for line in lines if isinstance(line, Entry)]):
         return text_merge(base, ours, theirs, marker_size=marker_size, notes=(_UNPARSABLE,))
     return MergeResult(data, conflicts, True, tuple(notes))
 
@@ -226,6 +226,6 @@ def _section_renderer(owner: MemoryDoc | None, lines: Sequence[Line]) -> Callabl
     return show
 
 
-def _valid(text: str, ids: list[str], path: str) -> bool:
-    doc, problems = index_file.parse(text, path)
-    return doc is not None and not [p for p in problems if p.kind != "encoding-outside"] and doc.ids() == ids
+def _valid(text: str, ids: list[str]) -> bool:
+    doc, problems = index_file.parse(text)
+    return doc is not None and index_file.blocking(problems) is None and doc.ids() == ids
