@@ -245,7 +245,10 @@ def carry_out(project: Project, decided: _Plan, *, session_id: str | None, dry_r
 
 def decide(project: Project, output: ModelOutput, snapshot: view.Snapshot, *, session_id: str | None,
            dry_run: bool, today: dt.date | None = None) -> Carried:
-    """Plan against ``snapshot.index`` and carry the plan out; InputError when it is unusable."""
+    """Plan against ``snapshot.index`` and carry the plan out; InputError when the reply asks for
+    something and the index is unusable."""
+    if not output.retire and not output.promotions:
+        return Carried(MaintenanceReport(dry_run=dry_run), index_file.IndexDelta(), (), ())
     if snapshot.index.unusable_reason:
         raise snapshot.index.unusable_error()
     decided = plan(project, output, snapshot, session_id=session_id, today=today or dt.date.today())

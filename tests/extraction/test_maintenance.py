@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from chord_git.errors import InputError
-from chord_git.extraction.maintenance import LOG_NAME, apply_maintenance
-from chord_git.memory import promotions
+from chord_git.extraction.maintenance import LOG_NAME, apply_maintenance, decide
+from chord_git.memory import promotions, view
 from testing.gitutil import git, index_digest
 from testing.memory_files import (
     listed,
@@ -171,6 +171,19 @@ def test_empty_reply_touches_nothing(memo: Path) -> None:
     before = (memo / "MEMORY.md").read_bytes()
     report = apply_maintenance(project_of(memo), output(), session_id=None)
     assert report.as_json()["retired"] == [] and (memo / "MEMORY.md").read_bytes() == before
+
+
+def test_an_empty_reply_does_not_mind_an_unusable_index(memo: Path) -> None:
+    """An extraction whose reply asks for no maintenance succeeds even if the user broke the
+    managed section during the model call; only a reply that asks for something fails."""
+    path = memo / "MEMORY.md"
+    path.write_text(path.read_text().replace("<!-- chord:memory:end -->", "not an entry\n<!-- chord:memory:end -->"))
+    snapshot = view.snapshot(project_of(memo))
+    carried = decide(project_of(memo), output(), snapshot, session_id=None, dry_run=False)
+    assert carried.delta.is_empty() and carried.created == () and carried.report.promotions == ()
+    with pytest.raises(InputError, match="managed section unusable"):
+        decide(project_of(memo), output(promotions=[promotion(None)]), snapshot, session_id=None, dry_run=False)
+    assert _promotion_files(memo) == []
 
 
 def test_entry_with_broken_record_is_neither_retired_nor_promoted_out(memo: Path) -> None:
