@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from chord_git.background import queue, worker
-from chord_git.config import Config
+from chord_git.config import EXTRACTION_OFF, Config
 from chord_git.errors import UsageError
 from chord_git.memory.project import Project
 from chord_git.ui import Output
@@ -88,7 +88,7 @@ def _list(project: Project, out: Output, as_json: bool) -> int:
 
 def _retry(project: Project, cfg: Config, out: Output, job_id: str | None, as_json: bool) -> int:
     if not cfg.memory.enabled:
-        raise UsageError("memory extraction is off (memory.enabled is false): nothing is sent")
+        raise UsageError(f"{EXTRACTION_OFF}: nothing is sent")
     if job_id:
         jobs = [_one(project, job_id)]
     else:

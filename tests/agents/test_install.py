@@ -1,4 +1,6 @@
-"""``git memory agent install|uninstall``: merging into real settings files, idempotent, never staged."""
+"""``git memory agent install|uninstall``: merging into real settings files, idempotent, never staged.
+
+The command function runs directly; a few runs go through git to prove the argument parsing."""
 from __future__ import annotations
 
 import json
@@ -9,6 +11,8 @@ from typing import Any
 import pytest
 
 from chord_git.agents import settings
+from chord_git.commands.agent import install
+from testing.commands import run
 from testing.gitutil import cli_env, git, index_digest, run_cli
 
 HOOK = "git-memory agent hook --host claude-code"
@@ -44,20 +48,20 @@ def test_install_merges_keeps_everything_else_and_is_idempotent(repo: Path) -> N
     assert list(doc) == ["permissions", "env", "hooks", "statusLine"]  # key order kept
     assert path.read_text(encoding="utf-8").startswith('{\n    "permissions"')  # their indentation kept
     written = path.read_bytes()
-    second = run_cli(repo, "agent", "install", "claude-code")
+    second = run(install, repo, host_name="claude-code")
     assert second.returncode == 0 and "already installed; nothing changed" in second.stdout
     assert path.read_bytes() == written  # twice = the same bytes
     assert index_digest(repo) == before_index and git(repo, "diff", "--cached", "--name-only") == ""
 
 
 def test_dry_run_prints_only_the_diff_and_writes_nothing(repo: Path) -> None:
-    result = run_cli(repo, "agent", "install", "claude-code", "--dry-run")
+    result = run(install, repo, host_name="claude-code", dry_run=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("--- /dev/null\n+++ b/.claude/settings.json\n")
     assert f'+            "command": "{HOOK}",' in result.stdout
     assert "added" not in result.stdout and not (repo / ".claude").exists()
-    run_cli(repo, "agent", "install", "claude-code")
-    assert run_cli(repo, "agent", "install", "claude-code", "--dry-run").stdout == ""
+    run(install, repo, host_name="claude-code")
+    assert run(install, repo, host_name="claude-code", dry_run=True).stdout == ""
 
 
 def test_uninstall_removes_only_ours(repo: Path) -> None:
@@ -69,7 +73,7 @@ def test_uninstall_removes_only_ours(repo: Path) -> None:
     removed = run_cli(repo, "agent", "uninstall", "claude-code")
     assert removed.returncode == 0 and "removed chord-git from" in removed.stdout
     assert path.read_text(encoding="utf-8") == original
-    again = run_cli(repo, "agent", "uninstall", "claude-code")
+    again = run(install, repo, host_name="claude-code", remove=True)
     assert "nothing changed" in again.stdout and path.read_text(encoding="utf-8") == original
 
 
@@ -78,7 +82,7 @@ def test_a_status_line_of_the_user_is_left_alone(repo: Path) -> None:
     path.parent.mkdir()
     path.write_text('{"statusLine": {"type": "command", "command": "~/bin/my-line"}}', encoding="utf-8")
     os.chmod(path, 0o600)
-    result = run_cli(repo, "agent", "install", "claude-code", "--scope", "local")
+    result = run(install, repo, host_name="claude-code", scope="local")
     assert result.returncode == 0, result.stderr
     assert "already has one (~/bin/my-line)" in result.stdout and "git-memory agent statusline" in result.stdout
     doc = json.loads(path.read_text(encoding="utf-8"))
@@ -101,7 +105,7 @@ def test_codex_install_says_how_trust_works_and_user_scope_uses_codex_home(repo:
 
 
 def test_claude_user_scope_goes_to_the_home_folder(repo: Path) -> None:
-    result = run_cli(repo, "agent", "install", "claude-code", "--scope", "user")
+    result = run(install, repo, host_name="claude-code", scope="user")
     assert result.returncode == 0, result.stderr
     assert (Path(os.environ["HOME"]) / ".claude" / "settings.json").is_file()
     assert not (repo / ".claude").exists()
@@ -118,7 +122,7 @@ def test_bad_settings_are_refused_with_file_and_line(repo: Path, content: str, l
     path = repo / ".claude" / "settings.json"
     path.parent.mkdir()
     path.write_text(content, encoding="utf-8")
-    result = run_cli(repo, "agent", "install", "claude-code")
+    result = run(install, repo, host_name="claude-code")
     assert result.returncode == 2
     where = ".claude/settings.json" + (f":{line}" if line else "")
     assert f"git memory: {where}: {message}" in result.stderr
