@@ -139,7 +139,7 @@ def _freeze_others(project: Project, event: HookEvent, host: Host, freeze_after:
     Codex sessions that are not busy count as frozen now. A Claude Code session reports its end,
     so it is only frozen here if it has been quiet for ``freeze_after`` seconds (its host died).
     """
-    from chord_git.agents import host as host_mod
+    from chord_git.agents import hosts
     from chord_git.agents.watch import freeze, freeze_due
 
     now = time.time()
@@ -147,7 +147,7 @@ def _freeze_others(project: Project, event: HookEvent, host: Host, freeze_after:
     for other in sessions.all_sessions(project):
         if other.state != "open" or (other.host, other.session_id) == (host.name, event.session_id):
             continue
-        if host_mod.get(other.host).freezes_when_quiet:
+        if hosts.get(other.host).freezes_when_quiet:
             due = not activity.session_busy(other.host, other.session_id)
         else:
             due = freeze_due(other, freeze_after, now)

@@ -7,7 +7,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from chord_git.errors import UsageError
 from chord_git.memory.project import Project
 
 # The events every host gets: session start (summary), prompt (busy), turn end (idle), session end,
@@ -39,16 +38,6 @@ def in_project(project: Project) -> bool:
 
 def home(env: Mapping[str, str]) -> Path:
     return Path(env.get("HOME") or os.path.expanduser("~"))
-
-
-def get(name: str) -> Host:
-    from chord_git.agents import claude_code, codex
-
-    hosts = {claude_code.HOST.name: claude_code.HOST, codex.HOST.name: codex.HOST}
-    try:
-        return hosts[name]
-    except KeyError:
-        raise UsageError(f"unknown agent host {name!r} (expected {', '.join(hosts)})") from None
 
 
 def plain_context(text: str) -> str:

@@ -25,7 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chord_git.agents import host as host_mod
+from chord_git.agents import hosts
 from chord_git.agents import sessions
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity
@@ -121,7 +121,7 @@ def _hand_off(project: Project, cfg: Config, session: AgentSession, say: Log) ->
     from chord_git.agents.handoff import hand_off  # transcripts and the worker: only here
     from chord_git.memory import store
 
-    host = host_mod.get(session.host)
+    host = hosts.get(session.host)
     try:
         result = hand_off(project, cfg, session, host.transcript_format)
     except (ChordError, OSError) as exc:
@@ -150,7 +150,7 @@ def one_pass(project: Project, cfg: Config, say: Log, *, now: float | None = Non
     now = time.time() if now is None else now
     waiting = False
     for session in sessions.all_sessions(project):
-        quiet_host = host_mod.get(session.host).freezes_when_quiet
+        quiet_host = hosts.get(session.host).freezes_when_quiet
         if not cfg.memory.enabled:
             if session.state == "ended" or (session.state == "open" and quiet_host):
                 _settle(project, session, "handed", session.handed, None)  # R7: never sent
@@ -168,7 +168,7 @@ def one_pass(project: Project, cfg: Config, say: Log, *, now: float | None = Non
 
 
 def _pending(project: Project) -> bool:
-    return any(s.state == "ended" or (s.state == "open" and host_mod.get(s.host).freezes_when_quiet)
+    return any(s.state == "ended" or (s.state == "open" and hosts.get(s.host).freezes_when_quiet)
                for s in sessions.all_sessions(project))
 
 

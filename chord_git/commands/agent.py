@@ -94,10 +94,10 @@ def _status(project: Project, cfg: Config, out: Output, as_json: bool) -> int:
 # ---------------------------------------------------------------------------- install
 def install(project: Project, out: Output, host_name: str, *, scope: str = "project", dry_run: bool = False,
             remove: bool = False) -> int:
-    from chord_git.agents import host as host_mod
+    from chord_git.agents import hosts
     from chord_git.agents import install as install_mod
 
-    host = host_mod.get(host_name)
+    host = hosts.get(host_name)
     root = project.repo.workdir if project.repo is not None and project.repo.workdir is not None else project.root
     outcome = install_mod.apply(host, scope, root, remove=remove, dry_run=dry_run)
     if dry_run:
@@ -147,9 +147,10 @@ def hook(out: Output, stdin: bytes, *, host_name: str | None = None) -> int:
 def _run_hook(out: Output, event: HookEvent, host_name: str | None) -> None:
     from chord_git.agents import hook as hook_mod
     from chord_git.agents import host as host_mod
+    from chord_git.agents import hosts
     from chord_git.memory import project as project_mod
 
-    host = host_mod.get(host_name or ("codex" if event.codex_like else "claude-code"))
+    host = hosts.get(host_name or ("codex" if event.codex_like else "claude-code"))
     project = project_mod.discover(event.cwd)
     if not host_mod.in_project(project):
         return
