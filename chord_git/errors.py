@@ -45,6 +45,10 @@ class RepoError(ChordError):
     """Git or project layout problem: not a repository, bare repo, unsupported index (exit 2)."""
 
 
+class PlatformUnsupported(ChordError):
+    """This platform lacks something a writing command needs (exit 2; nothing was written)."""
+
+
 class LockTimeout(ChordError):
     """The store lock could not be taken in time (exit 1: a failed run, nothing written)."""
 

@@ -2,17 +2,30 @@
 
 Kept apart from ``store`` (which also knows MEMORY.md's format) so that the per-turn agent hooks
 can write their flags without loading the memory-file parsers.
+
+The lock is POSIX ``flock``: the kernel drops it when its holder exits or is killed, so a crash
+never leaves a stale lock (a lock *file*, or the ``SoftFileLock`` of lock libraries, would).
+Where ``fcntl`` is missing (Windows) writers stop with one line saying so; ``fcntl`` is imported
+only when a lock is taken, so read-only commands still run there.
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import time
 from pathlib import Path
 
+from chord_git.errors import PlatformUnsupported
+
+UNSUPPORTED = ("writing memory needs POSIX file locks (fcntl), which this platform does not have; "
+               "read-only commands (status, summary, check, scan, review list) still work")
+
 
 def flock_before(fd: int, deadline: float) -> bool:
     """Take an exclusive flock on ``fd`` before ``deadline`` (time.monotonic()); False if not."""
+    try:
+        import fcntl
+    except ImportError:
+        raise PlatformUnsupported(UNSUPPORTED) from None
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
