@@ -74,11 +74,33 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=yaml.SafeLoader)
 
 
-def dump_yaml(data: dict[str, Any]) -> str:
+class _Quoted(str):
+    """Free text the tool writes: always double-quoted, so a hand edit of the value (a colon,
+    a '#', a leading '-') cannot change how the line parses."""
+
+
+def dump_yaml(data: dict[str, Any], quoted: Sequence[str] = ()) -> str:
+    """Front matter as YAML; the string values of ``quoted`` fields come out double-quoted.
+
+    Every other value is quoted by the emitter exactly when it would otherwise read back
+    differently (``null``, ``123``, ``a: b``…), so a render always parses back to the same data.
+    """
     import yaml
 
-    return yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
-                     allow_unicode=True, width=100000, default_flow_style=False)
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+    class Dumper(base):  # type: ignore[valid-type,misc]
+        pass
+
+    def quote(dumper: Any, value: _Quoted) -> Any:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", str(value), style='"')
+
+    Dumper.add_representer(_Quoted, quote)
+    marked = {key: _Quoted(value) if key in quoted and isinstance(value, str) else value
+              for key, value in data.items()}
+    text: str = yaml.dump(marked, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=100000,
+                          default_flow_style=False)
+    return text
 
 
 def split(text: str, what: str) -> tuple[FrontMatter | None, list[Problem]]:
@@ -96,7 +118,8 @@ def split(text: str, what: str) -> tuple[FrontMatter | None, list[Problem]]:
         data = load_yaml("\n".join(front_lines))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
-        return None, [Problem(mark.line + 2 if mark else 1, "front-matter", f"invalid YAML: {exc.problem}")]
+        hint = '; put free text in double quotes, e.g. summary: "…" (docs/records.md)'
+        return None, [Problem(mark.line + 2 if mark else 1, "front-matter", f"invalid YAML: {exc.problem}{hint}")]
     except yaml.YAMLError as exc:
         return None, [Problem(1, "front-matter", f"invalid YAML: {exc}")]
     if not isinstance(data, dict):

@@ -120,7 +120,7 @@ def render(promotion: PromotionFile) -> str:
         "path": promotion.path, "reason": promotion.reason, "created": promotion.created,
         "session": promotion.session,
     }
-    yaml_text = frontmatter.dump_yaml(front)
+    yaml_text = frontmatter.dump_yaml(front, quoted=("reason",))
     body = promotion.text.strip("\n")
     return f"---\n{yaml_text}---\n\n{body}\n"
 

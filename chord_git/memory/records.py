@@ -32,6 +32,7 @@ SECTIONS = ("Conclusion", "Why keep it", "How to apply")
 FIELDS = ("id", "type", "source", "status", "summary", "statement", "evidence", "created", "session", "supersedes")
 REQUIRED = ("id", "type", "source", "status", "summary", "statement", "created")
 MAX_RECORD_BYTES = 64 * 1024
+QUOTED = ("summary", "statement", "evidence")  # free text: always written double-quoted
 
 
 def valid_id(rid: object) -> bool:
@@ -152,7 +153,7 @@ def render(record: Record) -> str:
         "summary": record.summary, "statement": record.statement, "evidence": record.evidence,
         "created": _date_or_text(record.created), "session": record.session, "supersedes": record.supersedes,
     }
-    yaml_text = frontmatter.dump_yaml(front)
+    yaml_text = frontmatter.dump_yaml(front, quoted=QUOTED)
     return (
         f"---\n{yaml_text}---\n\n## Conclusion\n\n{record.conclusion.strip()}\n\n"
         f"## Why keep it\n\n{record.why.strip()}\n\n## How to apply\n\n{record.how_to_apply.strip()}\n"
