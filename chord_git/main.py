@@ -6,8 +6,9 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from chord_git import __version__, errors
+from chord_git import errors
 from chord_git.agents import HOST_NAMES, SCOPES
 from chord_git.errors import ChordError, UsageError
 from chord_git.ui import Output
@@ -16,8 +17,45 @@ REPORT_FORMATS = ("text", "json", "sarif")  # check and scan
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (main adds the single ``git memory:`` prefix) and
+    "did you mean" for mistyped commands and choices."""
+
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message}")
+        where = self.prog.removeprefix("git memory").strip()
+        hint = f"see 'git memory help{' ' + where if where else ''}'"
+        raise UsageError(f"{where + ': ' if where else ''}{message} ({hint})")
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is not None and value not in action.choices:
+            from chord_git.commands.help import unknown_choice
+
+            raise argparse.ArgumentError(
+                None if isinstance(action, argparse._SubParsersAction) else action,
+                unknown_choice(value, action.choices, command=isinstance(action, argparse._SubParsersAction)))
+        super()._check_value(action, value)
+
+
+class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """Subcommands whose ``help`` line doubles as the description ``git memory help CMD`` shows."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        if kwargs.get("help") and "description" not in kwargs:
+            text = str(kwargs["help"]).replace("%%", "%")  # help is %-formatted, a description is not
+            kwargs["description"] = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+        parser: argparse.ArgumentParser = super().add_parser(name, **kwargs)
+        return parser
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from chord_git.commands.version import version_text
+
+        sys.stdout.write(version_text() + "\n")
+        parser.exit(0)
 
 
 def _positive(value: str) -> int:
@@ -31,25 +69,28 @@ def _positive(value: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="git memory", description="Project memory for coding agents.")
+    parser = _Parser(prog="git memory", description="Project memory for coding agents.",
+                     epilog="'git memory help COMMAND' describes a command; 'git memory --help' opens the manual.")
     parser.add_argument("-C", dest="chdir", metavar="DIR", action="append", default=[],
                         help="run as if started in DIR (like git -C)")
-    parser.add_argument("--version", action="version", version=f"chord-git {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="<command>", parser_class=_Parser)
+    parser.add_argument("--version", action=_Version, help="print the version and where chord-git is installed")
+    sub = parser.add_subparsers(dest="command", metavar="<command>", parser_class=_Parser, action=_Commands)
 
-    sub.add_parser("init", help="create MEMORY.md with markers and the .chord/memory/ folders")
+    p = sub.add_parser("init", help="create MEMORY.md with markers and the .chord/memory/ folders")
+    p.add_argument("--hooks", action="store_true",
+                   help="also install the plain git pre-commit hook (an existing hook is kept and runs first)")
 
     p = sub.add_parser("status", help="MEMORY, MEMORY-FAIL: reason, or off, with counts")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the status and counts as JSON")
 
     p = sub.add_parser("summary", help="print exactly what a new session gets injected")
     p.add_argument("--budget", type=_positive, help="characters of memory content (default: memory.summary_budget)")
 
     p = sub.add_parser("check", help="index syntax, record schema and caps, secrets")
-    p.add_argument("--format", choices=REPORT_FORMATS, default="text")
+    p.add_argument("--format", choices=REPORT_FORMATS, default="text", help="report format (default: text)")
     p.add_argument("--staged", action="store_true",
                    help="check the staged blobs (schema) and their added lines (secrets): the git hook")
-    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="memory files to check (default: all of the project's)")
 
     p = sub.add_parser("scan", help="CI: secrets added to memory files over a commit range or all history")
     which = p.add_mutually_exclusive_group()
@@ -57,26 +98,27 @@ def build_parser() -> argparse.ArgumentParser:
                        help="commits reachable from B and not from A (A...B: since the merge base)")
     which.add_argument("--all", dest="all_history", action="store_true",
                        help="every commit reachable from HEAD or any ref (the default outside pre-push)")
-    p.add_argument("--format", choices=REPORT_FORMATS, default="text")
+    p.add_argument("--format", choices=REPORT_FORMATS, default="text", help="report format (default: text)")
 
     p = sub.add_parser("forget", help="remove an entry's index line; its record becomes an orphan")
-    p.add_argument("id")
+    p.add_argument("id", help="the record id of the index entry")
 
     p = sub.add_parser("extract", help="one extraction run on a frozen session transcript (post-session hook)")
     p.add_argument("--session", required=True, type=Path, metavar="FILE", help="the session transcript")
     p.add_argument("--format", dest="transcript_format", default="auto",
                    choices=("auto", "native", "openai", "claude-code", "codex"), help="transcript format")
     p.add_argument("--dry-run", action="store_true", help="call the model and show what would be written; write nothing")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the outcome as JSON")
     p.add_argument("--background", action="store_true",
                    help="queue the session for the project's background worker and return at once")
 
     p = sub.add_parser("agent", help="agent hosts: install hooks (Claude Code, Codex), the hook, status line, busy/idle")
-    acts = p.add_subparsers(dest="agent_action", metavar="<action>", parser_class=_Parser, required=True)
+    acts = p.add_subparsers(dest="agent_action", metavar="<action>", parser_class=_Parser, required=True,
+                           action=_Commands)
     for name, text in (("install", "merge chord-git's hooks into the host's settings"),
                        ("uninstall", "remove chord-git's entries from the host's settings")):
         q = acts.add_parser(name, help=text)
-        q.add_argument("host", choices=HOST_NAMES)
+        q.add_argument("host", choices=HOST_NAMES, help="the agent host")
         q.add_argument("--scope", choices=SCOPES, default="project",
                        help="project (shared), local (personal, in the project) or user (all projects)")
         q.add_argument("--dry-run", action="store_true", help="print the change as a diff; write nothing")
@@ -87,38 +129,40 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--pid", type=_positive, help="the host's pid; the flag dies with it")
     q.add_argument("--session", metavar="ID", help="signal for one agent session (counts in every project)")
     q = acts.add_parser("idle", help="the agent's turn ended")
-    q.add_argument("--session", metavar="ID")
+    q.add_argument("--session", metavar="ID", help="signal for one agent session")
     q = acts.add_parser("status", help="the signal, the queue and the worker")
-    q.add_argument("--json", action="store_true")
+    q.add_argument("--json", action="store_true", help="print the status as JSON")
 
     p = sub.add_parser("queue", help="background extraction jobs: list, retry [ID], drop ID")
-    p.add_argument("queue_action", nargs="?", choices=("list", "retry", "drop"), default="list")
-    p.add_argument("job", nargs="?", metavar="ID")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("queue_action", nargs="?", choices=("list", "retry", "drop"), default="list",
+                   help="list (the default), retry or drop")
+    p.add_argument("job", nargs="?", metavar="ID", help="the job to retry or drop")
+    p.add_argument("--json", action="store_true", help="print the queue as JSON")
 
-    p = sub.add_parser("curate", help="the index-only curation round (R27), on demand")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("curate", help="the index-only curation round that brings the index back within budget")
+    p.add_argument("--json", action="store_true", help="print the outcome as JSON")
     p.add_argument("--dry-run", action="store_true", help="call the model and show what would change; write nothing")
 
     p = sub.add_parser("review", help="review promotions, entries and orphans (interactive with a terminal)")
     p.add_argument("--json", dest="review_json", action="store_true", help="without a terminal: list as JSON")
     p.add_argument("--no-input", action="store_true", help="never prompt: list, exit 1 when promotions are pending")
-    actions = p.add_subparsers(dest="review_action", metavar="<action>", parser_class=_Parser)
+    actions = p.add_subparsers(dest="review_action", metavar="<action>", parser_class=_Parser, action=_Commands)
     q = actions.add_parser("list", help="promotions, index entries and orphans")
-    q.add_argument("--json", action="store_true")
+    q.add_argument("--json", action="store_true", help="print the list as JSON")
     for name, text in (("accept", "append a promotion's text to its target file (working tree only)"),
                        ("reject", "delete a promotion file"), ("forget", "remove an entry's index line")):
-        actions.add_parser(name, help=text).add_argument("id")
-    q = actions.add_parser("move", help="move an index entry up, down or to the top (priority, R28)")
-    q.add_argument("id")
+        actions.add_parser(name, help=text).add_argument("id", help="the promotion or record id (see review list)")
+    q = actions.add_parser("move", help="move an index entry up, down or to the top (line order is injection priority)")
+    q.add_argument("id", help="the record id of the index entry")
     where = q.add_mutually_exclusive_group(required=True)
-    for flag in ("top", "up", "down"):
-        where.add_argument(f"--{flag}", dest="where", action="store_const", const=flag)
+    for flag, text in (("top", "to the top of the index"), ("up", "one line up"), ("down", "one line down")):
+        where.add_argument(f"--{flag}", dest="where", action="store_const", const=flag, help=text)
     q = actions.add_parser("prune-orphans", help="delete orphan record files (all, or the IDs given)")
-    q.add_argument("ids", nargs="*", metavar="ID")
+    q.add_argument("ids", nargs="*", metavar="ID", help="orphan record ids (default: all orphans)")
 
     p = sub.add_parser("setup", help="per-clone setup: `setup merge` turns on the MEMORY.md merge driver")
-    what = p.add_subparsers(dest="setup_what", metavar="<what>", parser_class=_Parser, required=True)
+    what = p.add_subparsers(dest="setup_what", metavar="<what>", parser_class=_Parser, required=True,
+                           action=_Commands)
     what.add_parser("merge", help="write the merge driver to this repository's git config; print the .gitattributes lines")
 
     p = sub.add_parser("merge-driver", help="git's merge driver for MEMORY.md: git runs it with %%O %%A %%B %%P")
@@ -127,6 +171,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ours", type=Path, metavar="OURS", help="our version; the result is written here (%%A)")
     p.add_argument("theirs", type=Path, metavar="THEIRS", help="their version (%%B)")
     p.add_argument("path", nargs="?", default="MEMORY.md", metavar="PATH", help="the path being merged (%%P)")
+
+    p = sub.add_parser("help", help="describe git memory or one of its commands")
+    p.add_argument("topic", nargs="*", metavar="COMMAND", help="a command, or a command and its subcommand (review move)")
+    p = sub.add_parser("completion", help="print a shell completion script (bash, zsh or fish)")
+    p.add_argument("shell", choices=("bash", "zsh", "fish"), help="the shell to complete for")
     return parser
 
 
@@ -157,7 +206,7 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
 
     if args.command == "init":
         from chord_git.commands.init import init
-        return init(project, out)
+        return init(project, out, hooks=args.hooks)
     if args.command == "status":
         from chord_git.commands.status import status
         return status(project, cfg, out, as_json=args.json)
@@ -247,15 +296,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     if fast is not None:
         return fast
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        args, extras = parser.parse_known_args(argv)
+        if extras:
+            from chord_git.commands.help import unrecognized
+
+            raise UsageError(unrecognized(parser, args, extras))
         for directory in args.chdir:
             try:
                 os.chdir(directory)
             except OSError as exc:
                 raise UsageError(f"cannot change to '{directory}': {exc.strerror}") from None
         if args.command is None:
-            build_parser().print_help(out.stdout)
+            parser.print_help(out.stdout)
             return 2
+        if args.command in ("help", "completion"):
+            # From the parser itself, so every command appears; no project needed.
+            from chord_git.commands import completion, help
+            if args.command == "help":
+                return help.show(parser, args.topic, out)
+            return completion.script(parser, args.shell, out)
         return _dispatch(args, out)
     except ChordError as exc:
         out.stderr.write(f"git memory: {exc}\n")

@@ -122,3 +122,14 @@ def test_git_commit_through_the_framework(project: Path, framework_home: Path) -
                             env=env, timeout=280)
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert head(project) != before
+
+
+def test_check_hook_runs_at_commit_and_manual_stages_only(project: Path, framework_home: Path) -> None:
+    """``stages: [pre-commit, manual]``: a pre-push run leaves it to ``chord-memory-scan``."""
+    write(project, "MEMORY.md", "<!-- chord:memory:begin -->\nnot an entry\n<!-- chord:memory:end -->\n")
+    pushed = pre_commit(project, framework_home, "run", "--hook-stage", "pre-push", "--files", "MEMORY.md")
+    assert pushed.returncode == 0 and "chord memory check" not in pushed.stdout, pushed.stdout
+    manual = pre_commit(project, framework_home, "run", "--hook-stage", "manual", "--files", "MEMORY.md")
+    assert manual.returncode == 1 and "chord memory check" in manual.stdout and "MEMORY.md:2:" in manual.stdout
+    commit = pre_commit(project, framework_home, "run", "--hook-stage", "pre-commit", "--files", "MEMORY.md")
+    assert commit.returncode == 1 and "MEMORY.md:2:" in commit.stdout
