@@ -65,3 +65,15 @@ def test_an_unquoted_colon_is_reported_with_line_and_hint() -> None:
     assert parsed is None and len(problems) == 1
     assert problems[0].line == broken.splitlines().index("summary: Use: pnpm") + 1
     assert "double quotes" in problems[0].message and "docs/records.md" in problems[0].message
+
+
+def test_the_documented_record_is_valid_and_as_the_tool_writes_it() -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs/records.md").read_text()
+    block = next(b for b in re.findall(r"```markdown\n(.*?)```", text, re.S) if b.startswith("---\n"))
+    parsed, problems = records.parse(block, "20261129-use-pnpm-3f9a")
+    assert problems == [] and parsed is not None
+    assert records.render(parsed) == block
+    assert f"at most {records.SUMMARY_CAP} characters" in text and f"at most {records.STATEMENT_CAP} characters" in text
