@@ -34,7 +34,7 @@ def test_good_promotion_passes() -> None:
     (_file(text=""), "text"),
     (_file(text="y" * 4001), "cap"),
     (_file(text="Build in /home/ana/src."), "absolute-path"),
-    (_file().replace("reason: rarely needed\n", ""), "field-missing"),
+    (_file().replace('reason: "rarely needed"\n', ""), "field-missing"),
     (_file().replace("reason:", "extra: 1\nreason:"), "field-unknown"),
     ("no front matter\n", "front-matter"),
 ])

@@ -65,7 +65,7 @@ def test_extract_dry_run_shows_records_and_index_lines(repo: Path, fake_openai: 
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("cli-1: would write 1, replaced 0, dropped 0 [m1]\n")
     assert "  - [preference] Use pnpm, never npm. ([" in result.stdout
-    assert "--- .chord/memory/records/" in result.stdout and "evidence: this repo only uses pnpm" in result.stdout
+    assert "--- .chord/memory/records/" in result.stdout and 'evidence: "this repo only uses pnpm' in result.stdout
     assert tree_texts(repo) == before
 
 
