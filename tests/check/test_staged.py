@@ -140,8 +140,12 @@ def test_hook_without_git_memory_on_path_refuses_clearly(mrepo: Path) -> None:
     env = {**os.environ, "PATH": "/usr/bin:/bin"}
     if subprocess.run(["sh", "-c", "command -v git-memory"], env=env, capture_output=True).returncode == 0:
         pytest.skip("git-memory is installed system-wide here")
+    nothing_staged = subprocess.run(["sh", str(HOOK_SCRIPT)], cwd=mrepo, env=env, capture_output=True, text=True)
+    assert nothing_staged.returncode == 0 and nothing_staged.stderr == ""
+    write_record(mrepo, "staged")
+    git(mrepo, "add", "-A")
     result = subprocess.run(["sh", str(HOOK_SCRIPT)], cwd=mrepo, env=env, capture_output=True, text=True)
-    assert result.returncode == 1 and "'git-memory' is not on PATH" in result.stderr
+    assert result.returncode == 1 and "git-memory is not on PATH" in result.stderr
 
 
 def _imports_after_check(repo: Path) -> dict[str, bool]:
