@@ -68,6 +68,12 @@ def _positive(value: str) -> int:
     return number
 
 
+def _report_file_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--output", type=Path, metavar="FILE",
+                   help="write the report to FILE; print the findings and a one-line summary")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown only on a terminal)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="git memory", description="Project memory for coding agents.",
                      epilog="'git memory help COMMAND' describes a command; 'git memory --help' opens the manual.")
@@ -91,14 +97,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--staged", action="store_true",
                    help="check the staged blobs (schema) and their added lines (secrets): the git hook")
     p.add_argument("paths", nargs="*", metavar="PATH", help="memory files to check (default: all of the project's)")
+    _report_file_options(p)
 
     p = sub.add_parser("scan", help="CI: secrets added to memory files over a commit range or all history")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--range", dest="range_spec", metavar="A..B",
                        help="commits reachable from B and not from A (A...B: since the merge base)")
     which.add_argument("--all", dest="all_history", action="store_true",
-                       help="every commit reachable from HEAD or any ref (the default outside pre-push)")
+                       help="every commit reachable from HEAD or any ref (the default outside pre-push and CI)")
     p.add_argument("--format", choices=REPORT_FORMATS, default="text", help="report format (default: text)")
+    _report_file_options(p)
 
     p = sub.add_parser("forget", help="remove an entry's index line; its record becomes an orphan")
     p.add_argument("id", help="the record id of the index entry")
@@ -197,7 +205,8 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
     if args.command == "scan":
         # Before project discovery: CI scans bare mirrors, which have no project to discover.
         from chord_git.commands.scan import scan
-        return scan(Path.cwd(), out, range_spec=args.range_spec, all_history=args.all_history, fmt=args.format)
+        return scan(Path.cwd(), out, range_spec=args.range_spec, all_history=args.all_history, fmt=args.format,
+                    output=args.output, quiet=args.quiet)
 
     project = project_mod.discover(Path.cwd())
     cfg = config_mod.load(project.root)
@@ -217,7 +226,8 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
         from chord_git.commands.check import check
         if args.staged and args.paths:
             raise UsageError("git memory check: --staged reads the index; give no PATHs with it")
-        return check(project, out, paths=args.paths or None, fmt=args.format, staged=args.staged)
+        return check(project, out, paths=args.paths or None, fmt=args.format, staged=args.staged,
+                     output=args.output, quiet=args.quiet)
     if args.command == "forget":
         from chord_git.commands.forget import forget
         return forget(project, args.id, out)

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -23,3 +26,36 @@ class Output:
 
     def warn(self, text: str) -> None:
         self.stderr.write(f"warning: {text}\n")
+
+    def on_terminal(self) -> bool:
+        """Whether stderr is a terminal a progress bar may be drawn on."""
+        return _is_terminal(self.stderr)
+
+    def note(self, text: str) -> None:
+        self.stderr.write(f"note: {text}\n")
+
+    @contextmanager
+    def progress(self, label: str, total: int) -> Iterator[Callable[[int], None]]:
+        """A progress bar on stderr, drawn only when stderr is a terminal; yields ``advance(n)``.
+
+        Off the terminal (CI logs, pipes, files) nothing is written at all, so reports and logs
+        stay byte-for-byte what they would be without it.
+        """
+        if not _is_terminal(self.stderr):
+            yield lambda _steps: None
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        console = Console(file=self.stderr)
+        with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=True) as bar:
+            task = bar.add_task(label, total=total)
+            yield lambda steps: bar.advance(task, steps)
+
+
+def _is_terminal(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty() and os.environ.get("TERM") != "dumb"
+    except (AttributeError, ValueError):
+        return False

@@ -43,7 +43,9 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
     for name in list(os.environ):
-        if name.startswith("GIT_") or name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PRE_COMMIT"):
+        # CI systems' own variables would make `scan` pick their event's range.
+        if name.startswith(("GIT_", "GITHUB_", "CI_", "PRE_COMMIT_")) or name in (
+                "OPENAI_API_KEY", "OPENAI_BASE_URL", "PRE_COMMIT", "GITLAB_CI"):
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("GIT_AUTHOR_NAME", "Test")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "test@example.invalid")

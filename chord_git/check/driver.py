@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -23,6 +24,17 @@ from chord_git.git.changes import FileChange
 from chord_git.memory.project import Project
 
 BASELINE_FILE = ".secrets.baseline"
+# Shorter runs end before a progress bar would tell anything.
+PROGRESS_MIN_FILES = 100
+PROGRESS_MIN_COMMITS = 200
+CHUNK = 50  # files per call into the secret layers while a bar is shown
+
+Step = Callable[[int], None]
+Progress = Callable[[str, int], AbstractContextManager[Step]]  # (label, total) -> bar yielding advance(n)
+
+
+def _no_step(_steps: int) -> None:
+    pass
 _REGULAR = 0o100644
 
 
@@ -110,7 +122,7 @@ def _worktree_change(project: Project, path: Path) -> FileChange | Finding:
     return FileChange(rel, _REGULAR, False, changes.text_lines(data), data)
 
 
-def worktree(project: Project, paths: list[str] | None = None) -> Checked:
+def worktree(project: Project, paths: list[str] | None = None, progress: Progress | None = None) -> Checked:
     """The project's memory files (or the memory files among ``paths``) as they are on disk."""
     files = _given_files(project, paths) if paths else _memory_files(project)
     unreadable: list[Finding] = []
@@ -125,7 +137,16 @@ def worktree(project: Project, paths: list[str] | None = None) -> Checked:
     def present(rel: str) -> bool:
         return os.path.lexists(project.root / rel)
 
-    found = apply_rules(readable, root=project.root, contains=present)
+    if progress is None or paths or len(readable) < PROGRESS_MIN_FILES:
+        found = apply_rules(readable, root=project.root, contains=present)
+    else:
+        found = []
+        with progress("checking memory files", len(readable)) as step:
+            # In chunks, so the bar moves; each chunk is one call into the secret layers.
+            for first in range(0, len(readable), CHUNK):
+                chunk = readable[first:first + CHUNK]
+                found.extend(apply_rules(chunk, root=project.root, contains=present))
+                step(len(chunk))
     return Checked(tuple(sort_findings(unreadable + found)), len(readable), "memory file")
 
 
@@ -139,7 +160,7 @@ def staged(project: Project) -> Checked:
     return Checked(tuple(found), len(index.files), "staged memory file")
 
 
-def history(start: Path, spec: str | None) -> Checked:
+def history(start: Path, spec: str | None, progress: Progress | None = None) -> Checked:
     """Secrets each commit of ``spec`` (``A..B``; None: all history) added, oldest commit first."""
     from chord_git.git import libgit2
 
@@ -147,9 +168,13 @@ def history(start: Path, spec: str | None) -> Checked:
     root = info.workdir if info is not None else None
     found: list[Finding] = []
     commits = 0
-    for commit in libgit2.range_changes(start, spec, changes.is_memory_path):
-        commits += 1
-        found.extend(apply_rules(commit.files, root=root, schema=False, commit=commit.commit))
+    total = libgit2.count_range(start, spec) if progress is not None else 0  # a walk without diffs
+    bar = progress("scanning commits", total) if progress is not None and total >= PROGRESS_MIN_COMMITS else None
+    with bar or nullcontext(_no_step) as step:
+        for commit in libgit2.range_changes(start, spec, changes.is_memory_path):
+            commits += 1
+            found.extend(apply_rules(commit.files, root=root, schema=False, commit=commit.commit))
+            step(1)
     return Checked(tuple(found), commits, "commit")
 
 

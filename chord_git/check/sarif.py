@@ -67,7 +67,9 @@ def _fingerprint(finding: Finding, uri: str) -> str:
 def _result(finding: Finding, uri: str, occurrence: int) -> dict[str, Any]:
     text = finding.message
     if finding.commit:
-        text = f"{text} (added in commit {finding.commit[:12]})"
+        # Code scanning titles an alert with the message, cut to its first sentence when space
+        # is short: the commit goes first. The full SHA is in the properties, for the API.
+        text = f"Added in commit {finding.commit[:12]}: {text}"
     result: dict[str, Any] = {
         "ruleId": rule_id(finding),
         "level": "error",

@@ -5,6 +5,8 @@ The whole project (no arguments), the files pre-commit passes (``PATHS``), or th
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from chord_git.check import driver
 from chord_git.check.report import emit
 from chord_git.memory.project import Project
@@ -12,12 +14,14 @@ from chord_git.ui import Output
 
 
 def check(project: Project, out: Output, *, paths: list[str] | None = None, fmt: str = "text",
-          staged: bool = False) -> int:
+          staged: bool = False, output: Path | None = None, quiet: bool = False) -> int:
     if staged:
         result = driver.staged(project)
         prefix = ""  # staged paths are repository-relative already
     else:
-        result = driver.worktree(project, paths)
+        progress = out.progress if not quiet and out.on_terminal() else None
+        result = driver.worktree(project, paths, progress=progress)
         prefix = driver.uri_prefix(project)
-    emit(out, list(result.findings), fmt, checked=result.count, noun=result.noun, uri_prefix=prefix)
+    emit(out, list(result.findings), fmt, checked=result.count, noun=result.noun, uri_prefix=prefix,
+         output=output)
     return 1 if result.findings else 0

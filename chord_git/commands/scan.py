@@ -10,7 +10,8 @@ Which commits:
   read as ``git diff A...B`` reads it, B's side since the merge base, which is the same set.
 - ``--all``: every commit reachable from HEAD or from any ref (``git rev-list --all``).
 - neither: the pre-push range pre-commit exports (``PRE_COMMIT_FROM_REF``..``PRE_COMMIT_TO_REF``)
-  when set, else ``--all``.
+  when set, else the CI event's range (a pull request's or a push's commits, see ``ci_range``),
+  else ``--all``.
 """
 from __future__ import annotations
 
@@ -31,10 +32,27 @@ def default_range(env: Mapping[str, str]) -> str | None:
     return None
 
 
+def choose_range(start: Path, out: Output, env: Mapping[str, str]) -> str | None:
+    """Neither ``--range`` nor ``--all``: the pre-push range, else the CI event's, else None."""
+    pushed = default_range(env)
+    if pushed is not None:
+        return pushed
+    from chord_git.check import ci_range
+    from chord_git.git import libgit2
+
+    event = ci_range.event_range(env, lambda rev: libgit2.commit_exists(start, rev))
+    if event is None:
+        return None
+    out.note(f"scanning {event.why}" + (f" ({event.spec})" if event.spec else ""))
+    return event.spec
+
+
 def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history: bool = False,
-         fmt: str = "text", env: Mapping[str, str] | None = None) -> int:
+         fmt: str = "text", env: Mapping[str, str] | None = None, output: Path | None = None,
+         quiet: bool = False) -> int:
     if range_spec is None and not all_history:
-        range_spec = default_range(os.environ if env is None else env)
-    result = driver.history(start, range_spec)
-    emit(out, list(result.findings), fmt, checked=result.count, noun=result.noun)
+        range_spec = choose_range(start, out, os.environ if env is None else env)
+    progress = out.progress if not quiet and out.on_terminal() else None
+    result = driver.history(start, range_spec, progress=progress)
+    emit(out, list(result.findings), fmt, checked=result.count, noun=result.noun, output=output)
     return 1 if result.findings else 0

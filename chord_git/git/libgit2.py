@@ -225,21 +225,52 @@ def range_changes(start: Path, spec: str | None, wanted: Callable[[str], bool]) 
     if repo is None:
         raise RepoError(f"{start}: not inside a git repository")
     try:
-        if spec is None:
-            tips, hidden = _all_tips(repo), []
-        else:
-            old, new = split_range(spec)
-            hidden, tips = [_resolve(repo, old).id], [_resolve(repo, new).id]
-        if not tips:
-            return
-        walker = repo.walk(tips[0], pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
-        for tip in tips[1:]:
-            walker.push(tip)
-        for oid in hidden:
-            walker.hide(oid)
-        for commit in walker:
+        for commit in _walk(repo, spec):
             yield CommitChanges(str(commit.id), _commit_files(repo, commit, wanted))
     except pygit2.GitError as exc:
-        message = str(exc).splitlines()[0] if str(exc) else "git error"
-        hint = " (pygit2 cannot read this repository format)" if _unsupported(exc) else ""
-        raise RepoError(f"cannot walk the history: {message}{hint}") from None
+        raise _walk_error(exc) from None
+
+
+def _walk(repo: pygit2.Repository, spec: str | None) -> Iterator[pygit2.Commit]:
+    if spec is None:
+        tips, hidden = _all_tips(repo), []
+    else:
+        old, new = split_range(spec)
+        hidden, tips = [_resolve(repo, old).id], [_resolve(repo, new).id]
+    if not tips:
+        return
+    walker = repo.walk(tips[0], pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
+    for tip in tips[1:]:
+        walker.push(tip)
+    for oid in hidden:
+        walker.hide(oid)
+    yield from walker
+
+
+def _walk_error(exc: pygit2.GitError) -> RepoError:
+    message = str(exc).splitlines()[0] if str(exc) else "git error"
+    hint = " (pygit2 cannot read this repository format)" if _unsupported(exc) else ""
+    return RepoError(f"cannot walk the history: {message}{hint}")
+
+
+def count_range(start: Path, spec: str | None) -> int:
+    """How many commits ``range_changes`` will yield (a walk without diffs: for progress)."""
+    repo = open_repo(start)
+    if repo is None:
+        raise RepoError(f"{start}: not inside a git repository")
+    try:
+        return sum(1 for _commit in _walk(repo, spec))
+    except pygit2.GitError as exc:
+        raise _walk_error(exc) from None
+
+
+def commit_exists(start: Path, rev: str) -> bool:
+    """Whether ``rev`` names a commit here (a CI event's base may be missing from a clone)."""
+    repo = open_repo(start)
+    if repo is None:
+        return False
+    try:
+        repo.revparse_single(rev).peel(pygit2.Commit)
+    except (KeyError, ValueError, pygit2.GitError):
+        return False
+    return True

@@ -1,0 +1,107 @@
+"""The GitHub Action's and the GitLab template's scan scripts, run by bash in real repositories with
+the environment each CI system sets (the install steps are what tests/test_install.py covers)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from testing.gitutil import cli_env, git
+from tests.check.helpers import RECORDS, github_token, record_id
+from tests.check.test_output_progress import leaky_repo
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def action_steps() -> dict[str, dict[str, str]]:
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    return {step["name"]: step for step in action["runs"]["steps"]}
+
+
+@pytest.fixture
+def runner(tmp_path: Path) -> dict[str, str]:
+    """What a runner provides: RUNNER_TEMP holding the action's installed environment, GITHUB_OUTPUT."""
+    temp = tmp_path / "runner-temp"
+    (temp / "chord-git").mkdir(parents=True)
+    # The install step's result: a venv whose bin/ has git-memory; here, this test environment's.
+    os.symlink(Path(sys.executable).parent, temp / "chord-git/bin")
+    output = tmp_path / "github-output"
+    output.write_text("")
+    return {**cli_env(), "RUNNER_TEMP": str(temp), "GITHUB_OUTPUT": str(output), "GITHUB_ACTIONS": "true",
+            "GITHUB_ACTION_PATH": str(ROOT)}
+
+
+def run_step(step: dict[str, str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    script = cwd.parent / "step.sh"
+    script.write_text(step["run"])
+    # How GitHub runs `shell: bash`.
+    return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def pull_request(tmp_path: Path, env: dict[str, str], base: str, head: str) -> dict[str, str]:
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {"base": {"sha": base}, "head": {"sha": head}}}))
+    return {**env, "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event)}
+
+
+def inputs(**values: str) -> dict[str, str]:
+    defaults = {"CHORD_RANGE": "", "CHORD_FORMAT": "sarif", "CHORD_OUTPUT": "chord-memory-scan.sarif"}
+    return {**defaults, **values}
+
+
+def test_action_scan_of_a_leaky_pull_request(tmp_path: Path, runner: dict[str, str]) -> None:
+    repo, base, leak = leaky_repo(tmp_path / "repo")
+    env = {**pull_request(tmp_path, runner, base, leak), **inputs()}
+    steps = action_steps()
+    scanned = run_step(steps["Scan memory files for secrets"], env, repo)
+    assert scanned.returncode == 0, scanned.stderr  # findings are reported; the last step fails the job
+    assert "exit-code=1\n" in Path(runner["GITHUB_OUTPUT"]).read_text()
+    assert "[github-token]" in scanned.stdout and "sarif report written to chord-memory-scan.sarif" in scanned.stdout
+    assert "scanning the pull request's commits" in scanned.stderr
+    doc = json.loads((repo / "chord-memory-scan.sarif").read_text())
+    assert [r["properties"]["commit"] for r in doc["runs"][0]["results"]] == [leak]
+    assert github_token() not in scanned.stdout + scanned.stderr + (repo / "chord-memory-scan.sarif").read_text()
+    failed = run_step(steps["Fail on findings"], env, repo)
+    assert failed.returncode == 1 and "::error title=chord-git::" in failed.stdout
+
+
+def test_action_scan_of_a_clean_pull_request_and_an_explicit_range(tmp_path: Path, runner: dict[str, str]) -> None:
+    repo, base, leak = leaky_repo(tmp_path / "repo")
+    (repo / "notes.txt").write_text("clean\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "clean")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    step = action_steps()["Scan memory files for secrets"]
+    clean = run_step(step, {**pull_request(tmp_path, runner, leak, head), **inputs(CHORD_FORMAT="json",
+                                                                                  CHORD_OUTPUT="r.json")}, repo)
+    assert clean.returncode == 0 and json.loads((repo / "r.json").read_text()) == {"findings": []}
+    assert Path(runner["GITHUB_OUTPUT"]).read_text().endswith("exit-code=0\n")
+    everything = run_step(step, {**runner, **inputs(CHORD_RANGE="all")}, repo)
+    assert everything.returncode == 0 and Path(runner["GITHUB_OUTPUT"]).read_text().endswith("exit-code=1\n")
+    assert f"{RECORDS}/{record_id('leak')}.md" in everything.stdout
+
+
+def test_action_scan_fails_the_step_on_a_bad_range(tmp_path: Path, runner: dict[str, str]) -> None:
+    repo, _base, _leak = leaky_repo(tmp_path / "repo")
+    bad = run_step(action_steps()["Scan memory files for secrets"], {**runner, **inputs(CHORD_RANGE="nope..HEAD")}, repo)
+    assert bad.returncode == 2 and Path(runner["GITHUB_OUTPUT"]).read_text().endswith("exit-code=2\n")
+
+
+def test_gitlab_job_script_on_a_merge_request(tmp_path: Path) -> None:
+    repo, base, leak = leaky_repo(tmp_path / "repo")
+    doc = yaml.safe_load((ROOT / "ci/gitlab/memory-scan.yml").read_text())
+    script = "\n".join(doc[".chord-memory-scan"]["script"])
+    env = {**cli_env(), **{k: str(v) for k, v in doc["variables"].items()}, "GITLAB_CI": "true",
+           "CI_MERGE_REQUEST_DIFF_BASE_SHA": base, "CI_COMMIT_SHA": leak, "CI_PIPELINE_SOURCE": "merge_request_event"}
+    # GitLab runs the script lines in one sh session.
+    done = subprocess.run(["sh", "-e", "-c", script], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "scanning the merge request's commits" in done.stderr and "[github-token]" in done.stdout
+    results = json.loads((repo / "chord-memory-scan.sarif").read_text())["runs"][0]["results"]
+    assert [r["properties"]["commit"] for r in results] == [leak]
