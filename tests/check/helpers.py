@@ -100,3 +100,14 @@ def json_findings(repo: Path, *args: str) -> tuple[int, list[dict[str, object]],
 
 def head(repo: Path) -> str:
     return git(repo, "rev-parse", "HEAD").strip()
+
+
+def leaky_repo(path: Path) -> tuple[Path, str, str]:
+    """A repository with a clean base commit and a commit adding a token: (repo, base, leak)."""
+    repo = memory_repo(path)
+    base = git(repo, "rev-parse", "HEAD").strip()
+    write(repo, f"{RECORDS}/{record_id('leak')}.md", record_text("leak", f"GITHUB_TOKEN={github_token()}"))
+    write(repo, "MEMORY.md", index_text("leak"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "leak")
+    return repo, base, git(repo, "rev-parse", "HEAD").strip()

@@ -8,19 +8,8 @@ from pathlib import Path
 import pytest
 
 from testing.gitutil import cli_env, git, run_cli
-from tests.check.helpers import RECORDS, github_token, index_text, memory_repo, record_id, record_text, write
+from tests.check.helpers import RECORDS, github_token, index_text, leaky_repo, memory_repo, record_id, record_text, write
 from tests.review.ptyutil import Terminal
-
-
-def leaky_repo(path: Path) -> tuple[Path, str, str]:
-    """A repository with a clean base commit and a commit adding a token: (repo, base, leak)."""
-    repo = memory_repo(path)
-    base = git(repo, "rev-parse", "HEAD").strip()
-    write(repo, f"{RECORDS}/{record_id('leak')}.md", record_text("leak", f"GITHUB_TOKEN={github_token()}"))
-    write(repo, "MEMORY.md", index_text("leak"))
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "leak")
-    return repo, base, git(repo, "rev-parse", "HEAD").strip()
 
 
 @pytest.mark.parametrize("fmt", ["sarif", "json", "text"])

@@ -12,8 +12,7 @@ import pytest
 import yaml
 
 from testing.gitutil import cli_env, git
-from tests.check.helpers import RECORDS, github_token, record_id
-from tests.check.test_output_progress import leaky_repo
+from tests.check.helpers import RECORDS, github_token, leaky_repo, record_id
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 
 from testing.gitutil import cli_env, run_cli
-from tests.test_cli import seed_memory
+from testing.memory_files import make_record, write_index
+
+
+def seed_memory(repo: Path) -> None:
+    write_index(repo, [make_record(repo, f"20261129-item-{number:04d}") for number in range(3)])
 
 
 @pytest.fixture
