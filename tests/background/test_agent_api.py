@@ -50,7 +50,7 @@ def test_agent_status_and_bad_usage(repo: Path) -> None:
                     "worker_pid": None}
     assert "agent: busy" in run(agent, repo, state="status").stdout
     wrong = run_cli(repo, "agent", "sleepy")
-    assert wrong.returncode == 2 and "invalid choice" in wrong.stderr
+    assert wrong.returncode == 2 and "agent: unknown command 'sleepy'" in wrong.stderr
     misplaced = run_cli(repo, "agent", "idle", "--pid", "12")
     assert misplaced.returncode == 2 and "unrecognized arguments: --pid 12" in misplaced.stderr
 
