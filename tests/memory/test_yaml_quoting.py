@@ -4,21 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dataclasses import replace
-
 from chord_git.memory import promotions, records
-
-def make_record(**changes: str | None) -> records.Record:
-    base = records.Record(
-        id="20261129-use-pnpm-3f9a", type="preference", source="user", status="stated",
-        summary="Use pnpm, never npm, for JS dependencies.",
-        statement="All JS dependency commands use pnpm; no package-lock.json is ever created.",
-        evidence="this repo only uses pnpm, please never run npm install", created="2026-11-29",
-        session="7f3c2a", supersedes=None, conclusion="Use pnpm.", why="The lockfile is pnpm-lock.yaml.",
-        how_to_apply="Whenever adding or updating JS dependencies.",
-    )
-    return replace(base, **changes)  # type: ignore[arg-type]
-
+from testing.memory_files import sample_record as make_record
 
 TRICKY = [
     "Use pnpm: never npm.",                      # ': ' would start a mapping
