@@ -97,8 +97,8 @@ def running_worker(project: Project) -> int | None:
         text = lock_path(project).read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError):
         return None
-    if not text.isdigit():
-        return None
+    if not text.isdigit() or os.name == "nt":
+        return None  # no worker runs without fcntl, and os.kill(pid, 0) would end the process there
     pid = int(text)
     try:
         os.kill(pid, 0)
