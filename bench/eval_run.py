@@ -45,13 +45,16 @@ import yaml  # noqa: E402
 
 from bench.eval.fixtures import Case, load_cases, materialize, write_existing_memory  # noqa: E402
 from chord_git import config as config_mod  # noqa: E402
+from chord_git import config_trust  # noqa: E402
 from chord_git.errors import ChordError  # noqa: E402
 from chord_git.memory import project as project_mod  # noqa: E402
 from chord_git.memory.records import normalize_text  # noqa: E402
 
 KEY_VAR = "CHORD_EVAL_FAKE_KEY"
 GUARD_REASON = {"evidence": "evidence-not-found", "path": "absolute-path", "sha": "commit-sha",
-                "host": "host-name", "ip": "private-ip", "transient": "transient-git-state"}
+                "host": "host-name", "ip": "private-ip", "transient": "transient-git-state",
+                "weak-evidence": "evidence-too-weak", "supersede": "supersedes-user-record",
+                "permission": "permission-grant", "override": "instruction-override", "command": "ordered-command"}
 
 
 @contextmanager
@@ -78,7 +81,9 @@ def _project(case: Case, base: Path, pool: list[dict[str, Any]]) -> tuple[Path, 
         write_existing_memory(case, root)
     (root / ".chord").mkdir(exist_ok=True)
     config = {"model_pool": pool, "memory": {"enabled": True}}
-    (root / ".chord" / "config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    config_path = root / ".chord" / "config.yaml"
+    config_path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    config_trust.allow(config_path, config_path.read_bytes())  # the user's own pool, as `git memory trust`
     return root, materialize(case, base / case.id)
 
 

@@ -39,7 +39,8 @@ def open_session(cwd: PathLike) -> SessionMemory:
         cfg = config_mod.load(project.root)  # re-read: the budget or the extraction switch may change
         return summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
                                  extraction_enabled=cfg.memory.enabled,
-                                 rel=project.relative(project.memory_md))
+                                 rel=project.relative(project.memory_md),
+                                 cache=project.state_dir / summary_mod.SUMMARY_CACHE)
 
     return SessionMemory(loader=load)
 

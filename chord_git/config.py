@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from chord_git import safe_yaml
 from chord_git.errors import ConfigError
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -21,6 +22,12 @@ LITERAL_KEY_FIELDS = frozenset({"api_key", "apikey", "key", "token", "secret", "
 RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 EXTRACTION_OFF = "memory extraction is off (memory.enabled is false)"  # R6, R7: what each command says
 OFF_MESSAGE = f"{EXTRACTION_OFF}: nothing sent, nothing written"
+MAX_CONFIG_BYTES = 64 * 1024
+# Upper bounds keep a typo (or a hostile file) from asking for gigabytes of summary or input.
+# Fields that decide where session text and credentials go: honoured from a project file only
+# once the user trusts it (``git memory trust``).
+TRUSTED_ONLY = ("model_pool",)
+BUDGET_LIMITS = {"summary_budget": 200_000, "agents_md_budget": 200_000, "transcript_budget": 2_000_000}
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,9 @@ class Config:
     memory: MemoryConfig = field(default_factory=MemoryConfig)
     sources: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    project_file: str | None = None  # the project's config file, when there is one
+    project_trusted: bool = False  # ``git memory trust`` recorded its exact content
+    ignored: tuple[str, ...] = ()  # project fields not honoured because the file is not trusted
 
     @property
     def dedicated_pool(self) -> bool:
@@ -61,6 +71,12 @@ class Config:
     @property
     def extraction_pool(self) -> tuple[ModelEntry, ...]:
         return self.memory.model_pool or self.model_pool
+
+    def no_pool_reason(self) -> str:
+        """R36's one-line reason when no pool is configured, naming an untrusted project pool."""
+        if any(name in ("model_pool", "memory.model_pool") for name in self.ignored):
+            return "no model pool configured: the project config's pool is not trusted (git memory trust)"
+        return "no model pool configured (set model_pool or memory.model_pool)"
 
 
 def user_config_path(env: Mapping[str, str] | None = None) -> Path:
@@ -83,60 +99,43 @@ class _Located:
     line: int
 
 
-def _to_located(node: Any, path: str) -> Any:
-    import yaml
+def _locate(path: str) -> Callable[[Any, int], _Located]:
+    def wrap(value: Any, line: int) -> _Located:
+        if isinstance(value, dict):
+            value = {str(key): item for key, item in value.items()}
+        return _Located(value, path, line)
 
-    line = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        out: dict[str, _Located] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise ConfigError(path, key_node.start_mark.line + 1, "mapping keys must be plain names")
-            key = str(key_node.value)
-            if key in out:
-                raise ConfigError(path, key_node.start_mark.line + 1, f"duplicate key {key!r}")
-            out[key] = _to_located(value_node, path)
-        return _Located(out, path, line)
-    if isinstance(node, yaml.SequenceNode):
-        return _Located([_to_located(item, path) for item in node.value], path, line)
-    return _Located(_resolve_scalar(node), path, line)
-
-
-def _resolve_scalar(node: Any) -> Any:
-    import yaml
-
-    loader = yaml.SafeLoader("")
-    try:
-        return loader.construct_object(node, deep=True)
-    finally:
-        loader.dispose()
+    return wrap
 
 
 def load_file(path: Path) -> _Located | None:
     """Parse one config file into located values; a missing file is simply absent."""
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise ConfigError(path, None, f"cannot read config: {exc.strerror}") from None
+    return parse_bytes(path, raw)
+
+
+def parse_bytes(path: Path, raw: bytes) -> _Located | None:
+    """Located values of a config file's bytes (None for an empty document)."""
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(path, None, f"config is larger than {MAX_CONFIG_BYTES} bytes")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ConfigError(path, line, "config is not valid UTF-8") from None
-    import yaml  # deferred: most sessions have no config file at all
-
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise ConfigError(path, mark.line + 1 if mark else None, f"invalid YAML: {exc.problem or exc.context}") from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(path, None, f"invalid YAML: {exc}") from None
-    if node is None:
+        located = safe_yaml.load(text, wrap=_locate(str(path)))
+    except safe_yaml.YamlRefused as exc:
+        raise ConfigError(path, exc.line, exc.message) from None
+    if located is None:
         return None
-    located: _Located = _to_located(node, str(path))
+    assert isinstance(located, _Located)
     if not isinstance(located.value, dict):
         raise ConfigError(path, located.line, "config must be a mapping of keys")
     return located
@@ -175,17 +174,19 @@ def _expect_bool(loc: _Located, name: str) -> bool:
     return loc.value
 
 
-def _expect_int(loc: _Located, name: str, minimum: int) -> int:
+def _expect_int(loc: _Located, name: str, minimum: int, maximum: int) -> int:
     if isinstance(loc.value, bool) or not isinstance(loc.value, int):
-        raise _fail(loc, f"{name} must be an integer, not {loc.value!r}")
+        raise _fail(loc, f"{name} must be an integer, not {str(loc.value)[:40]!r}")
     if loc.value < minimum:
         raise _fail(loc, f"{name} must be at least {minimum}")
+    if loc.value > maximum:
+        raise _fail(loc, f"{name} must be at most {maximum}")
     return loc.value
 
 
 def _expect_number(loc: _Located, name: str) -> float:
-    if isinstance(loc.value, bool) or not isinstance(loc.value, (int, float)) or loc.value <= 0:
-        raise _fail(loc, f"{name} must be a positive number, not {loc.value!r}")
+    if isinstance(loc.value, bool) or not isinstance(loc.value, (int, float)) or not 0 < loc.value <= 3600:
+        raise _fail(loc, f"{name} must be a positive number of seconds up to 3600, not {str(loc.value)[:40]!r}")
     return float(loc.value)
 
 
@@ -246,12 +247,12 @@ def _memory(loc: _Located, warnings: list[str]) -> MemoryConfig:
             kwargs["enabled"] = _expect_bool(value, "memory.enabled")
         elif name == "model_pool":
             kwargs["model_pool"] = _pool(value, "memory.model_pool", warnings)
-        elif name in ("summary_budget", "agents_md_budget", "transcript_budget"):
-            kwargs[name] = _expect_int(value, f"memory.{name}", 200)
+        elif name in BUDGET_LIMITS:
+            kwargs[name] = _expect_int(value, f"memory.{name}", 200, BUDGET_LIMITS[name])
         elif name == "stale_after_days":
-            kwargs[name] = _expect_int(value, "memory.stale_after_days", 1)
+            kwargs[name] = _expect_int(value, "memory.stale_after_days", 1, 36500)
         elif name == "freeze_after_seconds":
-            kwargs[name] = _expect_int(value, "memory.freeze_after_seconds", 1)
+            kwargs[name] = _expect_int(value, "memory.freeze_after_seconds", 1, 7 * 24 * 3600)
         else:
             warnings.append(f"{value.path}:{value.line}: unknown key memory.{name} (ignored)")
     return MemoryConfig(**kwargs)
@@ -278,16 +279,63 @@ def build(located: _Located | None, sources: tuple[str, ...] = ()) -> Config:
     return Config(**kwargs, sources=sources, warnings=tuple(warnings))
 
 
+def _untrusted_view(project: _Located, base: Config) -> tuple[_Located, list[str]]:
+    """What an untrusted project file may still say: switch extraction on or off, narrow budgets.
+
+    Pools, endpoints and key variable names decide where session text and credentials go, and a
+    larger budget sends more: those wait for ``git memory trust``.
+    """
+    ignored: list[str] = []
+    top: dict[str, _Located] = dict(project.value)
+    for name in TRUSTED_ONLY:
+        if top.pop(name, None) is not None:
+            ignored.append(name)
+    memory = top.get("memory")
+    if memory is not None and isinstance(memory.value, dict):
+        fields: dict[str, _Located] = dict(memory.value)
+        if fields.pop("model_pool", None) is not None:
+            ignored.append("memory.model_pool")
+        for name in BUDGET_LIMITS:
+            value = fields.get(name)
+            if value is not None and isinstance(value.value, int) and value.value > getattr(base.memory, name):
+                del fields[name]
+                ignored.append(f"memory.{name} (larger than yours)")
+        top["memory"] = _Located(fields, memory.path, memory.line)
+    return _Located(top, project.path, project.line), ignored
+
+
 def load(root: Path | None, env: Mapping[str, str] | None = None) -> Config:
-    """Read the user file, overlay the project file, and type-check the result."""
-    paths = [user_config_path(env)]
-    if root is not None:
-        paths.append(project_config_path(root))
-    merged: _Located | None = None
-    sources: list[str] = []
-    for path in paths:
-        located = load_file(path)
-        if located is not None:
-            sources.append(str(path))
-            merged = merge(merged, located)
-    return build(merged, tuple(sources))
+    """Read the user file, overlay the project file (as far as it is trusted), type-check the result."""
+    from chord_git import config_trust
+    from chord_git.memory import paths
+
+    user_path = user_config_path(env)
+    user = load_file(user_path)
+    sources = [str(user_path)] if user is not None else []
+    if root is None:
+        return build(user, tuple(sources))
+    path = project_config_path(root)
+    try:
+        raw = paths.read_inside(root, path, MAX_CONFIG_BYTES)
+    except FileNotFoundError:
+        return build(user, tuple(sources))
+    except paths.UnsafePath as exc:
+        cfg = build(user, tuple(sources))
+        return replace(cfg, warnings=(*cfg.warnings, f"{exc} (project config ignored)"))
+    except OSError as exc:
+        raise ConfigError(path, None, f"cannot read config: {exc.strerror}") from None
+    project = parse_bytes(path, raw)
+    if project is None:
+        return replace(build(user, tuple(sources)), project_file=str(path))
+    build(project)  # the file on its own: types and literal keys are refused even where ignored
+    trusted = config_trust.is_trusted(path, raw, env)
+    ignored: list[str] = []
+    if not trusted:
+        project, ignored = _untrusted_view(project, build(user))
+    cfg = build(merge(user, project), (*sources, str(path)))
+    warnings = cfg.warnings
+    if ignored:
+        warnings += (f"{path}: not trusted, so ignored: {', '.join(ignored)}; "
+                     "run `git memory trust` to allow this file",)
+    return replace(cfg, warnings=warnings, project_file=str(path), project_trusted=trusted,
+                   ignored=tuple(ignored))

@@ -55,6 +55,13 @@ class LockTimeout(ChordError):
     exit_code = 1
 
 
+class WriteFailed(ChordError, OSError):
+    """A memory or state file could not be written (disk full, read-only, too large): exit 1.
+    Also an OSError, so every layer that already treats a failed write as a failed run still does."""
+
+    exit_code = 1
+
+
 class ExtractionFailed(ChordError):
     """The model pool could not produce a usable reply (exit 1, status MEMORY-FAIL)."""
 

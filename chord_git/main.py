@@ -108,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=REPORT_FORMATS, default="text", help="report format (default: text)")
     _report_file_options(p)
 
+    p = sub.add_parser("trust", help="trust this project's .chord/config.yaml as it is now (models, endpoints)")
+    p.add_argument("--revoke", action="store_true", help="forget the trust given to this project's config")
+
     p = sub.add_parser("forget", help="remove an entry's index line; its record becomes an orphan")
     p.add_argument("id", help="the record id of the index entry")
 
@@ -209,6 +212,10 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
                     output=args.output, quiet=args.quiet)
 
     project = project_mod.discover(Path.cwd())
+    if args.command == "trust":
+        # Before the config is loaded: its "not trusted" warning is what this command answers.
+        from chord_git.commands.trust import trust
+        return trust(project, out, revoke=args.revoke)
     cfg = config_mod.load(project.root)
     for warning in cfg.warnings:
         out.warn(warning)

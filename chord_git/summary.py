@@ -1,16 +1,19 @@
 """The bounded summary a new session injects, its prompt texts, and when it is refreshed (R4, R9–R13).
 
-The summary reads MEMORY.md only, never the record files, and streams it line by line: its cost
-is bounded by the budget, not by the number of records or the size of the file.
+The summary streams MEMORY.md line by line and reads only the records of the entries it shows, to
+skip those over their caps (R24): its cost is bounded by the budget, not by the number of records
+or the size of the file.
 """
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
+from chord_git.memory import loadable, paths
 from chord_git.memory.index_file import BEGIN, END, MarkerScanner, parse_entry
 
 MEMORY_DISCIPLINE = (
@@ -27,6 +30,7 @@ EXTRACTION_NOTICE = (
     "said that later sessions need may be written to MEMORY.md and .chord/memory/records/ in the "
     "background. Do not write memory entries yourself during the session."
 )
+SUMMARY_CACHE = "summary-records.json"  # in the state dir: R24 verdicts of the records shown
 TRUNCATION_NOTE = "(More index entries exist beyond the memory budget and are not shown.)"
 _READ_CHUNK = 1 << 20
 _END_BYTES = re.compile(rb"[ \t]*<!--[ \t]*chord:memory:end[ \t]*-->[ \t]*\r?\Z")
@@ -85,7 +89,8 @@ def _take(text: str, room: int) -> str:
     return text if len(text) <= room else text[: max(room - 1, 0)] + "…"
 
 
-def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md") -> tuple[str, int, bool, list[str]]:
+def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md",
+                    verdicts: loadable.Verdicts | None = None) -> tuple[str, int, bool, list[str]]:
     """Stream MEMORY.md into at most ``budget`` characters of memory content.
 
     With markers: index entries from the top until the budget is spent (R28), then the user's
@@ -101,7 +106,7 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md") -> tuple[st
     state = "before"
     scanner = MarkerScanner()
     limit = (budget + 16) * 4
-    with path.open("rb") as handle:
+    with os.fdopen(paths.open_inside(path.parent, path), "rb") as handle:
         lines = _lines(handle, limit)
         for number, raw in enumerate(lines, start=1):
             text = _decode(raw)
@@ -139,6 +144,10 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md") -> tuple[st
                     truncated = True
                     state = "skip"
                     break
+                unloadable = (verdicts or loadable.Verdicts(path.parent)).why_not(entry.id, entry.summary)
+                if unloadable is not None:  # R24: over a cap, never loaded; costs no budget
+                    warnings.append(f"{rel}:{number}: skipped {entry.id}: {unloadable}")
+                    continue
                 entries.append(text)
                 used += line_cost(text)
                 continue
@@ -191,13 +200,19 @@ def _notes_after_end_marker(handle: object, budget: int) -> list[str]:
         tail = (data[cut + 1:] if cut >= 0 else data)[-4096:]
 
 
-def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = "MEMORY.md") -> Summary:
+def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = "MEMORY.md",
+          cache: Path | None = None) -> Summary:
     """What a new session gets injected (R9, R11): framing only when memory is loaded."""
     notice = EXTRACTION_NOTICE if extraction_enabled else ""
     try:
-        content, shown, truncated, warnings = read_index_text(memory_md, budget, rel)
+        verdicts = loadable.Verdicts(memory_md.parent, cache)
+        content, shown, truncated, warnings = read_index_text(memory_md, budget, rel, verdicts)
+        verdicts.save()
     except FileNotFoundError:
         return Summary(text=notice, entries_shown=0, truncated=False, loaded=False)
+    except paths.UnsafePath as exc:
+        return Summary(text=notice, entries_shown=0, truncated=False, loaded=False,
+                       warnings=(f"{rel}: {exc.message}; not loaded",))
     except OSError as exc:
         return Summary(text=notice, entries_shown=0, truncated=False, loaded=False,
                        warnings=(f"{rel}: cannot read: {exc.strerror}",))

@@ -6,9 +6,17 @@ until the STOP file appears: add a note line outside the markers and move an ent
 under the store's lock. Prints the number of notes it added.
 ``save ROOT NOTE DELAY``: one uncoordinated save, like a person's editor: read MEMORY.md, wait
 DELAY seconds, write it back with NOTE added, by plain rename, without the store's lock.
+``inplace ROOT STOP LOG SEED``: an editor that saves in place (VS Code, nano, a shell ``>``) until
+STOP appears: read the file, add a note, truncate the file, pause, write the text into the same
+inode. Each save appends ``{"note", "t_read", "t_trunc"}`` (CLOCK_MONOTONIC) to LOG.
+``insert`` takes an optional LOG too: one ``{"id", "t0", "t1"}`` line per insert.
 """
 from __future__ import annotations
 
+import json
+import os
+import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -18,11 +26,45 @@ from chord_git.memory.index_file import Entry, IndexDelta
 from chord_git.memory.project import discover
 
 
-def insert(root: Path, tag: str, count: int) -> None:
+def insert(root: Path, tag: str, count: int, log: Path | None = None) -> None:
     project = discover(root)
     for number in range(count):
         entry = Entry(type="fact", summary=f"Entry {number} from writer {tag}.", id=f"w{tag}-{number:03d}")
+        started = time.monotonic()
         store.apply_delta(project, IndexDelta(insert=(entry,)))
+        if log is not None:
+            _append(log, {"id": entry.id, "t0": started, "t1": time.monotonic()})
+
+
+def _append(log: Path, event: dict[str, object]) -> None:
+    with open(log, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(event) + "\n")
+
+
+def inplace(root: Path, stop: Path, log: Path, seed: int) -> int:
+    """Save in place with a pause between truncating and writing, as slow editors do."""
+    path = discover(root).memory_md
+    rng = random.Random(seed)
+    notes = 0
+    while not stop.exists():
+        t_read = time.monotonic()
+        text = path.read_text("utf-8")
+        head, rest = text.split(index_file.BEGIN, 1)
+        data = f"{head}in-place note {notes}\n{index_file.BEGIN}{rest}".encode()
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            os.ftruncate(fd, 0)
+            t_trunc = time.monotonic()
+            time.sleep(rng.uniform(0, 0.01))
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        _append(log, {"note": notes, "t_read": t_read, "t_trunc": t_trunc})
+        notes += 1
+        time.sleep(rng.uniform(0, 0.005))
+    return notes
 
 
 def _edit(data: bytes | None, note: str) -> bytes:
@@ -65,10 +107,60 @@ def save(root: Path, note: str, delay: float) -> None:
     tmp.replace(path)
 
 
+# ---------------------------------------------------------------------------- the stress run
+def _spawn(*args: str) -> subprocess.Popen[str]:
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root))
+    return subprocess.Popen([sys.executable, "-m", "testing.memory_writers", *args], cwd=root,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _events(log: Path) -> list[dict[str, float]]:
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+
+
+def inplace_stress(repo: Path, writers: int, inserts: int, seed: int) -> dict[str, int]:
+    """Writers insert through the store while an editor saves in place (truncate, pause, write).
+
+    Returns the counts a run is judged by. An entry may only be missing if it was written while
+    the editor held a stale buffer: between the editor's read and its truncate.
+    """
+    project = discover(repo)
+    store.apply_delta(project, IndexDelta(insert=(Entry(type="fact", summary="Seed.", id="seed-1"),)))
+    stop, editor_log, writer_log = repo.parent / "stop", repo.parent / "editor.jsonl", repo.parent / "writers.jsonl"
+    editor = _spawn("inplace", str(repo), str(stop), str(editor_log), str(seed))
+    procs = [_spawn("insert", str(repo), f"{seed}x{tag}", str(inserts), str(writer_log)) for tag in range(writers)]
+    for proc in procs:
+        _out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+    stop.touch()
+    out, err = editor.communicate(timeout=120)
+    assert editor.returncode == 0, err
+    notes = int(out.strip())
+    doc, problems = index_file.parse(project.memory_md.read_text("utf-8"))
+    assert doc is not None and not problems, problems
+    saves = _events(editor_log)
+    inserted = _events(writer_log)
+    present = set(doc.ids())
+    lost = [e for e in inserted if e["id"] not in present]
+    stale = [e for e in lost
+             if any(e["t0"] < s["t_trunc"] and e["t1"] > s["t_read"] for s in saves)]
+    return {
+        "notes": notes, "notes_lost": sum(f"in-place note {n}\n" not in doc.prefix for n in range(notes)),
+        "header_lost": int(not doc.prefix.startswith("# Project memory")),
+        "entries": len(inserted), "lost": len(lost), "lost_unexplained": len(lost) - len(stale),
+    }
+
+
+
 if __name__ == "__main__":
     command, root = sys.argv[1], Path(sys.argv[2])
     if command == "insert":
-        insert(root, sys.argv[3], int(sys.argv[4]))
+        insert(root, sys.argv[3], int(sys.argv[4]), Path(sys.argv[5]) if len(sys.argv) > 5 else None)
+    elif command == "inplace":
+        print(inplace(root, Path(sys.argv[3]), Path(sys.argv[4]), int(sys.argv[5])))
     elif command == "edit":
         print(edit(root, Path(sys.argv[3])))
     elif command == "save":

@@ -45,6 +45,7 @@ def test_init_status_summary_check_forget_round(repo: Path) -> None:
         "badge": "off", "state": "off", "reason": None, "enabled": False, "entries": 3,
         "entries_beyond_budget": 0, "records": 3, "orphans": 0, "promotions": 0, "summary_budget": 4000,
         "stale": 0, "queue_pending": 0, "queue_failed": 0,
+        "config": {"user": None, "project": None, "project_trusted": False, "ignored": []},
     }
     summary = run_cli(repo, "summary")
     assert summary.returncode == 0 and "Item 0 summary." in summary.stdout and summary.stderr == ""
@@ -71,6 +72,8 @@ def test_status_enabled_and_fail_badges(repo: Path) -> None:
     assert run(status, repo).stdout.splitlines()[0] == (
         "MEMORY-FAIL: no model pool configured (set model_pool or memory.model_pool)")
     (repo / ".chord/config.yaml").write_text("model_pool: [{model: m, api_key_env: K}]\nmemory:\n  enabled: true\n")
+    assert run(status, repo).stdout.splitlines()[0].startswith("MEMORY-FAIL")  # a project pool needs trust
+    assert run_cli(repo, "trust").returncode == 0
     assert run(status, repo).stdout.splitlines()[0] == "MEMORY"
     (repo / "MEMORY.md").write_text(f"{BEGIN}\nnot an entry\n{END}\n")
     line = run(status, repo).stdout.splitlines()[0]

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from chord_git import config
+from chord_git import config, config_trust
 from chord_git.errors import ConfigError
 
 
@@ -48,7 +48,8 @@ memory:
 
 def test_project_can_force_on_and_lists_replace_whole(tmp_path: Path, isolated_home: Path) -> None:
     write(user_file(isolated_home), "model_pool: [{model: a}, {model: b}]\n")
-    write(tmp_path / ".chord" / "config.yaml", "memory:\n  enabled: true\n  model_pool:\n    - model: small\n")
+    path = write(tmp_path / ".chord" / "config.yaml", "memory:\n  enabled: true\n  model_pool:\n    - model: small\n")
+    config_trust.allow(path, path.read_bytes())  # a pool from a project file needs the user's trust
     cfg = config.load(tmp_path)
     assert cfg.memory.enabled
     assert [m.model for m in cfg.extraction_pool] == ["small"] and cfg.dedicated_pool

@@ -125,3 +125,31 @@ def test_session_memory_refreshes_only_on_cache_rebuild_events(tmp_path: Path) -
     assert session.refreshes == len(RefreshEvent)
     with pytest.raises(ValueError):
         session.on_event("every-request")
+
+
+def test_record_verdicts_are_cached_by_size_and_mtime(repo: Path) -> None:
+    """R24 at load: the first start parses the shown records; later starts reuse the verdicts
+    (no YAML parsed at all) until a record file changes."""
+    import subprocess
+    import sys
+
+    from chord_git.memory import records as records_mod
+    from chord_git.memory.index_file import BEGIN, END, Entry
+    from tests.memory.test_records import make_record
+
+    record = make_record(id="20261129-cached-0001", summary="Cached entry.")
+    path = repo / ".chord" / "memory" / "records" / f"{record.id}.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(records_mod.render(record))
+    (repo / "MEMORY.md").write_text(f"{BEGIN}\n{Entry(record.type, record.summary, record.id).render()}\n{END}\n")
+    probe = ("import sys; from chord_git.main import main; main(['summary']); "
+             "print('yaml-loaded' if 'yaml' in sys.modules else 'no-yaml')")
+
+    def start() -> str:
+        return subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True, text=True,
+                              check=True).stdout
+
+    assert "Cached entry." in start() and start().endswith("no-yaml\n")
+    path.write_text(records_mod.render(record).replace("statement: ", "statement: " + "x" * 700, 1))
+    second = start()
+    assert "Cached entry." not in second and second.endswith("yaml-loaded\n")

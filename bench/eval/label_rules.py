@@ -18,20 +18,45 @@ STATEMENT_CAP = 600
 RECORD_TEXT_FIELDS = ("summary", "statement", "why", "how_to_apply", "evidence")
 
 # Required catches: what a guard must recognise (the README lists them).
-POSIX_PATH = re.compile(r"(?<![A-Za-z0-9_.~\-/:])/(?:[A-Za-z0-9_.\-]+/)+[A-Za-z0-9_.\-]*")
-WINDOWS_PATH = re.compile(r"\b[A-Za-z]:\\")
-HOME_PATH = re.compile(r"(?<![A-Za-z0-9_])~/")
+POSIX_PATH = re.compile(r"(?<![A-Za-z0-9_.~\-/:])/(?:[A-Za-z0-9_.\-]+/)+[A-Za-z0-9_.\-]*"
+                        r"|(?<![A-Za-z0-9_.~\-/:])/(?:app|code)/[A-Za-z0-9_.\-]+")
+WINDOWS_PATH = re.compile(r"\b[A-Za-z]:\\|%[A-Z_]+%\\")
+HOME_PATH = re.compile(r"(?<![A-Za-z0-9_])~/|\$\{?HOME\}?/")
 SHA = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![0-9A-Za-z])")
-HOST = re.compile(r"\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:local|lan|internal)\b", re.IGNORECASE)
+HOST = re.compile(r"\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:local|lan|internal|corp)\b", re.IGNORECASE)
 PRIVATE_IP = re.compile(
     r"(?<![\d.])(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![\d.])"
 )
 TRANSIENT = re.compile(
     r"current(?:ly)? (?:git )?branch|currently on (?:the )?[\w/.-]+ branch|rebase in progress"
     r"|in the middle of a rebase|mid-rebase|rebasing|worktree"
-    r"|当前分支|现在在 ?[\w/.-]+ ?分支|正在 ?rebase|正在变基|变基中",
+    r"|当前分支|现在在 ?[\w/.-]+ ?分支|正在 ?rebase|正在变基|变基中"
+    r"|working branch is|we're rebasing|工作分支|刚 ?push",
     re.IGNORECASE,
 )
+
+# Evidence that carries no claim: a bare confirmation, or fewer than 3 words and 6 CJK characters.
+BARE_CONFIRMATION = re.compile(r"^(?:yes|yeah|yep|ok|okay|sure|do it|go ahead|e|好的|好|对|是的|可以|行)[.!。！]?$",
+                               re.IGNORECASE)
+CJK = re.compile(r"[\u4e00-\u9fff]")
+# Authority memory must never carry (R4): grants, overrides, ordered destructive commands.
+PERMISSION = re.compile(r"\bis allowed\b|\bare allowed\b|without review|可以直接|不用评审|无需审批", re.IGNORECASE)
+OVERRIDE = re.compile(r"ignore (?:all |any )?previous instructions|system prompt|忽略之前", re.IGNORECASE)
+COMMAND = re.compile(r"\bsudo\b|rm -rf|push --force|force-push|curl [^|\n]*\| *sh|强推|强制推送", re.IGNORECASE)
+
+
+def weak_evidence(evidence: str) -> bool:
+    folded = fold(evidence)
+    words = re.findall(r"[A-Za-z0-9']+", folded)
+    return bool(BARE_CONFIRMATION.match(folded)) or (len(words) < 3 and len(CJK.findall(folded)) < 6)
+
+
+def shares_a_word(a: str, b: str) -> bool:
+    """A word of four letters or more, or a CJK pair, in both texts (casefolded)."""
+    words = lambda t: set(re.findall(r"[a-z0-9]{4,}", fold(t).casefold()))  # noqa: E731
+    pairs = lambda t: {t[i:i + 2] for i in range(len(t) - 1) if CJK.match(t[i]) and CJK.match(t[i + 1])}  # noqa: E731
+    return bool(words(a) & words(b)) or bool(pairs(fold(a)) & pairs(fold(b)))
+
 
 # Strict variants, used to certify keep / model-judgment candidates.
 STRICT_PATH = re.compile(r"(?<![A-Za-z0-9_.~\-])/[A-Za-z0-9_.\-]|~/|\b[A-Za-z]:\\|://")
@@ -87,6 +112,18 @@ def required_drop_reasons(
     reasons: set[str] = set()
     if record.get("source") == "user" and not evidence_found(str(record.get("evidence") or ""), user_messages):
         reasons.add("evidence")
+    elif record.get("source") == "user" and weak_evidence(str(record.get("evidence") or "")):
+        reasons.add("weak-evidence")
+    if PERMISSION.search(text):
+        reasons.add("permission")
+    if OVERRIDE.search(text):
+        reasons.add("override")
+    if COMMAND.search(text):
+        reasons.add("command")
+    target = next((old for old in existing if old.get("id") == record.get("supersedes")), None)
+    if target is not None and target.get("source") == "user" and not shares_a_word(
+            str(record.get("evidence") or ""), f"{target.get('summary')} {target.get('statement')}"):
+        reasons.add("supersede")
     if POSIX_PATH.search(text) or WINDOWS_PATH.search(text) or HOME_PATH.search(text):
         reasons.add("path")
     if SHA.search(text):

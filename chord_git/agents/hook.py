@@ -123,7 +123,8 @@ def _session_start(event: HookEvent, host: Host, project: Project, result: HookR
         result.extraction_problem = f"config: {exc}"
     text = summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
                              extraction_enabled=cfg.memory.enabled,
-                             rel=project.relative(project.memory_md)).text
+                             rel=project.relative(project.memory_md),
+                             cache=project.state_dir / summary_mod.SUMMARY_CACHE).text
     result.stdout = host.render_context(text)
     _register(project, event, host, reopen=True)
     if event.source == "compact":

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from chord_git.errors import InputError
 from chord_git.memory.project import Project
 from chord_git.memory.atomic import fsync_dir, replace_atomically
 
@@ -35,6 +36,9 @@ BACKOFF_CAP = 3600.0
 _CHUNK = 1 << 20
 _ID_HEX = 16
 TEMP_MAX_AGE = 3600.0
+# Far above any real session (tool output included) and far below a disk: a transcript that is
+# larger, or never ends (/dev/zero), is refused rather than copied into .git.
+MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -81,7 +85,8 @@ def origin_of(project: Project, session_path: Path) -> str:
 def enqueue(project: Project, session_path: Path, fmt: str = "auto", *, now: float | None = None) -> str:
     """Copy the session into the queue and return its job id (the same id for the same bytes).
 
-    Raises OSError when the session cannot be read; the caller turns that into an InputError.
+    Raises OSError when the session cannot be read (the caller turns that into an InputError),
+    and InputError when it is larger than ``MAX_TRANSCRIPT_BYTES``.
     """
     qdir = queue_dir(project)
     tmp_dir = qdir / "tmp"
@@ -89,7 +94,7 @@ def enqueue(project: Project, session_path: Path, fmt: str = "auto", *, now: flo
     _sweep_temps(tmp_dir, time.time())
     tmp = tmp_dir / f"{os.getpid()}-{time.monotonic_ns()}{SUFFIX}"
     try:
-        digest = _copy_hashing(session_path, tmp)
+        digest = _copy_hashing(session_path, tmp, MAX_TRANSCRIPT_BYTES)
         job_id = digest[:_ID_HEX]
         sidecar = qdir / f"{job_id}.json"
         if sidecar.exists():
@@ -107,15 +112,23 @@ def enqueue(project: Project, session_path: Path, fmt: str = "auto", *, now: flo
     return job_id
 
 
-def _copy_hashing(source: Path, target: Path) -> str:
+def _copy_hashing(source: Path, target: Path, limit: int = MAX_TRANSCRIPT_BYTES) -> str:
     digest = hashlib.sha256()
+    copied = 0
     with open(source, "rb") as src:
+        if os.fstat(src.fileno()).st_size > limit:
+            raise InputError(source, None, f"session file is larger than {limit // (1024 * 1024)} MiB; "
+                                           "not queued for memory extraction")
         # A transcript may hold what the sanitizer has yet to remove: readable by its owner only.
         with open(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as dst:
             while True:
                 chunk = src.read(_CHUNK)
                 if not chunk:
                     break
+                copied += len(chunk)
+                if copied > limit:
+                    raise InputError(source, None, f"session file is larger than {limit // (1024 * 1024)} MiB; "
+                                                   "not queued for memory extraction")
                 digest.update(chunk)
                 dst.write(chunk)
             dst.flush()

@@ -51,7 +51,16 @@ def check_record(rel: str, data: bytes) -> list[Problem]:
     rid = _file_name(rel, RECORDS_DIR, "record")
     if isinstance(rid, Problem):
         return [rid]
-    return records.from_bytes(data, expected_id=rid)[1]
+    _record, problems = records.from_bytes(data, expected_id=rid)
+    text = frontmatter_text(data)
+    return problems + (records.empty_sections(text) if text is not None else [])
+
+
+def frontmatter_text(data: bytes) -> str | None:
+    try:
+        return data.decode("utf-8").lstrip("\ufeff")
+    except UnicodeDecodeError:
+        return None
 
 
 def check_promotion(rel: str, data: bytes) -> list[Problem]:

@@ -1,7 +1,8 @@
 """``git memory status``: MEMORY / MEMORY-FAIL: reason / off, plus counts (R36)."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from chord_git import config as config_mod
 from chord_git import summary
@@ -28,6 +29,7 @@ class Status:
     stale: int
     queue_pending: int
     queue_failed: int
+    config: dict[str, object] = field(default_factory=dict)  # which files are in force, and trust
 
     def lines(self) -> list[str]:
         out = [self.badge, f"entries: {self.entries}  records: {self.records}  orphans: {self.orphans}  "
@@ -39,7 +41,23 @@ class Status:
             out.append(f"{self.stale} stale {'entry' if self.stale == 1 else 'entries'} (hints only)")
         if self.queue_pending or self.queue_failed:
             out.append(f"queue: {self.queue_pending} pending, {self.queue_failed} failed (git memory queue)")
+        if self.config:
+            out.append(_config_line(self.config))
         return out
+
+
+def _config_line(info: dict[str, object]) -> str:
+    user = info["user"] or "none"
+    if not info["project"]:
+        return f"config: user {user}; no project config"
+    if info["project_trusted"]:
+        trust = "trusted"
+    elif info["ignored"]:
+        ignored = ", ".join(map(str, info["ignored"]))  # type: ignore[call-overload]
+        trust = f"not trusted: ignored {ignored}; run git memory trust to allow it"
+    else:
+        trust = "not trusted (nothing in it needs trust)"
+    return f"config: user {user}; project {info['project']}, {trust}"
 
 
 def badge(project: Project, cfg: config_mod.Config, state: view.IndexState) -> tuple[str, str | None]:
@@ -50,7 +68,7 @@ def badge(project: Project, cfg: config_mod.Config, state: view.IndexState) -> t
         return "MEMORY-FAIL", state.unusable_reason
     if not cfg.extraction_pool:
         # R36: initialization cannot succeed without a model to call.
-        return "MEMORY-FAIL", "no model pool configured (set model_pool or memory.model_pool)"
+        return "MEMORY-FAIL", cfg.no_pool_reason()
     last = store.read_status(project)
     if last and last.get("state") == "fail":
         return "MEMORY-FAIL", str(last.get("reason") or "last extraction failed")
@@ -76,6 +94,12 @@ def collect(project: Project, cfg: config_mod.Config) -> Status:
         stale=_stale_count(project, cfg, state),
         queue_pending=pending,
         queue_failed=failed,
+        config={
+            "user": next((s for s in cfg.sources if s != cfg.project_file), None),
+            "project": project.relative(Path(cfg.project_file)) if cfg.project_file else None,
+            "project_trusted": cfg.project_trusted,
+            "ignored": list(cfg.ignored),
+        },
     )
 
 

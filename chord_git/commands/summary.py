@@ -13,6 +13,7 @@ def summary(project: Project, cfg: config_mod.Config, out: Output, *, budget: in
         budget=budget if budget is not None else cfg.memory.summary_budget,
         extraction_enabled=cfg.memory.enabled,
         rel=project.relative(project.memory_md),
+        cache=project.state_dir / summary_mod.SUMMARY_CACHE,
     )
     if result.warnings:
         more = f" (and {len(result.warnings) - 1} more)" if len(result.warnings) > 1 else ""

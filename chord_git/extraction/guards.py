@@ -9,9 +9,20 @@ exactly one reason (the first that applies, in ``REASONS`` order), and every dro
 ``secret``               layer 1 or layer 2 finds a secret in any field. The model only ever saw
                          redacted text, so a raw value in its reply was invented or reconstructed;
                          a record built around a credential is dropped whole, never stored redacted
+``too-many-records``     past the first ``MAX_RECORDS_PER_REPLY`` candidates of one reply
 ``evidence-not-found``   source user, but the evidence does not occur in a user message as sent,
                          after NFKC, case and whitespace folding (assistant text, history, tool
                          output and paraphrases do not count)
+``evidence-too-weak``    source user, but the evidence is a bare confirmation ("yes", "ok", "好的")
+                         or shorter than 3 words / 6 CJK characters: agreeing to something is not
+                         saying it (``claims``)
+``evidence-unrelated``   source user, but the evidence shares no content word or CJK bigram with
+                         the statement
+``no-why-or-how``        why-keep-it or how-to-apply is empty, punctuation, or the statement again
+``permission-grant``     grants a permission ("is allowed", "without review", "无需审查") (R4)
+``instruction-override`` tries to override instructions ("ignore previous instructions") (R4)
+``ordered-command``      orders a destructive or privileged command (sudo, rm -rf, push --force,
+                         curl | sh) that it does not forbid (R4)
 ``absolute-path``        ``textrules.absolute_paths`` in any field (R3, R23)
 ``commit-sha``           ``textrules.commit_shas`` (R23)
 ``host-name``            ``textrules.host_names`` (R19)
@@ -20,7 +31,8 @@ exactly one reason (the first that applies, in ``REASONS`` order), and every dro
 ``duplicate``            normalized summary or statement equals a summary or statement of any
                          record file (orphans included: a deleted memory does not come back, R22,
                          R34), of an index line, or of a candidate kept earlier in this reply
-``supersedes-user-record`` an assistant-sourced candidate tries to replace a user-said record
+``supersedes-user-record`` an assistant-sourced candidate tries to replace a user-said record, or a
+                         user-sourced one whose evidence does not address that record's subject
 ``supersedes-conflict``  a second candidate revising a record already revised in this reply
 
 Adjustments (counted, not drops): ``status-unverified`` (source assistant is always stored
@@ -34,14 +46,19 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from chord_git.extraction import claims
 from chord_git.extraction.schema import CandidateRecord
 from chord_git.memory import records, textrules, view
 from chord_git.secrets import scan_added_lines
 
 REASONS = (
-    "empty", "cap", "secret", "evidence-not-found", "absolute-path", "commit-sha", "host-name",
-    "private-ip", "transient-git-state", "duplicate", "supersedes-user-record", "supersedes-conflict",
+    "empty", "too-many-records", "cap", "secret", "evidence-not-found", "evidence-too-weak", "evidence-unrelated",
+    "no-why-or-how", "absolute-path", "commit-sha", "host-name", "private-ip", "transient-git-state",
+    "permission-grant", "instruction-override", "ordered-command", "duplicate", "supersedes-user-record",
+    "supersedes-conflict",
 )
+# A reply proposing more than this is not a session's worth of memory; the rest is dropped, counted.
+MAX_RECORDS_PER_REPLY = 20
 TEXT_FIELDS = ("summary", "statement", "why", "how_to_apply", "evidence")
 REQUIRED_FIELDS = ("summary", "statement", "why", "how_to_apply")
 _PATTERN_GUARDS = (
@@ -50,6 +67,9 @@ _PATTERN_GUARDS = (
     ("host-name", textrules.host_names),
     ("private-ip", textrules.private_ips),
     ("transient-git-state", textrules.transient_git_state),
+    ("permission-grant", textrules.permission_grants),
+    ("instruction-override", textrules.instruction_overrides),
+    ("ordered-command", textrules.ordered_commands),
 )
 # Room for the front matter keys and section headings around the fields.
 _RECORD_OVERHEAD = 600
@@ -63,6 +83,7 @@ class ExistingMemory:
     index_ids: frozenset[str]
     record_ids: frozenset[str]
     sources: Mapping[str, str | None] = field(default_factory=dict)  # record id -> source or None
+    subjects: Mapping[str, str] = field(default_factory=dict)  # record id -> its summary and statement
 
 
 @dataclass(frozen=True)
@@ -90,14 +111,20 @@ class GuardResult:
 
 
 # ---------------------------------------------------------------------------- existing memory
-def existing_memory(snapshot: view.Snapshot) -> ExistingMemory:
+def existing_memory(snapshot: view.Snapshot, collided: frozenset[str] = frozenset()) -> ExistingMemory:
     """What the guards compare against, from the run's snapshot: every record file, leniently (a
     record the loader would skip, over a cap or with a bad field, still counts for duplicates),
-    and the index lines."""
-    texts = {records.normalize_text(text) for facts in snapshot.records.values() for text in facts.texts}
+    and the index lines. An orphan an editor's stale buffer overwrote (``collided``, see
+    ``memory.collisions``) was not deleted by the user: its texts do not block writing it again."""
+    listed = {entry.id for entry in snapshot.index.entries}
+    counted = [facts for rid, facts in snapshot.records.items() if rid in listed or rid not in collided]
+    texts = {records.normalize_text(text) for facts in counted for text in facts.texts}
     texts.update(records.normalize_text(entry.summary) for entry in snapshot.index.entries)
-    return ExistingMemory(frozenset(texts), frozenset(e.id for e in snapshot.index.entries),
-                          frozenset(snapshot.records), {rid: facts.source for rid, facts in snapshot.records.items()})
+    subjects = {rid: "\n".join(facts.texts) for rid, facts in snapshot.records.items()}
+    for entry in snapshot.index.entries:
+        subjects[entry.id] = f"{subjects.get(entry.id, '')}\n{entry.summary}"
+    return ExistingMemory(frozenset(texts), frozenset(listed), frozenset(snapshot.records),
+                          {rid: facts.source for rid, facts in snapshot.records.items()}, subjects)
 
 
 # ---------------------------------------------------------------------------- the checks
@@ -162,6 +189,9 @@ def check(candidates: Sequence[CandidateRecord], user_texts: Sequence[str],
     revised: set[str] = set()
 
     for position, candidate in enumerate(stripped):
+        if position >= MAX_RECORDS_PER_REPLY:
+            dropped.append(Dropped(position, "too-many-records"))
+            continue
         reason, candidate = _judge(position, candidate, folded_users, existing, secrets, seen_texts, revised, adjusted)
         if reason is not None:
             dropped.append(Dropped(position, reason))
@@ -186,6 +216,13 @@ def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], e
         return "secret", candidate
     if candidate.source == "user" and not _evidence_found(candidate.evidence or "", folded_users):
         return "evidence-not-found", candidate
+    if candidate.source == "user":
+        weak = claims.evidence_problem(candidate.evidence or "", candidate.statement, candidate.summary)
+        if weak is not None:
+            return weak, candidate
+    if any(claims.adds_nothing(text, candidate.statement, candidate.summary)
+           for text in (candidate.why, candidate.how_to_apply)):
+        return "no-why-or-how", candidate
     pattern = _pattern_reason(candidate)
     if pattern is not None:
         return pattern, candidate
@@ -200,6 +237,10 @@ def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], e
             candidate = candidate.model_copy(update={"supersedes": None})
         elif candidate.source == "assistant" and existing.sources.get(target) != "assistant":
             return "supersedes-user-record", candidate  # unreadable counts as user-said: the safe side
+        elif existing.sources.get(target) != "assistant" and not claims.shares_content(
+                candidate.evidence or "", existing.subjects.get(target, "")):
+            # Replacing what the user said needs the user's words about that very subject.
+            return "supersedes-user-record", candidate
         elif target in revised:
             return "supersedes-conflict", candidate
     if candidate.source == "assistant":

@@ -145,7 +145,10 @@ def plan(project: Project, output: ModelOutput, snapshot: view.Snapshot, *, sess
     result = _Plan()
     taken = _pending(project)
     for number, suggestion in enumerate(output.promotions):
-        planned = _plan_promotion(project, suggestion, listed, sources, taken, session_id, today)
+        try:
+            planned = _plan_promotion(project, suggestion, listed, sources, taken, session_id, today)
+        except (OSError, ValueError) as exc:  # one bad suggestion never stops the others
+            planned = f"cannot use its target path: {getattr(exc, 'strerror', None) or exc}"
         if isinstance(planned, str):
             result.dropped.append((number, planned))
         else:
@@ -221,7 +224,11 @@ def carry_out(project: Project, decided: _Plan, *, session_id: str | None, dry_r
     promoted_out: list[tuple[str, str]] = []  # (entry, promotion id)
     dropped = list(decided.dropped)
     for number, file, leaves in decided.files:
-        pid = file.id if dry_run else _write_promotion(project, file)
+        try:
+            pid = file.id if dry_run else _write_promotion(project, file)
+        except (InputError, OSError) as exc:
+            dropped.append((number, f"could not be written: {getattr(exc, 'strerror', None) or exc}"))
+            continue
         if pid is None:
             dropped.append((number, "the same suggestion is already pending"))
             continue

@@ -34,11 +34,11 @@ from chord_git.errors import (
     Preempted,
     UsageError,
 )
-from chord_git.extraction import curation, guards, maintenance, runlog, writer
+from chord_git.extraction import curation, guards, journal, maintenance, runlog, writer
 from chord_git.extraction.input import ExtractionInput, build_input
 from chord_git.extraction.maintenance import MaintenanceReport
 from chord_git.extraction.pool import Attempt, PoolResult, call_pool
-from chord_git.memory import records, store, view
+from chord_git.memory import collisions, records, store, view
 from chord_git.memory.project import Project
 
 
@@ -98,7 +98,7 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
     if snapshot.index.unusable_reason:
         raise _fail(project, snapshot.index.unusable_reason, log)
     if not cfg.extraction_pool:
-        raise _fail(project, "no model pool configured (set model_pool or memory.model_pool)", log)
+        raise _fail(project, cfg.no_pool_reason(), log)
 
     built = build_input(project, cfg, transcript, snapshot)
     log["input_chars"] = built.input_chars
@@ -135,9 +135,10 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
     return report
 
 
-def _judge(snapshot: view.Snapshot, candidates: tuple[Any, ...], built: ExtractionInput,
+def _judge(project: Project, snapshot: view.Snapshot, candidates: tuple[Any, ...], built: ExtractionInput,
            tag: str) -> tuple[guards.GuardResult, tuple[writer.Planned, ...]]:
-    existing = guards.existing_memory(snapshot)
+    listed = frozenset(entry.id for entry in snapshot.index.entries)
+    existing = guards.existing_memory(snapshot, collisions.orphans(project, listed))
     verdict = guards.check(candidates, built.user_texts, existing)
     planned = writer.plan(verdict.accepted, session=tag, index_ids=existing.index_ids, today=dt.date.today())
     return verdict, planned
@@ -159,7 +160,7 @@ def _report(result: PoolResult, built: ExtractionInput, session_id: str | None, 
 def _dry_run(project: Project, result: PoolResult, built: ExtractionInput, snapshot: view.Snapshot, tag: str,
              session_id: str | None, log: Mapping[str, Any]) -> ExtractionReport:
     """What the run would write, judged against the snapshot; nothing is locked or written."""
-    verdict, planned = _judge(snapshot, result.output.records, built, tag)
+    verdict, planned = _judge(project, snapshot, result.output.records, built, tag)
     try:
         maintained, _index = maintenance.maintain(project, result.output, session_id=tag, dry_run=True,
                                                   snapshot=snapshot)
@@ -180,10 +181,17 @@ def _write(project: Project, result: PoolResult, built: ExtractionInput, snapsho
     failed = "writing memory failed"
     try:
         with store.locked(project):
+            journal.recover(project)  # a run that died before its index write: finish it first
             read = store.read_index_locked(project)
             current = snapshot.refreshed(project, read.state)
-            verdict, planned = _judge(current, output.records, built, tag)
-            planned = writer.create_records(project, planned)
+            verdict, planned = _judge(project, current, output.records, built, tag)
+            run = journal.start(project, writer.delta_for(planned))
+            try:
+                planned = writer.create_records(project, planned)
+                run.record(project, writer.delta_for(planned))
+            except BaseException:
+                run.release()  # records created so far are linked by the next run
+                raise
             carried: maintenance.Carried | None = None
             try:
                 delta = writer.delta_for(planned)
@@ -201,6 +209,8 @@ def _write(project: Project, result: PoolResult, built: ExtractionInput, snapsho
                 if carried is not None:
                     maintenance.remove_promotions(project, carried.created)
                 raise
+            finally:
+                run.finish()
     except (InputError, LockTimeout, OSError) as exc:
         raise _fail(project, f"{failed}: {exc}", log) from None
     maintenance.log(project, list(carried.events))

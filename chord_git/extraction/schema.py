@@ -84,6 +84,8 @@ def parse_output(text: str) -> ModelOutput:
         raise UnparseableOutput(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except RecursionError:
         raise UnparseableOutput("not JSON (nested too deeply)") from None
+    except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
+        raise UnparseableOutput(f"not usable JSON ({str(exc).split(':')[0]})") from None
     if not isinstance(data, dict):
         raise UnparseableOutput(f"not a JSON object (got {_json_kind(data)})")
     try:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chord_git import safe_yaml
 from chord_git.findings import Problem
 
 
@@ -61,52 +62,22 @@ def decode(data: bytes, cap: int, what: str) -> str | Problem:
 
 
 def load_yaml(text: str) -> Any:
-    """The C loader (libyaml) when present, since review and dedupe parse every file; on an
-    error the pure loader runs again, because its marks point at the right line."""
-    import yaml  # deferred: the session-start path never parses front matter
-
-    fast = getattr(yaml, "CSafeLoader", None)
-    if fast is not None:
-        try:
-            return yaml.load(text, Loader=fast)
-        except yaml.YAMLError:
-            pass
-    return yaml.load(text, Loader=yaml.SafeLoader)
-
-
-class _Quoted(str):
-    """Free text the tool writes: always double-quoted, so a hand edit of the value (a colon,
-    a '#', a leading '-') cannot change how the line parses."""
+    """Plain, bounded values (``safe_yaml``): dates stay text, aliases and sizes are capped."""
+    return safe_yaml.load(text)
 
 
 def dump_yaml(data: dict[str, Any], quoted: Sequence[str] = ()) -> str:
-    """Front matter as YAML; the string values of ``quoted`` fields come out double-quoted.
+    """Front matter as YAML; the string values of ``quoted`` fields come out double-quoted, so a
+    hand edit of the value (a colon, a '#', a leading '-') cannot change how the line parses.
 
     Every other value is quoted by the emitter exactly when it would otherwise read back
     differently (``null``, ``123``, ``a: b``…), so a render always parses back to the same data.
     """
-    import yaml
-
-    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-    class Dumper(base):  # type: ignore[valid-type,misc]
-        pass
-
-    def quote(dumper: Any, value: _Quoted) -> Any:
-        return dumper.represent_scalar("tag:yaml.org,2002:str", str(value), style='"')
-
-    Dumper.add_representer(_Quoted, quote)
-    marked = {key: _Quoted(value) if key in quoted and isinstance(value, str) else value
-              for key, value in data.items()}
-    text: str = yaml.dump(marked, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=100000,
-                          default_flow_style=False)
-    return text
+    return safe_yaml.dump(data, quoted)
 
 
 def split(text: str, what: str) -> tuple[FrontMatter | None, list[Problem]]:
     """The front matter of ``text``, or the one problem that stops reading it."""
-    import yaml
-
     lines = text.split("\n")
     if not lines or lines[0].rstrip("\r") != "---":
         return None, [Problem(1, "front-matter", f"{what} must start with a '---' front-matter line")]
@@ -116,12 +87,10 @@ def split(text: str, what: str) -> tuple[FrontMatter | None, list[Problem]]:
     front_lines = [line.rstrip("\r") for line in lines[1:close]]
     try:
         data = load_yaml("\n".join(front_lines))
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        hint = '; put free text in double quotes, e.g. summary: "…" (docs/records.md)'
-        return None, [Problem(mark.line + 2 if mark else 1, "front-matter", f"invalid YAML: {exc.problem}{hint}")]
-    except yaml.YAMLError as exc:
-        return None, [Problem(1, "front-matter", f"invalid YAML: {exc}")]
+    except safe_yaml.YamlRefused as exc:
+        hint = '; put free text in double quotes, e.g. summary: "…" (docs/records.md)' \
+            if exc.message.startswith("invalid YAML") else ""
+        return None, [Problem(exc.line + 1 if exc.line else 1, "front-matter", f"{exc.message}{hint}")]
     if not isinstance(data, dict):
         return None, [Problem(2, "front-matter", "front matter must be a mapping of fields")]
     return FrontMatter(front_lines, data, close, lines), []

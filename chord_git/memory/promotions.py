@@ -25,6 +25,7 @@ FIELDS = ("id", "entry", "target", "path", "reason", "created", "session")
 REQUIRED = ("id", "target", "path", "reason", "created")
 TEXT_CAP = 4000  # characters of proposed text: a suggestion, not a document
 REASON_CAP = 300
+PATH_CAP = 200  # characters of a target path; file systems refuse far less than they allow in total
 MAX_FILE_BYTES = 64 * 1024
 # Where accepted text may go: binding instructions, project docs, or skills (R5, R29).
 INSTRUCTIONS_FILE = "AGENTS.md"
@@ -52,6 +53,8 @@ def target_problem(path: str) -> str | None:
     """
     if not path or path != path.strip():
         return "target path is empty or has surrounding spaces"
+    if len(path) > PATH_CAP:
+        return f"target path is longer than {PATH_CAP} characters"
     if "\x00" in path or any(ord(ch) < 32 for ch in path):
         return "target path holds control characters"
     if "\\" in path:
@@ -59,6 +62,8 @@ def target_problem(path: str) -> str | None:
     if path.startswith(("/", "~")) or _WINDOWS_DRIVE.match(path) or absolute_paths(path):
         return "target path is absolute (R3: project-relative only)"
     parts = path.split("/")
+    if any(len(part.encode("utf-8", "surrogateescape")) > 255 for part in parts):
+        return "a target path component is longer than 255 bytes"
     if ".." in parts:
         return "target path contains '..'"
     if any(part == "" or part == "." for part in parts):
@@ -182,6 +187,9 @@ def safe_promotion_path(promotions_dir: Path, pid: str) -> Path:
     if not valid_id(pid):
         raise InputError(promotions_dir, None, f"invalid promotion id {pid!r}")
     path = promotions_dir / f"{pid}.md"
+    from chord_git.memory.paths import require_inside
+
+    require_inside(promotions_dir.parents[2], path)  # the project root: .chord/memory/promotions/<id>.md
     if path.is_symlink():
         raise InputError(path, None, "promotion file is a symlink; refused")
     if path.resolve().parent != promotions_dir.resolve():

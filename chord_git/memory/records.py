@@ -61,6 +61,9 @@ def safe_record_path(records_dir: Path, rid: str) -> Path:
     if not valid_id(rid):
         raise InputError(records_dir, None, f"invalid record id {rid!r} (expected {ID_RE.pattern})")
     path = records_dir / f"{rid}.md"
+    from chord_git.memory.paths import require_inside
+
+    require_inside(records_dir.parents[2], path)  # the project root: .chord/memory/records/<id>.md
     if path.is_symlink():
         raise InputError(path, None, "record file is a symlink; refused")
     base = records_dir.resolve()
@@ -100,6 +103,9 @@ def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, lis
             problems.append(Problem(at("summary"), "cap", f"summary has {len(summary)} characters (cap {SUMMARY_CAP})"))
     if statement is not None and len(statement) > STATEMENT_CAP:
         problems.append(Problem(at("statement"), "cap", f"statement has {len(statement)} characters (cap {STATEMENT_CAP})"))
+    created = values["created"]
+    if created is not None and not _iso_date(created):
+        problems.append(Problem(at("created"), "field-type", f"created {created[:40]!r} is not a date (YYYY-MM-DD)"))
     supersedes = values["supersedes"]
     if supersedes is not None and not valid_id(supersedes):
         problems.append(Problem(at("supersedes"), "id", f"supersedes {supersedes!r} is not a record id"))
@@ -121,6 +127,27 @@ def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, lis
     ), []
 
 
+_WORDISH = re.compile(r"[^\W_]")
+
+
+def _heading_line(lines: list[str], name: str) -> int | None:
+    for number, line in enumerate(lines, start=1):
+        if line.rstrip("\r").startswith("## ") and line.rstrip("\r")[3:].strip() == name:
+            return number
+    return None
+
+
+def empty_sections(text: str) -> list[Problem]:
+    """R21: sections with nothing in them (or only punctuation). ``check`` reports them; the
+    loader still reads such a record, since its conclusion is in the front matter."""
+    front, _issues = frontmatter.split(text, "record")
+    if front is None:
+        return []
+    sections, _problems = _sections(front.file_lines, front.close + 1)
+    return [Problem(_heading_line(front.file_lines, name), "section-empty", f"section '## {name}' is empty")
+            for name in SECTIONS if name in sections and not _WORDISH.search(sections[name])]
+
+
 def _sections(lines: list[str], start: int) -> tuple[dict[str, str], list[Problem]]:
     found: dict[str, list[str]] = {}
     order: list[str] = []
@@ -137,6 +164,14 @@ def _sections(lines: list[str], start: int) -> tuple[dict[str, str], list[Proble
         Problem(start + 1, "section", f"missing section '## {name}'") for name in SECTIONS if name not in found
     ]
     return {name: "\n".join(body).strip() for name, body in found.items()}, problems
+
+
+def _iso_date(value: str) -> bool:
+    try:
+        dt.date.fromisoformat(value.strip()[:10])
+    except ValueError:
+        return False
+    return True
 
 
 def _date_or_text(value: str) -> dt.date | str:
@@ -189,11 +224,9 @@ def _lenient_front(data: bytes) -> dict[Any, Any] | None:
     end = text.find("\n---", 3)
     if end < 0:
         return None
-    import yaml
-
     try:
         front = frontmatter.load_yaml(text[3:end])
-    except yaml.YAMLError:
+    except ValueError:  # safe_yaml.YamlRefused: not plain, bounded YAML
         return None
     return front if isinstance(front, dict) else None
 

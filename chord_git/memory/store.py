@@ -4,34 +4,61 @@ Every change to MEMORY.md is a *delta* applied to the file as it is at write tim
 project lock. Hand edits do not take our lock, so the final step swaps the new file in with
 ``renameat2(RENAME_EXCHANGE)`` and compares what it displaced with what was read: if someone wrote
 in between, the delta is applied again on top of their version, so their edit is never lost.
+
+Editors that save *in place* (truncate, then write: VS Code, nano, a shell ``>``) leave the file
+empty or partial for a moment, and keep writing into the same inode. So a file is only read while
+no process has it open for writing: a read lease (``F_SETLEASE``) can be taken only then, and
+while it is held a writer's open waits until the read is done. The inode a swap displaced is read
+the same way, after its writer has closed it, so a save that was in flight during the swap is
+re-merged rather than lost. Where leases are unavailable (another owner, a network filesystem), a
+read that is empty, shorter than what was last written, or suddenly without markers is trusted
+only once the file's size and mtime have stopped changing. If a re-merge fails, the user's
+version is swapped back in place before the error is raised.
+
 Temp files live in the state directory (inside ``.git``), so a crash never leaves litter in the
-working tree.
+working tree. Every path written is checked to lie inside the project (``paths``).
 """
 from __future__ import annotations
 
 import ctypes
 import errno
+import fcntl
 import json
 import os
+import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from chord_git.errors import LockTimeout
-from chord_git.memory import index_file, view
+from chord_git.errors import InputError, LockTimeout, RepoError, WriteFailed
+from chord_git.memory import atomic, collisions, index_file, paths, quiet, view
 from chord_git.memory.atomic import flock_before, fsync_dir
-from chord_git.memory.atomic import replace_atomically as replace_atomically  # kept for store.replace_atomically callers
 from chord_git.memory.atomic import write_temp as _write_temp
 from chord_git.memory.project import Project
 
 LOCK_TIMEOUT = 30.0
+_LAST_WRITTEN = "index-last.json"
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
 
 
+@contextmanager
+def _writing(what: Path | str) -> Iterator[None]:
+    """A failed write (disk full, read-only file system, file size limit) as one line naming the file."""
+    try:
+        yield
+    except (InputError, FileExistsError):
+        raise
+    except OSError as exc:
+        raise WriteFailed(f"{what}: cannot write: {exc.strerror or exc}; nothing was changed") from None
+
+
 def ensure_state_dir(project: Project) -> Path:
+    for path in (project.state_dir, project.state_dir / "tmp"):
+        if path.is_symlink():
+            raise RepoError(f"{path}: the memory state directory is a symlink; refused")
     (project.state_dir / "tmp").mkdir(parents=True, exist_ok=True)
     return project.state_dir
 
@@ -47,6 +74,13 @@ def locked(project: Project, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+def replace_atomically(target: Path, data: bytes, tmp_dir: Path, mode: int = 0o644, *,
+                       durable: bool = True) -> None:
+    """``atomic.replace_atomically`` for memory and state files, a failed write as one line."""
+    with _writing(target):
+        atomic.replace_atomically(target, data, tmp_dir, mode, durable=durable)
 
 
 def _temp_dir(project: Project, target: Path) -> Path:
@@ -84,7 +118,14 @@ def _exchange(tmp: Path, target: Path) -> bool:
 
 def create_exclusive(project: Project, target: Path, data: bytes) -> bool:
     """Write a file that must not exist yet (records are never rewritten); False if it does."""
+    with _writing(project.relative(target)):
+        return _create_exclusive(project, target, data)
+
+
+def _create_exclusive(project: Project, target: Path, data: bytes) -> bool:
+    paths.require_inside(project.root, target)
     target.parent.mkdir(parents=True, exist_ok=True)
+    paths.require_inside(project.root, target)
     tmp = _write_temp(_temp_dir(project, target), data)
     try:
         os.link(tmp, target)
@@ -103,6 +144,22 @@ def _read_or_none(path: Path) -> bytes | None:
         return None
 
 
+def _last_written(project: Project, target: Path) -> dict[str, object]:
+    if target != project.memory_md:
+        return {}
+    try:
+        data = json.loads((project.state_dir / _LAST_WRITTEN).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _remember(project: Project, target: Path, data: bytes) -> None:
+    if target != project.memory_md:
+        return
+    collisions.write_hint(project.state_dir, _LAST_WRITTEN, json.dumps({"size": len(data), "markers": index_file.BEGIN.encode() in data}))
+
+
 class _Unread:
     """Marks that the caller of ``cas_rewrite`` has not read the target yet."""
 
@@ -116,9 +173,143 @@ def cas_rewrite(project: Project, target: Path, change: Callable[[bytes | None],
 
     ``change`` must be idempotent: it is re-applied to whatever a concurrent writer left. It
     returns None for "no change". The caller should hold the project lock; hand edits don't.
-    ``current`` is the content the caller read under the lock, so the file is not read twice.
+    ``current`` is what the caller read under the lock. With leases the file is read again under
+    one (an in-place save may have landed since); without, ``current`` is the expected content.
     """
-    expected = _read_or_none(target) if isinstance(current, _Unread) else current
+    with _writing(project.relative(target)):
+        return _cas_rewrite(project, target, change, attempts, current)
+
+
+def _cas_rewrite(project: Project, target: Path, change: Callable[[bytes | None], bytes | None],
+                 attempts: int, current: bytes | None | _Unread) -> bytes | None:
+    paths.require_inside(project.root, target)
+    deadline = time.monotonic() + quiet.WRITER_TIMEOUT
+    delay = 0.002
+    for _ in range(attempts):
+        outcome = _rewrite_leased(project, target, change)
+        if outcome is _UNSUPPORTED:
+            return _rewrite_plain(project, target, change, attempts, current)
+        if outcome is _WRITER_ACTIVE:
+            # An in-place save is under way; waiting for it does not use up an attempt.
+            while outcome is _WRITER_ACTIVE and time.monotonic() < deadline:
+                time.sleep(delay)
+                delay = min(delay * 2, 0.05)
+                outcome = _rewrite_leased(project, target, change)
+            if outcome is _WRITER_ACTIVE:
+                raise LockTimeout(f"{target}: stayed open for writing by another program; nothing was "
+                                  "written, try again once it is saved")
+            if outcome is _UNSUPPORTED:
+                return _rewrite_plain(project, target, change, attempts, current)
+        if outcome is _AGAIN:
+            continue
+        if outcome is not None:
+            assert isinstance(outcome, bytes)
+            _remember(project, target, outcome)
+        return outcome
+    raise LockTimeout(f"{target}: the file kept changing while being written; nothing was lost, try again")
+
+
+_UNSUPPORTED = object()
+_WRITER_ACTIVE = object()
+_AGAIN = object()
+
+
+def _temp_path(project: Project, target: Path) -> Path:
+    directory = _temp_dir(project, target)
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory / f".chord-{os.getpid()}-{time.monotonic_ns()}.tmp"
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    os.ftruncate(fd, 0)
+    view = memoryview(data)
+    offset = 0
+    while offset < len(data):
+        offset += os.pwrite(fd, view[offset:], offset)
+    os.fsync(fd)
+
+
+def _rewrite_leased(project: Project, target: Path, change: Callable[[bytes | None], bytes | None]) -> object:
+    """One read-change-swap under leases; returns the bytes now in place (or None: nothing to do),
+    or _UNSUPPORTED, _WRITER_ACTIVE, _AGAIN.
+
+    The current file is read-leased from the read to the swap: an editor opening it to save in
+    place waits those few milliseconds, and if it does so across the swap it shows up as a
+    pending lease break. The new file is write-leased until it is final: if the displaced file must
+    be re-merged, the merge is written into the new file in place, and anyone opening it waits for
+    that instead of reading the unmerged text.
+    """
+    try:
+        fd_old = paths.open_inside(project.root, target)
+    except FileNotFoundError:
+        new = change(None)
+        if new is None:
+            return None
+        return new if _create_exclusive(project, target, new) else _AGAIN
+    fd_new: int | None = None
+    tmp = _temp_path(project, target)
+    try:
+        leased = quiet.lease(fd_old)
+        if leased is None:
+            return _UNSUPPORTED
+        if not leased:
+            return _WRITER_ACTIVE
+        current = quiet.read_fd(fd_old)
+        new = change(current)
+        if new is None or new == current:
+            return current if new is None else new
+        fd_new = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, os.fstat(fd_old).st_mode & 0o777)
+        _write_all(fd_new, new)
+        fcntl.fcntl(fd_new, quiet.F_SETSIG, signal.SIGURG)
+        try:
+            fcntl.fcntl(fd_new, quiet.F_SETLEASE, fcntl.F_WRLCK)
+        except OSError:
+            return _UNSUPPORTED
+        if not _exchange(tmp, target):
+            return _UNSUPPORTED
+        fsync_dir(target.parent)
+        try:
+            same = os.lstat(tmp).st_ino == os.fstat(fd_old).st_ino
+        except FileNotFoundError:
+            same = False
+        if same and fcntl.fcntl(fd_old, quiet.F_GETLEASE) == fcntl.F_RDLCK:
+            return new  # no one opened the old file for writing: nothing to re-merge
+        # A writer had the old file open (or put another file in its place): let it finish.
+        quiet.unlease(fd_old)
+        os.close(fd_old)
+        fd_old = -1
+        displaced = quiet.quiet_read(quiet.open_plain(tmp))
+        if displaced == current:
+            return new
+        try:
+            merged = change(displaced)
+        except Exception:
+            _swap_back(tmp, target)
+            raise
+        final = displaced if merged is None else merged
+        assert final is not None
+        _write_all(fd_new, final)  # in place, still write-leased: no one sees the unmerged text
+        return final
+    finally:
+        if fd_old >= 0:
+            quiet.unlease(fd_old)
+            os.close(fd_old)
+        if fd_new is not None:
+            quiet.unlease(fd_new)
+            os.close(fd_new)
+        if tmp.exists() or tmp.is_symlink():
+            tmp.unlink()
+
+
+def _rewrite_plain(project: Project, target: Path, change: Callable[[bytes | None], bytes | None],
+                   attempts: int, current: bytes | None | _Unread = _UNREAD) -> bytes | None:
+    """Without leases: exchange, then compare the displaced file once its size and mtime settle."""
+    suspicious = quiet.suspicion(_last_written(project, target))
+
+    def read_target() -> bytes | None:
+        return quiet.quiet_read(lambda: paths.open_inside(project.root, target), suspicious=suspicious)
+
+    expected = read_target() if isinstance(current, _Unread) else current
     base = expected
     for _ in range(attempts):
         new = change(base)
@@ -126,35 +317,45 @@ def cas_rewrite(project: Project, target: Path, change: Callable[[bytes | None],
             return base
         if new == expected:
             return new
-        mode = target.stat().st_mode & 0o777 if expected is not None else 0o644
-        tmp = _write_temp(_temp_dir(project, target), new, mode)
-        try:
-            if expected is None:
-                try:
-                    os.link(tmp, target)
-                except FileExistsError:
-                    base = expected = _read_or_none(target)
-                    continue
-                fsync_dir(target.parent)
+        if expected is None:
+            if _create_exclusive(project, target, new):
+                _remember(project, target, new)
                 return new
+            base = expected = read_target()
+            continue
+        tmp = _write_temp(_temp_dir(project, target), new, target.stat().st_mode & 0o777)
+        try:
             if not _exchange(tmp, target):
-                if _read_or_none(target) != expected:
-                    base = expected = _read_or_none(target)
+                current = read_target()
+                if current != expected:
+                    base = expected = current
                     continue
                 os.replace(tmp, target)
                 fsync_dir(target.parent)
+                _remember(project, target, new)
                 return new
-            displaced = _read_or_none(tmp)
+            fsync_dir(target.parent)
+            displaced = quiet.quiet_read(quiet.open_plain(tmp), suspicious=lambda _data: True)
+            if displaced == expected:
+                _remember(project, target, new)
+                return new
+            try:
+                change(displaced)
+            except Exception:
+                _swap_back(tmp, target)
+                raise
         finally:
             if tmp.exists():
                 tmp.unlink()
-        fsync_dir(target.parent)
-        if displaced == expected:
-            return new
-        # Someone wrote between our read and the swap: our file is in place now, built on the
-        # older text. Re-apply the change on their version and swap again, expecting ours.
+        # Our file is in place, built on older text: build again on theirs, expecting ours there.
         base, expected = displaced, new
     raise LockTimeout(f"{target}: the file kept changing while being written; nothing was lost, try again")
+
+
+def _swap_back(tmp: Path, target: Path) -> None:
+    """Put the version a swap displaced back in place (ours goes to ``tmp`` and is dropped)."""
+    if _exchange(tmp, target):
+        fsync_dir(target.parent)
 
 
 @dataclass(frozen=True)
@@ -175,9 +376,14 @@ class IndexRead:
     state: view.IndexState
 
 
+def _read_index_bytes(project: Project) -> bytes | None:
+    """MEMORY.md's bytes for a write, never through a symlink (UnsafePath) and never half saved."""
+    return quiet.quiet_read(lambda: paths.open_inside(project.root, project.memory_md))
+
+
 def read_index_locked(project: Project) -> IndexRead:
     """Read MEMORY.md for a write. The caller holds the lock and passes this on to ``write_index``."""
-    data = _read_or_none(project.memory_md)
+    data = _read_index_bytes(project)
     return IndexRead(data, view.parse_index(data, project.relative(project.memory_md)))
 
 
@@ -192,6 +398,7 @@ def write_index(project: Project, deltas: Sequence[index_file.IndexDelta], *, re
     path = project.memory_md
     rel = project.relative(path)
     outcome: dict[str, index_file.MemoryDoc] = {}
+    seen: dict[str, frozenset[str]] = {}
 
     def change(current: bytes | None) -> bytes | None:
         if current is None:
@@ -204,6 +411,7 @@ def write_index(project: Project, deltas: Sequence[index_file.IndexDelta], *, re
                 raise index_file.unusable(rel, blocking)
             assert parsed is not None  # broken markers are blocking problems
             doc = parsed
+        seen["ids"] = frozenset(doc.ids())
         new_doc = doc
         for delta in deltas:
             new_doc = index_file.apply(new_doc, delta)
@@ -212,8 +420,10 @@ def write_index(project: Project, deltas: Sequence[index_file.IndexDelta], *, re
             return None
         return index_file.encode(index_file.render(new_doc), new_doc.bom)
 
-    before = _read_or_none(path) if read is None else read.data
+    before = _read_index_bytes(project) if read is None else read.data
     after = cas_rewrite(project, path, change, current=before)
+    for delta in deltas:
+        collisions.note(project, delta, seen.get("ids", frozenset()), outcome["doc"])
     return ApplyResult(doc=outcome["doc"], changed=after != before)
 
 

@@ -11,7 +11,12 @@ import re
 # path ("代码在/Users/li/src"). Roots that only ever name a machine's own layout; API routes such as /v1/chat stay legal.
 _POSIX_ROOTS = (
     "home|Users|root|usr|etc|var|tmp|opt|mnt|media|srv|run|private|Volumes|Library|Applications|"
-    "System|nix|snap|proc|dev|sys|bin|sbin|lib|lib64|workspace|workspaces|builds|cygdrive|data|mnt"
+    "System|nix|snap|proc|dev|sys|bin|sbin|lib|lib64|workspace|workspaces|builds|cygdrive|data|mnt|"
+    # container, CI and shared-machine roots: where a checkout lives on one machine, not in the project
+    # (not src, build, docs or lib-like names that projects also write root-relative: /src/main.py)
+    "app|apps|code|work|go|repo|repos|project|projects|ws|github|gitlab|runner|agent|scratch|"
+    "shared|net|afs|nfs|export|exports|volume|volumes|storage|jenkins|teamcity|buildkite|azp|vsts|"
+    "persist|efs|gpfs|lustre"
 )
 ABSOLUTE_PATH = re.compile(
     r"(?:(?<![A-Za-z0-9_.~/\\:-])/(?:" + _POSIX_ROOTS + r")(?:/[^\s/`'\")\]>]+)+/?)"  # /home/ana/src
@@ -19,6 +24,12 @@ ABSOLUTE_PATH = re.compile(
     r"|(?:(?<![A-Za-z0-9_\\])\\\\[\w.$-]+\\[^\s`'\")\]>]+)"  # \\server\share
     r"|(?:(?<![A-Za-z0-9_/])~[\w.-]*/[^\s`'\")\]>]*)"  # ~/src, ~ana/src
     r"|(?:\bfile:///[^\s`'\")\]>]+)"
+    # $HOME/x, ${HOME}/x, $USERPROFILE\x, %USERPROFILE%\x, %APPDATA%/x: a machine's directories by name
+    r"|(?:(?<![A-Za-z0-9_$])\$\{?(?:HOME|USER|USERPROFILE|HOMEPATH|HOMEDRIVE|TMPDIR|TMP|TEMP|PWD|OLDPWD|"
+    r"APPDATA|LOCALAPPDATA|PROGRAMDATA|XDG_[A-Z_]+|GOPATH|GOROOT|CARGO_HOME|RUSTUP_HOME|CONDA_PREFIX|"
+    r"VIRTUAL_ENV|JAVA_HOME|ANDROID_HOME|ANDROID_SDK_ROOT|NVM_DIR|PYENV_ROOT|RUNNER_TEMP|RUNNER_WORKSPACE|"
+    r"GITHUB_WORKSPACE|CI_PROJECT_DIR|WORKSPACE|BUILD_SOURCESDIRECTORY)\}?[\\/][^\s`'\")\]>]*)"
+    r"|(?:(?<![A-Za-z0-9_%])%[A-Za-z_][A-Za-z0-9_]{1,30}%[\\/][^\s`'\")\]>]*)"
 )
 
 
@@ -61,12 +72,35 @@ _HOST = re.compile(
 _PACKAGE_ROOTS = frozenset({"com", "org", "net", "io", "dev", "edu", "gov", "java", "javax", "android", "kotlin"})
 
 
+# Any dotted name of three or more labels, to look at label by label: machines inside a company
+# network live under its public domain (``db01.corp.acme.com``, ``ci.internal.acme.com``).
+_DOTTED = re.compile(r"(?<![A-Za-z0-9.@/-])(?:[A-Za-z0-9][A-Za-z0-9-]{0,62}\.){2,}[A-Za-z][A-Za-z0-9-]{1,62}"
+                     r"(?![A-Za-z0-9-]|\.[A-Za-z0-9])")
+_INTERNAL_LABELS = frozenset({"corp", "internal", "intra", "intranet", "lan", "local", "localdomain", "priv",
+                              "private", "office", "vpn", "mgmt", "infra", "int", "ad", "onprem", "on-prem"})
+# A first label that names one machine: db01, web-03, gpu-node-7, ip-10-0-0-1, build42.
+_MACHINE_LABEL = re.compile(r"^(?:[a-z]+[-_]?\d{2,}|[a-z]+(?:-[a-z]+)*-\d+|ip(?:-\d{1,3}){4})$", re.IGNORECASE)
+# File names with dotted extensions are not hosts (``app.config.json``, ``docker.compose.yml``).
+_FILE_SUFFIXES = frozenset({"json", "yml", "yaml", "toml", "md", "txt", "py", "js", "ts", "tsx", "jsx", "go",
+                            "rs", "java", "kt", "rb", "sh", "cfg", "ini", "conf", "lock", "xml", "html", "css",
+                            "log", "sql", "proto", "tf", "env", "example", "sample", "tmpl", "j2", "mjs", "cjs"})
+
+
 def host_names(text: str) -> list[tuple[int, int]]:
-    """Spans of ``*.local``, ``*.lan``, ``*.internal``, ``*.localdomain``, ``*.home.arpa`` names."""
-    return [
+    """Spans of private machine names: ``*.local``, ``*.lan``, ``*.internal``, ``*.localdomain``,
+    ``*.home.arpa``, names with an internal label under a public domain (``db01.corp.acme.com``),
+    and names whose first label is one machine's (``web-03.acme.io``)."""
+    spans = [
         match.span() for match in _HOST.finditer(text)
         if match.group().split(".", 1)[0].lower() not in _PACKAGE_ROOTS
     ]
+    for match in _DOTTED.finditer(text):
+        labels = match.group().lower().split(".")
+        if labels[0] in _PACKAGE_ROOTS or labels[-1] in _FILE_SUFFIXES:
+            continue
+        if any(label in _INTERNAL_LABELS for label in labels[:-1]) or _MACHINE_LABEL.match(labels[0]):
+            spans.append(match.span())
+    return sorted(set(spans))
 
 
 _IPV4 = re.compile(r"(?<![0-9A-Za-z.])(?:\d{1,3}\.){3}\d{1,3}(?![0-9]|\.[0-9])")
@@ -117,7 +151,22 @@ TRANSIENT_GIT_STATE = re.compile(
     r"|\buncommitted\s+changes\s+(?:in|on)\s+(?:the\s+)?(?:working\s+tree|checkout)\b"
     r"|当前(?:所在)?(?:的)?分支|(?:现在|目前|正)在\s?[\w./-]*\s?分支上?"
     r"|正在\s?(?:rebase|变基|合并|merge|cherry-pick)|变基(?:中|还没|尚未|未完成)"
-    r"|rebase\s?(?:还没|尚未|没有|未)(?:有)?完成|工作树里|(?:刚|刚刚|已经|我)\s?(?:push|推送|推)(?:了|到)",
+    r"|rebase\s?(?:还没|尚未|没有|未)(?:有)?完成|工作树里|(?:刚|刚刚|已经|我)\s?(?:push|推送|推)(?:了|到)"
+    # The same class, more spellings: what one checkout is doing, or what someone just did to it.
+    r"|\b(?:the\s+|my\s+|our\s+)?(?:working|current|active|local)\s+branch\s+(?:is|was|=|:)"
+    r"|\b(?:my|our)\s+(?:local\s+|feature\s+|current\s+)?branch\b|\b(?:on|in)\s+this\s+branch\b"
+    r"|\b(?:we|i|you)(?:'re|'m|\s+are|\s+am)\s+(?:still\s+|now\s+|currently\s+|just\s+)?"
+    r"(?:rebasing|merging|bisecting|cherry-picking|reverting)\b"
+    r"|\b(?:i|we)\s+(?:just\s+|already\s+|have\s+|'ve\s+)?(?:checked\s+out|switched\s+to)\b"
+    r"|\b(?:i|we)\s+(?:just\s+|already\s+|have\s+just\s+|'ve\s+just\s+)(?:committed|merged|rebased|stashed|amended)\b"
+    r"|\b(?:my|our)\s+(?:last|latest|previous)\s+(?:local\s+)?commit\b"
+    r"|\b(?:has|have)(?:n't|\s+not)\s+(?:been\s+)?pushed\b|\bpushed\s+(?:it\s+)?(?:just\s+now|a\s+minute\s+ago)\b"
+    r"|(?:工作|当前|现在的?|目前的?|我的|我们的)\s?分支\s?(?:是|为|叫|:|：)"
+    r"|(?:刚|刚刚|刚才|已经|才)\s?(?:push|推送|推|提交|commit|合并|merge|rebase|变基)\s?(?:了|到|完|过)"
+    r"|我(?:们)?\s?(?:刚|刚刚|刚才)?\s?(?:push|推送|提交|commit|rebase|变基)\s?了"
+    r"|(?:正在|还在)\s?(?:rebase|变基|合并|merge|cherry-pick|bisect|解决冲突)"
+    r"|切(?:换)?到(?:了)?\s?[\w./-]+\s?分支|还没(?:有)?\s?(?:push|推送|推|提交|合并)"
+    r"|本地(?:还)?有(?:未提交|没提交|未推送|没推)",
     re.ASCII | re.IGNORECASE,
 )
 
@@ -125,3 +174,79 @@ TRANSIENT_GIT_STATE = re.compile(
 def transient_git_state(text: str) -> list[tuple[int, int]]:
     """Spans of phrases that describe one checkout's git state at one moment (R18)."""
     return [match.span() for match in TRANSIENT_GIT_STATE.finditer(text)]
+
+
+# ---------------------------------------------------------------------------- R4: no authority
+# Memory is background, never authority: it may not grant a permission, override instructions, or
+# order a destructive or privileged command. A prohibition is fine ("never push --force to main"),
+# so a match preceded in its clause by a negation does not count.
+PERMISSION_GRANT = re.compile(
+    r"\b(?:is|are|was|were|be)\s+(?:now\s+|always\s+|also\s+)?(?:allowed|permitted|authori[sz]ed|pre-?approved)\b"
+    r"|\b(?:is|are|was|were|be)\s+(?:now\s+|always\s+|also\s+)?(?:approved|ok(?:ay)?|fine)\s+(?:to|for)\s+(?:skip|bypass|push|merge|deploy|delete|force|run|release)"
+    r"|\byou\s+(?:may|can)\s+(?:always\s+|freely\s+|now\s+|safely\s+)?(?:skip|bypass|ignore|disable|push|merge|deploy|"
+    r"delete|drop|force|commit|run|execute|approve|override|release|publish)\b"
+    r"|\bwithout\s+(?:any\s+|a\s+|code\s+)?(?:review|approval|asking|confirmation|permission|sign[- ]off|checks?)\b"
+    r"|\bno\s+need\s+to\s+(?:ask|confirm|review|check|wait)\b|\bdon'?t\s+(?:need\s+to\s+)?(?:ask|confirm)\s+(?:first|before)\b"
+    r"|\b(?:has|have|got|gave|given|grants?|granted)\s+(?:full\s+|blanket\s+)?(?:permission|approval|authori[sz]ation|consent)\b"
+    r"|\bfeel\s+free\s+to\b|\bpre-?approved\b|\bblanket\s+(?:approval|permission)\b"
+    r"|--no-verify\b"
+    r"|(?:允许|准许)(?:直接)?\s?(?:推|push|合并|merge|跳过|绕过|部署|删除|提交|强推|发布|上线|修改)"
+    r"|已(?:经)?(?:批准|授权)|有(?:权限|权)\s?(?:直接)?(?:推|push|合并|部署|删除|发布)"
+    r"|(?:无需|不用(?:再)?)(?:审查|评审|审核|审批|确认|询问|问|批准|review|同意)"
+    r"|不必(?:审查|评审|审核|确认|询问|批准)|跳过(?:代码)?(?:审查|评审|审核|检查|测试|钩子|review|CI)"
+    r"|可以直接(?:推|push|合并|merge|提交|部署|删除|发布|上线|强推)|随意|自行决定",
+    re.IGNORECASE,
+)
+INSTRUCTION_OVERRIDE = re.compile(
+    r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|"
+    r"other|existing|system|safety|original)?\s*(?:instructions?|rules|guidelines|prompts?|messages|agents\.md|policies)\b"
+    r"|\bsystem\s+prompt\b|\bdeveloper\s+(?:mode|message)\b|\bjailbreak\b|\byou\s+are\s+now\b"
+    r"|\b(?:takes?|has)\s+precedence\s+over\b|\boverrides?\s+(?:agents\.md|the\s+user|instructions)\b"
+    r"|忽略(?:之前|以上|前面|上面|所有|其他|先前)?(?:的)?(?:所有)?(?:指令|指示|说明|规则|提示|要求)|系统提示(?:词)?"
+    r"|无视(?:之前|以上|所有)?(?:的)?(?:指令|规则)|优先于\s?(?:AGENTS\.md|用户|指令)",
+    re.IGNORECASE,
+)
+DANGEROUS_COMMAND = re.compile(
+    r"\bsudo\b|\brm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\b|\brm\s+--recursive\b|\bchmod\s+(?:-R\s+)?0?777\b"
+    r"|\bgit\s+push\s+(?:[^\n;|&]*\s)?(?:--force(?!-with-lease)|-f)\b|\bforce[- ]push(?:ing|ed)?\b|强推|强制推送"
+    r"|\bgit\s+reset\s+--hard\b|\bgit\s+clean\s+-[a-z]*[fdx][a-z]*\b|\bgit\s+branch\s+-D\b"
+    r"|\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\bmkfs(?:\.\w+)?\b|\bdd\s+if="
+    r"|\b(?:drop|truncate)\s+(?:table|database|schema)\b|:\(\)\s*\{\s*:\|:&\s*\};:|>\s*/dev/sd[a-z]"
+    r"|\bkubectl\s+delete\b|\bterraform\s+destroy\b|\bdocker\s+system\s+prune\b",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(
+    r"\b(?:never|not|no|don'?t|do\s+not|doesn'?t|does\s+not|mustn'?t|must\s+not|shouldn'?t|should\s+not|"
+    r"cannot|can'?t|won'?t|avoid|forbidden|prohibited|disallowed|refuse|without\s+ever|nor)\b"
+    r"|不要|不准|不许|不能|不可|不得|禁止|别|切勿|千万别|不允许|严禁|避免|绝不|不应|不该",
+    re.IGNORECASE,
+)
+_CLAUSE_START = re.compile(r"[.;!?\n。；！？]|\b(?:but|however)\b|但是|但|不过")
+
+
+def _unnegated(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    spans = []
+    for match in pattern.finditer(text):
+        if _NEGATION.search(match.group()):
+            continue  # "not allowed", "不允许": the pattern itself reads as a prohibition
+        # The clause around the match, both sides: "X without review is never allowed" forbids.
+        before = _CLAUSE_START.split(text[max(0, match.start() - 80):match.start()])[-1]
+        after = _CLAUSE_START.split(text[match.end():match.end() + 80])[0]
+        if not _NEGATION.search(before) and not _NEGATION.search(after):
+            spans.append(match.span())
+    return spans
+
+
+def permission_grants(text: str) -> list[tuple[int, int]]:
+    """Spans that grant a permission ("is allowed", "without review", "无需审查"), unless negated."""
+    return _unnegated(PERMISSION_GRANT, text)
+
+
+def instruction_overrides(text: str) -> list[tuple[int, int]]:
+    """Spans that try to override instructions ("ignore previous instructions", "system prompt")."""
+    return [match.span() for match in INSTRUCTION_OVERRIDE.finditer(text)]
+
+
+def ordered_commands(text: str) -> list[tuple[int, int]]:
+    """Destructive or privileged commands (sudo, rm -rf, push --force, curl | sh) not prohibited."""
+    return _unnegated(DANGEROUS_COMMAND, text)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from chord_git.errors import InputError
 from chord_git.findings import Problem
-from chord_git.memory import index_file, records
+from chord_git.memory import index_file, paths, records
 from chord_git.memory.project import MEMORY_FILE, Project
 from chord_git.memory.records import RecordFacts
 
@@ -60,16 +60,21 @@ def parse_index(data: bytes | None, rel: str) -> IndexState:
 def read_index(project: Project) -> IndexState:
     rel = project.relative(project.memory_md)
     try:
-        data = project.memory_md.read_bytes()
+        data = paths.read_inside(project.root, project.memory_md)
     except FileNotFoundError:
         return parse_index(None, rel)
+    except paths.UnsafePath as exc:
+        return IndexState(doc=None, problems=(Problem(None, "unsafe-path", exc.message),), exists=True, rel=rel)
     except OSError as exc:
         return IndexState(doc=None, problems=(Problem(None, "io", f"cannot read: {exc.strerror}"),), exists=True, rel=rel)
     return parse_index(data, rel)
 
 
 def record_ids(project: Project) -> list[str]:
-    """Ids of the record files present (names only; nothing is opened)."""
+    """Ids of the record files present (names only; nothing is opened). A records folder
+    reached through a symlink holds nothing of ours (``check`` reports it)."""
+    if paths.escape_reason(project.root, project.records_dir):
+        return []
     try:
         names = sorted(entry.name for entry in project.records_dir.iterdir())
     except (FileNotFoundError, NotADirectoryError):
@@ -78,6 +83,8 @@ def record_ids(project: Project) -> list[str]:
 
 
 def promotion_files(project: Project) -> list[Path]:
+    if paths.escape_reason(project.root, project.promotions_dir):
+        return []
     try:
         return sorted(p for p in project.promotions_dir.iterdir() if p.suffix == ".md" and p.is_file())
     except (FileNotFoundError, NotADirectoryError):

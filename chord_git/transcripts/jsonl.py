@@ -55,6 +55,8 @@ def parse_json(text: str, path: str, line: int) -> Any:
         raise InputError(path, line, f"not valid JSON: {exc.msg} (column {exc.colno})") from None
     except RecursionError:
         raise InputError(path, line, "JSON nested too deeply") from None
+    except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
+        raise InputError(path, line, f"not usable JSON: {str(exc).split(':')[0]}") from None
 
 
 def iter_records(lines: Iterable[NumberedLine], path: str) -> Iterator[Record]:
@@ -83,6 +85,8 @@ def iter_json_array(lines: Iterable[NumberedLine], path: str) -> Iterator[Record
             raise InputError(path, exc.lineno, message) from None
         except RecursionError:
             raise InputError(path, _line_of(text, pos), "JSON nested too deeply") from None
+        except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
+            raise InputError(path, _line_of(text, pos), f"not usable JSON: {str(exc).split(':')[0]}") from None
         # Count newlines incrementally: recounting from the start would be quadratic.
         line += text.count("\n", counted_to, pos)
         counted_to = pos

@@ -134,3 +134,29 @@ def test_the_copy_is_private_and_crash_litter_is_swept(project: Project, tmp_pat
     [job] = queue.pending(project)
     assert job.path.stat().st_mode & 0o777 == 0o600
     assert not litter.exists() and fresh.exists()
+
+
+def test_a_huge_transcript_is_refused_with_one_line(repo: Path) -> None:
+    """``--background`` copies the session into .git: never without bound."""
+    from testing.gitutil import run_cli
+
+    (repo / ".chord").mkdir()
+    (repo / ".chord" / "config.yaml").write_text("memory:\n  enabled: true\n")
+    huge = repo.parent / "huge.jsonl"
+    with open(huge, "wb") as handle:
+        handle.truncate(300 * 1024 * 1024)  # sparse: costs no disk
+    result = run_cli(repo, "extract", "--session", str(huge), "--background", timeout=120)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "larger than 256 MiB" in result.stderr and "huge.jsonl" in result.stderr
+    assert not (repo / ".git" / "chord-memory" / "queue").exists() or not any(
+        p.stat().st_size for p in (repo / ".git" / "chord-memory" / "queue").rglob("*") if p.is_file())
+
+
+def test_an_endless_stream_is_cut_at_the_cap(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from chord_git.errors import InputError
+
+    monkeypatch.setattr(queue, "MAX_TRANSCRIPT_BYTES", 4 * 1024 * 1024)
+    project = project_mod.discover(repo)
+    with pytest.raises(InputError, match="larger than 4 MiB"):
+        queue.enqueue(project, Path("/dev/zero"))
+    assert queue.pending(project) == [] and list((queue.queue_dir(project) / "tmp").iterdir()) == []

@@ -29,9 +29,10 @@ CASES = load_cases()
 IDS = [case.id for case in CASES]
 TRAP_KINDS = (
     "unadopted-proposal", "one-off", "transient", "secret", "path", "host", "ip", "sha", "pin",
-    "injected", "duplicate", "retraction", "assistant-fact", "contradiction",
+    "injected", "duplicate", "retraction", "assistant-fact", "contradiction", "bare-confirmation", "permission",
 )
-DROP_REASONS = ("evidence", "path", "sha", "host", "ip", "transient", "cap", "secret", "duplicate")
+DROP_REASONS = ("evidence", "path", "sha", "host", "ip", "transient", "cap", "secret", "duplicate",
+                "weak-evidence", "supersede", "permission", "override", "command")
 RETIRE_DROP_REASONS = ("retire-user-entry", "retire-unknown-id")
 RECORD_KEYS = {"type", "summary", "statement", "why", "how_to_apply", "source", "status", "evidence", "supersedes"}
 RETIRE_KEYS = {"id", "reason"}

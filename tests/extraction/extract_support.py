@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 
 from chord_git import config as config_mod
+from chord_git import config_trust
 from chord_git.config import Config
 from chord_git.memory import project as project_mod
 from chord_git.memory.project import Project
@@ -33,7 +34,9 @@ def configure(root: Path, server: FakeOpenAI | None, models: Sequence[str] = ("m
     else:
         data["model_pool"] = pool
     (root / ".chord").mkdir(exist_ok=True)
-    (root / ".chord" / "config.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    path = root / ".chord" / "config.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    config_trust.allow(path, path.read_bytes())  # the user's own project: as `git memory trust` does
 
 
 def project_and_config(root: Path) -> tuple[Project, Config]:

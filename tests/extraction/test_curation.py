@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from chord_git import config as config_mod
+from chord_git import config_trust
 from chord_git.commands.status import status
 from chord_git.errors import ExtractionFailed, Preempted
 from chord_git.extraction import curation
@@ -34,6 +35,7 @@ def _config(root: Path, server: FakeOpenAI, *, enabled: bool = True, dedicated: 
         if dedicated else f"model_pool:\n{pool}" + text
     (root / ".chord").mkdir(exist_ok=True)
     (root / ".chord" / "config.yaml").write_text(text)
+    config_trust.allow(root / ".chord" / "config.yaml", text.encode())
     return config_mod.load(root)
 
 

@@ -193,3 +193,14 @@ def test_entry_with_broken_record_is_neither_retired_nor_promoted_out(memo: Path
     assert report.retired == () and report.promoted_out == () and len(report.promotions) == 1
     assert "source is unknown" in report.refused_retirements[0][1]
     assert ASSIST in listed(memo)
+
+
+@pytest.mark.parametrize("bad", ["docs/" + "a" * 5000 + ".md", "docs/" + "長" * 150 + ".md"])
+def test_one_bad_promotion_never_aborts_the_rest(memo: Path, bad: str) -> None:
+    """An over-long target path (by characters, or by bytes for the file system) drops only itself."""
+    reply = output(promotions=[promotion(None, bad, text="First suggestion."),
+                               promotion(ASSIST, "docs/dev.md", text="Second suggestion.")])
+    report = apply_maintenance(project_of(memo), reply, session_id=None)
+    assert [number for number, _why in report.dropped_promotions] == [0]
+    assert len(report.promotions) == 1 and report.promoted_out == (ASSIST,)
+    assert listed(memo) == [USER, ASSIST2]

@@ -175,7 +175,7 @@ def test_supersedes_replaces_the_line_in_place_and_keeps_the_old_file(repo: Path
     )))
     old = write_session(repo.parent / "old.jsonl", [user("we run the web tests with jest, and imperative mood for commits")],
                         session_id="old")
-    jest, imperative = _run(repo, old).written[::-1]  # newest first: reply order on top
+    jest, imperative = _run(repo, old).written  # the reply's order, on top of the index
     revision = record("Web tests run with Vitest, not Jest.", "pnpm test calls vitest run; Jest is gone.",
                       "the web tests run with Vitest now", type="workflow", supersedes=jest)
     fake_openai.script("m1", Reply(reply(revision)))
@@ -185,7 +185,7 @@ def test_supersedes_replaces_the_line_in_place_and_keeps_the_old_file(repo: Path
     (vitest,) = report.written
     assert report.replaced == {jest: vitest}
     project, _ = project_and_config(repo)
-    assert [e.id for e in view.read_index(project).entries] == [imperative, vitest]  # same place
+    assert [e.id for e in view.read_index(project).entries] == [vitest, imperative]  # jest's place
     assert (repo / ".chord" / "memory" / "records" / f"{jest}.md").exists()
     assert view.load_record(project, vitest).supersedes == jest  # type: ignore[union-attr]
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import random
 import select
@@ -16,6 +17,7 @@ from chord_git.errors import InputError
 from chord_git.memory import index_file, records, store
 from chord_git.memory.index_file import BEGIN, END, Entry, IndexDelta
 from chord_git.memory.project import discover
+from testing import memory_writers
 from testing.gitutil import git, index_digest
 from tests.conftest import REPO_ROOT
 
@@ -246,3 +248,34 @@ def test_record_written_by_store_is_read_back(repo: Path) -> None:
     path = records.safe_record_path(project.records_dir, record.id) if project.records_dir.exists() else project.records_dir / f"{record.id}.md"
     assert store.create_exclusive(project, path, records.render(record).encode())
     assert records.read(path) == (record, [])
+
+
+@pytest.mark.parametrize("writers", [3, 8])
+def test_in_place_saves_lose_no_user_text(repo: Path, writers: int) -> None:
+    """R35 with editors that truncate and write the same inode: the user's notes always survive,
+    and the only entries that may go are those the editor's stale buffer overwrote."""
+    result = memory_writers.inplace_stress(repo, writers, inserts=12, seed=writers)
+    assert result["notes"] > 0
+    assert result["notes_lost"] == 0 and result["header_lost"] == 0, result
+    assert result["lost_unexplained"] == 0, result
+
+
+def test_a_failed_re_merge_swaps_the_users_version_back(repo: Path) -> None:
+    """If the version a swap displaced cannot take the change, it goes back in place untouched."""
+    project = discover(repo)
+    store.apply_delta(project, IndexDelta(insert=(entry("seed-1"),)))
+    path = project.memory_md
+    broken = f"# mine\n{BEGIN}\nnot an entry\n{END}\n".encode()
+    calls = {"n": 0}
+
+    def change(current: bytes | None) -> bytes | None:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            path.write_bytes(broken)  # a hand edit lands between the read and the swap
+            return (current or b"") + b"ours\n"
+        raise InputError(path, 3, "managed section unusable")
+
+    with pytest.raises(InputError):
+        store.cas_rewrite(project, path, change)
+    assert path.read_bytes() == broken
+    assert list((project.state_dir / "tmp").iterdir()) == []

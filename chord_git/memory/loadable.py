@@ -1,0 +1,109 @@
+"""Whether an index entry may be loaded into a session (R24), reading only that entry's record.
+
+A record whose summary or statement is over its cap, or that breaks any other rule, is never
+loaded; an index line whose summary is over the cap neither. The summary asks this only for the
+entries it is about to show, so the cost follows the budget, not the number of records. Verdicts
+are cached in the state directory keyed by the record file's size, mtime and inode, so a session
+start usually parses no YAML at all.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from chord_git.memory import paths
+from chord_git.memory.project import RECORDS_DIR
+
+CACHE_LIMIT = 4000  # verdicts kept; a summary shows a few dozen entries
+
+
+def why_not(root: Path, rid: str) -> str | None:
+    """Why the record of ``rid`` must not be loaded, or None (also when it does not exist:
+    a dangling line's summary is all there is to show, and ``check`` reports it)."""
+    from chord_git.memory import records  # deferred: parsing front matter loads yaml
+
+    try:
+        data = paths.read_inside(root, root / RECORDS_DIR / f"{rid}.md", records.MAX_RECORD_BYTES)
+    except FileNotFoundError:
+        return None
+    except paths.UnsafePath as exc:
+        return exc.message
+    except OSError as exc:
+        return f"record unreadable: {exc.strerror}"
+    if len(data) > records.MAX_RECORD_BYTES:
+        return f"record file is over {records.MAX_RECORD_BYTES} bytes"
+    try:
+        text = data.decode("utf-8").lstrip("\ufeff")
+    except UnicodeDecodeError:
+        return "record is not valid UTF-8"
+    record, problems = records.parse(text, expected_id=rid)
+    if record is not None:
+        return None
+    first = next((p for p in problems if p.kind == "cap"), problems[0])
+    return f"record {first.message}" if first.kind == "cap" else f"record not loadable: {first.message}"
+
+
+def _rules() -> str:
+    """The caps a verdict was reached under: a cache from other caps is not used."""
+    from chord_git.memory.records import MAX_RECORD_BYTES, STATEMENT_CAP, SUMMARY_CAP
+
+    return f"{SUMMARY_CAP}/{STATEMENT_CAP}/{MAX_RECORD_BYTES}"
+
+
+class Verdicts:
+    """``why_not`` with a cache file (optional); call ``save`` once done."""
+
+    def __init__(self, root: Path, cache: Path | None = None) -> None:
+        self.root = root
+        self.cache = cache
+        self.known: dict[str, list[object]] = {}
+        self.used: set[str] = set()
+        self.dirty = False
+        if cache is not None:
+            try:
+                data = json.loads(cache.read_text("utf-8"))
+            except (OSError, ValueError):
+                data = {}
+            verdicts = data.get("verdicts") if isinstance(data, dict) and data.get("rules") == _rules() else None
+            if isinstance(verdicts, dict):
+                self.known = {k: v for k, v in verdicts.items() if isinstance(v, list) and len(v) == 2}
+
+    def why_not(self, rid: str, summary: str) -> str | None:
+        from chord_git.memory.records import SUMMARY_CAP
+
+        if len(summary) > SUMMARY_CAP:
+            return f"index summary has {len(summary)} characters (cap {SUMMARY_CAP})"
+        path = self.root / RECORDS_DIR / f"{rid}.md"
+        if self.cache is None or paths.escape_reason(self.root, path):
+            return why_not(self.root, rid)
+        try:
+            info = os.lstat(path)
+            key: object = [info.st_size, info.st_mtime_ns, info.st_ino]
+        except OSError:
+            key = None
+        self.used.add(rid)
+        hit = self.known.get(rid)
+        if key is not None and hit is not None and hit[0] == key:
+            verdict = hit[1]
+            return verdict if isinstance(verdict, str) or verdict is None else why_not(self.root, rid)
+        verdict = why_not(self.root, rid)
+        if key is not None:
+            self.known[rid] = [key, verdict]
+            self.dirty = True
+        return verdict
+
+    def save(self) -> None:
+        """Write the cache back (no fsync: it is only a shortcut); a failure is ignored."""
+        if self.cache is None or not self.dirty:
+            return
+        keep = dict(self.known)
+        if len(keep) > CACHE_LIMIT:
+            keep = {k: v for k, v in keep.items() if k in self.used}
+        tmp = self.cache.with_name(f".{self.cache.name}.{os.getpid()}")
+        try:
+            self.cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps({"rules": _rules(), "verdicts": keep}), "utf-8")
+            os.replace(tmp, self.cache)
+        except OSError:
+            pass

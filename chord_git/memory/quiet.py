@@ -1,0 +1,138 @@
+"""Reading a file at a moment when no one is writing it (R35): leases, and a fallback without them.
+
+An editor that saves in place truncates the file and then writes it, keeping the same inode; a
+read in between sees an empty or partial file. A read lease (``F_SETLEASE``) can only be taken
+while no process has the file open for writing, and while it is held, a writer's ``open`` waits
+until it is released: reading under a lease is reading a complete file. Where leases cannot be
+used (another owner's file, a network file system), a read that looks like a save caught half
+way is repeated until the file's size and mtime stop changing.
+"""
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import signal
+import stat
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from chord_git.errors import LockTimeout
+from chord_git.memory import index_file, paths
+
+WRITER_TIMEOUT = 60.0  # how long a file may stay open for writing by someone else
+SETTLE_SECONDS = 0.3  # without leases: unchanged size and mtime for this long counts as settled
+F_SETSIG = 10
+F_SETLEASE = 1024
+F_GETLEASE = 1025
+
+
+def lease(fd: int) -> bool | None:
+    """Take a read lease: True when taken, False when someone has the file open for writing,
+    None where leases cannot be used. A writer opening the file meanwhile waits for ``unlease``;
+    its notification goes to SIGURG, which is ignored by default (SIGIO would end the process)."""
+    try:
+        fcntl.fcntl(fd, F_SETSIG, signal.SIGURG)
+        fcntl.fcntl(fd, F_SETLEASE, fcntl.F_RDLCK)
+    except OSError as exc:
+        return False if exc.errno == errno.EAGAIN else None
+    return True
+
+
+def unlease(fd: int) -> None:
+    try:
+        fcntl.fcntl(fd, F_SETLEASE, fcntl.F_UNLCK)
+    except OSError:
+        pass
+
+
+def read_fd(fd: int) -> bytes:
+    chunks: list[bytes] = []
+    offset = 0
+    while True:
+        chunk = os.pread(fd, 1 << 20, offset)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        offset += len(chunk)
+
+
+def _signature(fd: int) -> tuple[int, int, int]:
+    info = os.fstat(fd)
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def quiet_read(opener: Callable[[], int], *, suspicious: Callable[[bytes], bool] = lambda _data: False,
+               timeout: float = WRITER_TIMEOUT) -> bytes | None:
+    """The file's bytes at a moment when no one is writing it; None when it does not exist.
+
+    ``opener`` returns a read-only fd (it raises FileNotFoundError for a missing file). With
+    leases, the read happens under one; without them, a ``suspicious`` read is repeated until
+    size and mtime have been stable for ``SETTLE_SECONDS`` (at most ``timeout``).
+    """
+    deadline = time.monotonic() + timeout
+    delay = 0.002
+    while True:
+        try:
+            fd = opener()
+        except FileNotFoundError:
+            return None
+        try:
+            leased = lease(fd)
+            if leased:
+                try:
+                    return read_fd(fd)
+                finally:
+                    unlease(fd)
+            if leased is None:
+                data = read_fd(fd)
+                if not suspicious(data) or _settled(fd, deadline):
+                    return data if not suspicious(data) else read_fd(fd)
+        finally:
+            os.close(fd)
+        if time.monotonic() >= deadline:
+            raise LockTimeout("a memory file stayed open for writing by another program; nothing was "
+                              "written, try again once it is saved")
+        time.sleep(delay)
+        delay = min(delay * 2, 0.05)
+
+
+def _settled(fd: int, deadline: float) -> bool:
+    """Size and mtime unchanged for SETTLE_SECONDS (polled); False if the deadline passes first."""
+    last = _signature(fd)
+    stable_since = time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        now = _signature(fd)
+        if now != last:
+            last, stable_since = now, time.monotonic()
+        elif time.monotonic() - stable_since >= SETTLE_SECONDS:
+            return True
+    return False
+
+
+def open_plain(path: Path) -> Callable[[], int]:
+    def opener() -> int:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise paths.UnsafePath(str(path), None, "refused: not a regular file")
+        return fd
+
+    return opener
+
+
+def suspicion(last: dict[str, object]) -> Callable[[bytes], bool]:
+    """Reads that look like an in-place save caught half way, given what was last written."""
+    size = last.get("size")
+    had_markers = bool(last.get("markers"))
+
+    def suspicious(data: bytes) -> bool:
+        if not data:
+            return True
+        if had_markers and index_file.BEGIN.encode() not in data:
+            return True
+        return isinstance(size, int) and len(data) < size // 2
+
+    return suspicious
