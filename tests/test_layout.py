@@ -17,7 +17,9 @@ from tests.conftest import REPO_ROOT
 
 PACKAGE = REPO_ROOT / "chord_git"
 ENTRY_POINTS = {"main", "api"}
-CROSS_CUTTING = {"config", "errors", "findings", "ui", "summary"}
+# safe_yaml is the YAML adapter (config and memory files); config_trust decides which project
+# config fields are honoured (config and the trust command).
+CROSS_CUTTING = {"config", "config_trust", "errors", "findings", "ui", "summary", "safe_yaml"}
 
 
 def _modules() -> dict[str, Path]:
@@ -98,6 +100,7 @@ def test_the_root_holds_only_entry_points_and_cross_cutting_modules() -> None:
     ("pygit2", "chord_git.git.libgit2"),
     ("detect_secrets", "chord_git.secrets.detect"),
     ("openai", "chord_git.extraction.pool"),
+    ("yaml", "chord_git.safe_yaml"),
 ])
 def test_one_adapter_module_per_external_tool(library: str, adapter: str) -> None:
     importers = {module for module, path in MODULES.items()

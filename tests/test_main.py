@@ -47,10 +47,11 @@ def test_a_state_folder_that_is_a_file_gives_one_line_and_exit_3(repo: Path, iso
 
 def test_the_log_goes_to_the_state_dir_when_it_works(repo: Path, capsys: pytest.CaptureFixture[str],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    (repo / "MEMORY.md").mkdir()  # init cannot read it: not one of our input errors
+    (repo / ".chord" / "memory").mkdir(parents=True)
+    (repo / ".chord" / "memory" / "records").write_text("x")  # init cannot make its folder: not an input error
     monkeypatch.chdir(repo)
     kind, log = _provoked(capsys, "init")
-    assert kind == "IsADirectoryError"
+    assert kind == "FileExistsError"
     assert log == repo / ".git" / "chord-memory" / errors.ERROR_LOG
     _provoked(capsys, "init")
     assert log.read_text().count("Traceback (most recent call last)") == 2  # appended, not replaced

@@ -135,7 +135,7 @@ def test_record_verdicts_are_cached_by_size_and_mtime(repo: Path) -> None:
 
     from chord_git.memory import records as records_mod
     from chord_git.memory.index_file import BEGIN, END, Entry
-    from tests.memory.test_records import make_record
+    from testing.memory_files import sample_record as make_record
 
     record = make_record(id="20261129-cached-0001", summary="Cached entry.")
     path = repo / ".chord" / "memory" / "records" / f"{record.id}.md"

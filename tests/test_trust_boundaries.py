@@ -43,7 +43,7 @@ def test_hostile_config_is_one_line_exit_2(repo: Path, text: str, line: int, com
 
 
 def test_record_with_impossible_date_is_a_finding_not_a_crash(repo: Path) -> None:
-    from tests.memory.test_records import make_record
+    from testing.memory_files import sample_record as make_record
 
     record = make_record(id="20261129-bad-date-0001", summary="Dated badly.")
     text = records.render(record).replace("created: 2026-11-29", "created: 2026-02-30")
@@ -183,7 +183,7 @@ def test_huge_integer_in_a_model_reply_is_resampled(repo: Path) -> None:
 
 @pytest.mark.parametrize("value", ["2026-02-30", "!!timestamp not-a-date", "2026-13-01T99:00:00"])
 def test_bad_dates_in_records_are_findings_everywhere(repo: Path, value: str) -> None:
-    from tests.memory.test_records import make_record
+    from testing.memory_files import sample_record as make_record
 
     record = make_record(id="20261129-dated-0001", summary="Dated.")
     path = repo / ".chord" / "memory" / "records" / f"{record.id}.md"
@@ -225,7 +225,7 @@ def test_a_full_disk_is_one_line_and_memory_fail(repo: Path) -> None:
 # ---------------------------------------------------------------------------- R21: empty sections
 @pytest.mark.parametrize("why, how, conclusion", [(".", ".", "Use pnpm."), ("", "", ""), ("Kept.", "…", "Use pnpm.")])
 def test_records_with_empty_sections_are_reported(repo: Path, why: str, how: str, conclusion: str) -> None:
-    from tests.memory.test_records import make_record
+    from testing.memory_files import sample_record as make_record
 
     record = make_record(id="20261129-hollow-0001", summary="Hollow.")
     text = records.render(record)
@@ -241,7 +241,7 @@ def test_records_with_empty_sections_are_reported(repo: Path, why: str, how: str
 # ---------------------------------------------------------------------------- R24: caps at load
 def test_summary_skips_entries_over_their_caps(repo: Path) -> None:
     from chord_git.memory.index_file import Entry
-    from tests.memory.test_records import make_record
+    from testing.memory_files import sample_record as make_record
 
     good = make_record(id="20261129-good-0001", summary="Run make check before review.")
     long_statement = make_record(id="20261129-long-0002", summary="A normal summary line.", statement="x" * 700)

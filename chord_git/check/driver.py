@@ -21,6 +21,7 @@ from pathlib import Path
 from chord_git.check import changes
 from chord_git.findings import Finding, Problem, sort_findings
 from chord_git.git.changes import FileChange
+from chord_git.memory import paths as memory_paths
 from chord_git.memory.project import Project
 
 BASELINE_FILE = ".secrets.baseline"
@@ -84,6 +85,9 @@ def apply_rules(files: Iterable[FileChange], *, root: Path | None, schema: bool 
 def _memory_files(project: Project) -> list[Path]:
     files = [project.memory_md] if project.memory_md.exists() or project.memory_md.is_symlink() else []
     for folder in (project.records_dir, project.promotions_dir):
+        if memory_paths.escape_reason(project.root, folder):
+            files.append(folder)  # reported by _worktree_change; never walked
+            continue
         if not folder.is_dir():
             continue
         for dirpath, dirnames, filenames in os.walk(folder):
@@ -107,16 +111,15 @@ def _given_files(project: Project, paths: list[str]) -> list[Path]:
 def _worktree_change(project: Project, path: Path) -> FileChange | Finding:
     """A working-tree file as a change whose every line is added, or why it cannot be read."""
     rel = project.relative(path)
-    if path.is_symlink():
-        return Finding(rel, Problem(None, "symlink", "memory file is a symlink; refused"))
-    try:
-        path.resolve().relative_to(project.root)
-    except ValueError:
-        return Finding(rel, Problem(None, "escape", "path resolves outside the project; refused"))
+    reason = memory_paths.escape_reason(project.root, path)
+    if reason is not None:  # a symlink anywhere from the project root down, or outside it
+        return Finding(rel, Problem(None, "symlink" if "symlink" in reason else "escape", f"refused: {reason}"))
     if path.is_dir():
         return Finding(rel, Problem(None, "layout", "unexpected directory among memory files"))
     try:
-        data = path.read_bytes()
+        data = memory_paths.read_inside(project.root, path)
+    except memory_paths.UnsafePath as exc:
+        return Finding(rel, Problem(None, "escape", exc.message))
     except OSError as exc:
         return Finding(rel, Problem(None, "io", f"cannot read: {exc.strerror}"))
     return FileChange(rel, _REGULAR, False, changes.text_lines(data), data)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from chord_git.errors import RepoError
-from chord_git.memory import index_file, store
+from chord_git.memory import index_file, paths, store
 from chord_git.memory.project import Project
 from chord_git.ui import Output
 
@@ -34,6 +34,7 @@ def init(project: Project, out: Output, *, hooks: bool = False) -> int:
         raise RepoError("--hooks needs a git repository with a working tree")
     existed = project.memory_md.exists()
     for folder in (project.records_dir, project.promotions_dir):
+        paths.require_inside(project.root, folder)  # never create folders through a symlink
         folder.mkdir(parents=True, exist_ok=True)
     result = store.apply_delta(project, index_file.IndexDelta(), ensure_markers=True)
     rel = project.relative(project.memory_md)

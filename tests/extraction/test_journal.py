@@ -1,6 +1,7 @@
 """A run killed between writing its records and writing the index (M6, item 9): the next run
 links those records; they are never taken for memories the user deleted. The kill point is
-deterministic: the child process kills itself with SIGKILL exactly where the index write begins."""
+deterministic: the child process kills itself with SIGKILL exactly where the index write begins
+(``store.write_index``, after the records were created under the lock)."""
 from __future__ import annotations
 
 import os
@@ -31,12 +32,12 @@ def _killed_at_index_write(repo: Path, session: Path) -> None:
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child dies by SIGKILL
         try:
-            from chord_git.extraction import writer
+            from chord_git.memory import store
 
             def die(*_args: object, **_kwargs: object) -> None:
                 os.kill(os.getpid(), signal.SIGKILL)
 
-            writer.write = die  # type: ignore[assignment] - the kill point
+            store.write_index = die  # type: ignore[assignment] - the kill point: records made, index not
             project, cfg = project_and_config(repo)
             extract_session(project, cfg, session, env=KEY_ENV)
         finally:

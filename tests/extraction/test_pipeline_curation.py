@@ -130,7 +130,9 @@ def test_one_run_opens_memory_md_at_most_five_times(repo: Path, fake_openai: Fak
     assert not listed & {ids[1], *ids[6:]}
 
 
-def test_a_run_without_curation_opens_memory_md_twice(repo: Path, fake_openai: FakeOpenAI, monkeypatch) -> None:
+def test_a_run_without_curation_opens_memory_md_three_times(repo: Path, fake_openai: FakeOpenAI,
+                                                            monkeypatch) -> None:
+    """The snapshot, the locked write's read, and its leased read for the swap."""
     for name, value in KEY_ENV.items():
         monkeypatch.setenv(name, value)
     configure(repo, fake_openai)
@@ -140,4 +142,4 @@ def test_a_run_without_curation_opens_memory_md_twice(repo: Path, fake_openai: F
     with recording_opens() as opened:
         report = extract_session(project, cfg, session(repo))
     assert report.written and report.curation is None
-    assert len([path for path in opened if Path(path) == project.memory_md]) == 2
+    assert len([path for path in opened if Path(path) == project.memory_md]) == 3
