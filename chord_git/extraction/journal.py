@@ -12,7 +12,6 @@ fails in-process removes its own records and journal.
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import time
@@ -58,6 +57,8 @@ class Run:
         """Rewrite the journal with the index change as it now stands (record ids may have moved)."""
         store.replace_atomically(self.path, _payload(delta), project.state_dir / "tmp")
         # The rename replaced the file our lock is on: lock the new one before letting go of the old.
+        import fcntl
+
         fd = os.open(self.path, os.O_RDONLY)
         fcntl.flock(fd, fcntl.LOCK_EX)
         os.close(self.fd)
@@ -85,6 +86,8 @@ def start(project: Project, delta: index_file.IndexDelta) -> Run:
     folder.mkdir(exist_ok=True)
     path = folder / f"{os.getpid()}-{time.monotonic_ns()}.json"
     store.replace_atomically(path, _payload(delta), project.state_dir / "tmp")
+    import fcntl  # deferred, as the store's lock: only writers need it
+
     fd = os.open(path, os.O_RDONLY)
     fcntl.flock(fd, fcntl.LOCK_EX)
     return Run(path, fd)
@@ -102,6 +105,8 @@ def recover(project: Project) -> Recovery:
         journals = sorted(p for p in runs_dir(project).iterdir() if p.suffix == ".json")
     except FileNotFoundError:
         return Recovery()
+    import fcntl
+
     linked: list[str] = []
     finished = 0
     for path in journals:

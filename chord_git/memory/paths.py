@@ -18,6 +18,10 @@ from pathlib import Path
 from chord_git.errors import InputError
 
 
+# Opening a FIFO would block; a regular file is checked for right after opening.
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
 class UnsafePath(InputError):
     """A memory path is a symlink, resolves outside the project, or is not a regular file."""
 
@@ -79,9 +83,13 @@ def open_inside(root: Path, path: Path) -> int:
     if not parts:
         raise UnsafePath(_rel(root, path), None, "refused: lies outside the project")
     nofollow = getattr(os, "O_NOFOLLOW", 0)
-    if len(parts) == 1:  # a file at the root (MEMORY.md): the root itself is the project's, resolved
+    if len(parts) == 1 or os.open not in os.supports_dir_fd:
+        # A file at the root (MEMORY.md): the root itself is the project's, resolved. Without
+        # dir_fd (Windows) every component is checked first, then the file opened without links.
+        if len(parts) > 1 or not nofollow:
+            require_inside(root, path)
         try:
-            fd = os.open(path, os.O_RDONLY | nofollow | os.O_NONBLOCK)
+            fd = os.open(path, os.O_RDONLY | nofollow | _NONBLOCK)
         except OSError as exc:
             _raise(root, path, exc)
         return _regular(root, path, fd)
@@ -95,7 +103,7 @@ def open_inside(root: Path, path: Path) -> int:
             os.close(directory)
             directory = inner
         try:
-            fd = os.open(parts[-1], os.O_RDONLY | nofollow | os.O_NONBLOCK, dir_fd=directory)
+            fd = os.open(parts[-1], os.O_RDONLY | nofollow | _NONBLOCK, dir_fd=directory)
         except OSError as exc:
             _raise(root, path, exc)
     finally:
@@ -107,7 +115,8 @@ def _regular(root: Path, path: Path, fd: int) -> int:
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise UnsafePath(_rel(root, path), None, "refused: not a regular file")
-    os.set_blocking(fd, True)
+    if _NONBLOCK:
+        os.set_blocking(fd, True)
     return fd
 
 

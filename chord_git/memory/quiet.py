@@ -10,7 +10,6 @@ way is repeated until the file's size and mtime stop changing.
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import signal
 import stat
@@ -33,6 +32,10 @@ def lease(fd: int) -> bool | None:
     None where leases cannot be used. A writer opening the file meanwhile waits for ``unlease``;
     its notification goes to SIGURG, which is ignored by default (SIGIO would end the process)."""
     try:
+        import fcntl  # deferred: read-only commands run where there is none (Windows)
+    except ImportError:
+        return None
+    try:
         fcntl.fcntl(fd, F_SETSIG, signal.SIGURG)
         fcntl.fcntl(fd, F_SETLEASE, fcntl.F_RDLCK)
     except OSError as exc:
@@ -41,6 +44,8 @@ def lease(fd: int) -> bool | None:
 
 
 def unlease(fd: int) -> None:
+    import fcntl
+
     try:
         fcntl.fcntl(fd, F_SETLEASE, fcntl.F_UNLCK)
     except OSError:
@@ -114,7 +119,7 @@ def _settled(fd: int, deadline: float) -> bool:
 
 def open_plain(path: Path) -> Callable[[], int]:
     def opener() -> int:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
             raise paths.UnsafePath(str(path), None, "refused: not a regular file")

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import fcntl
 import json
 import os
 import signal
@@ -239,6 +238,10 @@ def _rewrite_leased(project: Project, target: Path, change: Callable[[bytes | No
     be re-merged, the merge is written into the new file in place, and anyone opening it waits for
     that instead of reading the unmerged text.
     """
+    try:
+        import fcntl  # deferred: read-only commands run where there is none (Windows)
+    except ImportError:
+        return _UNSUPPORTED
     try:
         fd_old = paths.open_inside(project.root, target)
     except FileNotFoundError:
