@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from . import benign, keys
+from .anchors import Occurrences
 from .formats import RANK_ASSIGNMENT, Span
 
 _KEY_CHARS = re.compile(r"[\w.\-$]*")
@@ -145,17 +146,6 @@ def _reverse_value(view: str, key_start: int) -> tuple[int, int] | None:
     return open_at + 1, pos - 1
 
 
-def _trigger_positions(low: str) -> list[int]:
-    hits: list[int] = []
-    for word in keys.ASSIGNMENT_TRIGGERS:
-        start = low.find(word)
-        while start >= 0:
-            hits.append(start)
-            start = low.find(word, start + 1)
-    hits.sort()
-    return hits
-
-
 def _key_bounds(view: str, low: str, hit: int, key_end: int) -> tuple[int, int]:
     back = _KEY_CHARS.match(low[max(0, hit - _MAX_KEY):hit][::-1])
     key_start = hit - (back.end() if back else 0)
@@ -243,13 +233,14 @@ def service_values(view: str, text: str, runs: list[tuple[int, int]]) -> list[Sp
     return found
 
 
-def assignments(view: str, text: str) -> list[Span]:
+def assignments(view: str, text: str, occurrences: Occurrences | None = None) -> list[Span]:
     """Values assigned to secret-looking keys (the value only, so redaction keeps the key)."""
-    low = view.lower()
+    occurrences = occurrences or Occurrences(view.lower())
+    low = occurrences.low
     found: list[Span] = []
     cache: KeyCache = {}
     done = -1
-    for hit in _trigger_positions(low):
+    for hit in occurrences.of_all(keys.ASSIGNMENT_TRIGGERS):
         if hit < done:
             continue
         run = _KEY_CHARS.match(view, hit)  # always matches: the class is starred

@@ -8,6 +8,7 @@ from chord_git.findings import Finding, Problem
 _GENERIC_KINDS = frozenset({
     "password-assignment", "secret-assignment", "token-assignment", "api-key-assignment",
     "credential-assignment", "secret-keyword", "high-entropy-string",
+    "password-in-text", "secret-in-text", "login-credentials", "password-in-command",
 })
 # detect-secrets type names -> our kinds (detect_secrets/plugins/*.py ``secret_type``); types
 # missing here become their slug ("Private Key" -> "private-key").
@@ -59,7 +60,7 @@ def kind_family(kind: str) -> str:
     """Kinds of one family on one line are reported once (``github-token`` from both layers)."""
     if kind in _GENERIC_KINDS:
         return "generic"
-    if kind in ("url-credentials", "curl-credentials", "cloudant-credentials"):
+    if kind in ("url-credentials", "curl-credentials", "cloudant-credentials", "token-in-url"):
         return "credentials"
     return kind.split("-", 1)[0]
 

@@ -81,6 +81,9 @@ NON_SECRET_QUALIFIERS = frozenset({
     "page", "pagination", "continuation", "sync", "foreign", "cancellation", "cancel", "max",
     "min", "num", "total", "prompt", "completion", "input", "output",
 })
+# ``<qualifier> key`` that names an identifier, not a credential (``session key``, ``routing key``).
+ID_KEY_QUALIFIERS = frozenset({"session", "routing", "request", "trace", "correlation", "sticky",
+                               "affinity", "dedup", "dedupe", "feature", "flag", "translation", "i18n"})
 # Words in front of a value that say an Authorization header value follows.
 AUTH_SCHEMES = re.compile(
     r"(?i)(?:bearer|basic|token|digest|api-?token|api-?key|apikey|key|bot|oauth|sso-key|"
@@ -90,9 +93,9 @@ AUTH_SCHEMES = re.compile(
 AUTH_KEYS = frozenset({"authorization", "auth", "bearer", "proxy"})
 _PASSWORD_WORDS = frozenset({"password", "passwords", "passwd", "passphrase", "passcode", "pwd",
                              "pass", "pw", "login"})
-_KEY_QUALIFIERS_FOR_KEY = frozenset({
+KEY_QUALIFIERS = frozenset({
     "api", "secret", "private", "access", "master", "signing", "encryption", "license", "client",
-    "app", "auth", "account", "service", "admin", "root", "ssh", "deploy", "session", "encrypt",
+    "app", "auth", "account", "service", "admin", "root", "ssh", "deploy", "encrypt",
     "hmac", "jwt", "webhook", "storage", "subscription", "consumer", "sas", "shared",
 })
 
@@ -101,7 +104,7 @@ def _secret_word(part: str, index: int, parts: list[str]) -> str | None:
     """'strong' or 'weak' when ``part`` names a secret, else None."""
     if part in STRONG_KEY_WORDS or part.endswith(STRONG_SUFFIXES):
         return "strong"
-    if part in ("key", "keys") and index > 0 and parts[index - 1] in _KEY_QUALIFIERS_FOR_KEY:
+    if part in ("key", "keys") and index > 0 and parts[index - 1] in KEY_QUALIFIERS:
         return "strong"
     if part in WEAK_KEY_WORDS or part == "accessid" or part in SERVICE_NAMES:
         return "weak"
@@ -134,6 +137,8 @@ def classify_key(key: str, word_before: str = "") -> tuple[str, str, str] | None
             continue
         if strength == "weak" and len(parts) == 1 and word_before in NON_SECRET_QUALIFIERS:
             return None
+        if parts[index] in ("key", "keys") and (parts[index - 1] if index else word_before) in ID_KEY_QUALIFIERS:
+            return None  # a session, routing or request key is an identifier
         return _kind(parts[index]), strength, parts[index]
     return None
 

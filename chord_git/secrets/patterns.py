@@ -226,8 +226,9 @@ PRIVATE_KEY_BEGIN = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ ){0,4})PRIVATE KEY( BL
 PRIVATE_KEY_END = re.compile(r"-----END (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----")
 
 # scheme://user:{password}@host (RFC 3986 userinfo): matched right after "://"; the password may
-# hold "@" (greedy up to the last "@" before the host), never "/" or whitespace.
-URL_USERINFO = re.compile(r"([^\s:/?#@\"'`<>\[\]]{0,256}):([^\s/?#\"'`<>]{1,256})@(?=[A-Za-z0-9\[._\-])")
+# hold "@" (greedy up to the last "@" before the host) and "#" (people write it unencoded),
+# never "/" or whitespace.
+URL_USERINFO = re.compile(r"([^\s:/?#@\"'`<>\[\]]{0,256}):([^\s/?\"'`<>]{1,256})@(?=[A-Za-z0-9\[._\-])")
 
 # curl -u user:password / --user user:password (gitleaks curl-auth-user); quoted or bare.
 CURL_USER = re.compile(

@@ -2,7 +2,14 @@
 
 ``find(text)`` reports where secrets are (kind, line, character span) and never their values;
 ``redact(text)`` replaces each span with ``[REDACTED:<kind>]``. Assignments keep their key name
-(``DB_PASSWORD=[REDACTED:password-assignment]``), URLs keep user and host.
+(``DB_PASSWORD=[REDACTED:password-assignment]``), URLs keep user and host, sentences keep their
+words (``the password is [REDACTED:password-in-text]``).
+
+The text is first normalised (``normalize``: invisible characters removed, homoglyphs and
+full-width forms folded), then scanned by the token table (``formats``), assignments, prose
+labels, command lines and links, then encoded runs and values split over two lines are decoded
+and scanned again (``decode``, depth-bounded). Spans land back on the caller's characters;
+documentation examples (``examples``) are dropped.
 
 All scanning is linear in the input: every pattern in ``patterns`` starts with a literal or is
 applied at a token start found by one pass over a byte mask (``formats.candidate_runs``),
@@ -12,7 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import assignments, formats
+from . import assignments, commands, decode, examples, formats, links, pairs, prose
+from .anchors import Occurrences
+from .normalize import ascii_view, normalize
+from .reading import ValueReader
+
+_MAX_DEPTH = 2  # decoded text is scanned again, and what that decodes once more
 
 
 @dataclass(frozen=True)
@@ -26,19 +38,7 @@ class SecretSpan:
     layer: str = "sanitizer"
 
 
-def ascii_view(text: str) -> str:
-    """``text`` with every non-ASCII character replaced by ``?``: same length, cheap to search.
-
-    Secrets are ASCII; the view keeps offsets identical while letting ``lower()`` stay
-    length-preserving and the regex engine run on one-byte characters.
-    """
-    if text.isascii():
-        return text
-    return text.encode("ascii", "replace").decode("ascii")
-
-
-def _spans(text: str) -> list[formats.Span]:
-    view = ascii_view(text)
+def _raw_spans(text: str, view: str, depth: int) -> list[formats.Span]:
     runs = list(formats.candidate_runs(view))
     spans: list[formats.Span] = []
     spans.extend(formats.private_keys(view, text))
@@ -47,7 +47,27 @@ def _spans(text: str) -> list[formats.Span]:
     spans.extend(formats.text_formats(view, text))
     spans.extend(formats.url_credentials(view, text))
     spans.extend(formats.curl_users(view, text))
-    spans.extend(assignments.assignments(view, text))
+    occurrences = Occurrences(view.lower())
+    reader = ValueReader(text)
+    spans.extend(assignments.assignments(view, text, occurrences))
+    spans.extend(prose.scan(text, view, occurrences, reader))
+    spans.extend(pairs.scan(text, view, occurrences, reader))
+    spans.extend(commands.scan(text, view, occurrences))
+    spans.extend(links.scan(text, view, occurrences.low))
+    if depth < _MAX_DEPTH:
+        def rescan(decoded: str) -> list[formats.Span]:
+            return _merge(_raw_spans(decoded, ascii_view(decoded), depth + 1))
+
+        spans.extend(decode.encoded(view, runs, rescan))
+        spans.extend(decode.split_values(view, text, rescan))
+    return [s for s in spans if not examples.is_documentation_example(text[s.start:s.end])]
+
+
+def _spans(text: str) -> list[formats.Span]:
+    norm = normalize(text)
+    spans = _raw_spans(norm.text, norm.view, 0)
+    if norm.removed:
+        spans = [formats.Span(norm.original(s.start), norm.original_end(s.end), s.kind, s.rank) for s in spans]
     return spans
 
 

@@ -38,6 +38,8 @@ _TEMPLATE = re.compile(
 _REFERENCE_START = re.compile(
     r"^(?:\$[({A-Za-z_\d]|\{\{|\{%|<%|%\(|#\{|<[A-Za-z_ -]+>?$|\{[A-Za-z_][\w.]*[(}])")
 _EMBEDDED_TEMPLATE = re.compile(r"\$\{[\w.:?\-]+\}|\{\{[^{}]*\}\}|\$\{\{[^{}]*\}\}|<%=?[^%]*%>")
+# A format string with named fields and nothing else odd: ``user:{id}:profile``, ``rate:{ip}``.
+_FORMAT_STRING = re.compile(r"[\w.:/@-]*(?:\{[a-z_][a-z0-9_]{0,20}\}[\w.:/@-]*)+")
 _IDENT_PART = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 _CALL_OR_INDEX = re.compile(r"^[A-Za-z_$][\w$.]*(?:::[\w$]+)*\s*[\(\[].*[\)\]][;,]?$", re.S)
 _LONG_RUN = re.compile(r"(.)\1{7,}")
@@ -122,7 +124,7 @@ def is_placeholder(value: str) -> bool:
         return True
     if (_TEMPLATE.match(v) or _REFERENCE_START.match(v)) and not _random_inside_brackets(v):
         return True
-    if _REDACTION.search(v) or _EMBEDDED_TEMPLATE.search(v):
+    if _REDACTION.search(v) or _EMBEDDED_TEMPLATE.search(v) or _FORMAT_STRING.fullmatch(v):
         return True
     if _LONG_RUN.search(v):
         # Long runs of one character (0000000000, aaaaaaaa) padding out a short stand-in;

@@ -1,0 +1,241 @@
+"""Layer-1 scanner for passwords on command lines (R31): one declarative rule per tool.
+
+``mysql -pSECRET`` (glued only: ``mysql -p db`` prompts and names a database), ``sshpass -p``,
+``docker login -p``, ``redis-cli -a``, ``sqlcmd -P``, ``ldapsearch -w``, ``openssl … -passout
+pass:…``, ``keytool -storepass``, ``smbclient -U user%…``, ``htpasswd -b file user …`` and
+``echo … | docker login --password-stdin``. Generic ``--password=…``/``--token …`` flags and
+``PGPASSWORD=… cmd`` prefixes are assignments (``assignments``); URLs are ``formats``'.
+
+Linear time: the scan starts from each `` -`` flag (and a few literal anchors), looks back a
+bounded distance for the start of the command and its tool, and reads a bounded number of
+arguments; commands already parsed are cached by their start.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import values, vocab
+from .anchors import Occurrences
+from .formats import RANK_ASSIGNMENT, Span
+
+KIND = "password-in-command"
+_MAX_COMMAND = 400
+_MAX_ARGS = 40
+
+
+@dataclass(frozen=True)
+class ToolRule:
+    """Where one tool takes a password on its command line."""
+
+    tools: tuple[str, ...]
+    glued: tuple[str, ...] = ()  # -pSECRET
+    spaced: tuple[str, ...] = ()  # -p SECRET
+    equals: tuple[str, ...] = ()  # --password=SECRET
+    subcommand: str = ""  # must appear before the flag (docker *login*)
+    prefix: str = ""  # the value starts with this, which is not part of it (openssl pass:)
+    user_separator: str = ""  # the flag's value is user<sep>password (smbclient -U user%pw)
+    positional: tuple[str, int] = ("", -1)  # (flag or subcommand that enables it, argument index)
+    source: str = ""
+
+
+TOOL_RULES: tuple[ToolRule, ...] = (
+    ToolRule(("mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlpump",
+              "mariadb", "mariadb-dump", "mariadb-admin"), glued=("-p",), equals=("--password",),
+             source="MySQL command options: -p[password] takes no space, --password[=password]"),
+    ToolRule(("sshpass",), glued=("-p",), spaced=("-p",), source="sshpass(1): -p password"),
+    ToolRule(("docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "crane", "regctl", "finch"),
+             spaced=("-p", "--password"), equals=("--password",), subcommand="login",
+             source="docker login: -p, --password"),
+    ToolRule(("helm",), spaced=("--password",), equals=("--password",), source="helm repo add / registry login --password"),
+    ToolRule(("az",), spaced=("-p", "--password"), equals=("--password",), subcommand="login",
+             source="az login -u … -p …"),
+    ToolRule(("redis-cli", "keydb-cli"), spaced=("-a", "--pass"), source="redis-cli -a password, --pass"),
+    ToolRule(("mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat",
+              "mongotop", "mongofiles"), spaced=("-p", "--password"), equals=("--password",),
+             source="MongoDB tools: -p, --password"),
+    ToolRule(("sqlcmd", "bcp", "osql", "isql"), spaced=("-P",), source="sqlcmd -P password"),
+    ToolRule(("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare",
+              "ldapmodrdn", "ldapexop"), spaced=("-w",), source="OpenLDAP clients: -w passwd"),
+    ToolRule(("zip", "unzip", "zipcloak", "zipsplit"), spaced=("-P",), equals=("--password",), source="zip -P password"),
+    ToolRule(("7z", "7za", "7zr", "7zz", "rar", "unrar"), glued=("-p",), source="7-Zip / RAR: -p{password}"),
+    ToolRule(("ssh-keygen",), spaced=("-N", "-P"), source="ssh-keygen -N new_passphrase, -P passphrase"),
+    ToolRule(("openssl",), spaced=("-passout", "-passin", "-pass", "-password"), prefix="pass:",
+             source="openssl-passphrase-options(1): pass:password"),
+    ToolRule(("openssl",), spaced=("-k",), source="openssl enc -k password"),
+    ToolRule(("keytool",), spaced=("-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass",
+                                   "-destkeypass", "-new"), source="keytool -storepass / -keypass"),
+    ToolRule(("gpg", "gpg2"), spaced=("--passphrase",), equals=("--passphrase",), source="gpg --passphrase string"),
+    ToolRule(("wget",), spaced=("--password", "--http-password", "--ftp-password", "--proxy-password"),
+             equals=("--password", "--http-password", "--ftp-password", "--proxy-password"), source="wget --password"),
+    ToolRule(("lftp",), spaced=("-u",), user_separator=",", source="lftp -u user[,pass]"),
+    ToolRule(("smbclient", "rpcclient", "smbget", "smbmap", "smbcacls", "smbcquotas", "net"),
+             spaced=("-U", "--user"), equals=("--user",), user_separator="%", source="Samba: -U user%password"),
+    ToolRule(("plink", "pscp", "psftp", "putty"), spaced=("-pw",), source="PuTTY tools: -pw password"),
+    ToolRule(("rdesktop",), spaced=("-p",), source="rdesktop -p password"),
+    ToolRule(("xfreerdp", "wlfreerdp"), glued=("/p:",), source="FreeRDP /p:<password>"),
+    ToolRule(("htpasswd",), positional=("-b", 2), source="htpasswd -b passwdfile username password"),
+    ToolRule(("rabbitmqctl",), positional=("add_user", 1), source="rabbitmqctl add_user username password"),
+    ToolRule(("rabbitmqctl",), positional=("change_password", 1), source="rabbitmqctl change_password username password"),
+    ToolRule(("net",), positional=("use", 2), source="net use [device] \\\\server\\share password /user:…"),
+)
+_RULES: dict[str, list[ToolRule]] = {}
+for _rule in TOOL_RULES:
+    for _tool in _rule.tools:
+        _RULES.setdefault(_tool, []).append(_rule)
+del _rule, _tool
+
+_TOOL = re.compile(r"(?<![\w.-])(?:" + "|".join(sorted(map(re.escape, _RULES), key=len, reverse=True)) + r")(?![\w-])")
+# Literal anchors besides " -": positional rules and pipes into --password-stdin.
+_ANCHORS = (" -", "/p:", "rabbitmqctl", "net use ", "password-stdin")
+_SEGMENT_SPLIT = re.compile(r"[`|;()]|&&")
+_ARG = re.compile(r"""(?:[^\s'"`|;&<>]+|'[^'\n]*'|"[^"\n]*")+""")
+_ECHO = re.compile(r"""(?:echo|printf(?:[ \t]+'%s')?)[ \t]+(?:-n[ \t]+)?(?P<value>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s|'"]{1,200})[ \t]*\|""")
+
+
+def _segments(view: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The shell segments of a line: split at pipes, ``;``, ``&&``, parentheses and backticks."""
+    cuts = [start] + [m.end() for m in _SEGMENT_SPLIT.finditer(view, start, end)] + [end]
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+
+def _tool_name(arg: str) -> str:
+    """``/usr/bin/mysql`` and ``MySQL:mysql`` (prose glued to a command) name ``mysql``."""
+    return arg.rsplit("/", 1)[-1].rsplit(":", 1)[-1].lower()
+
+
+def _commands(view: str, start: int, end: int) -> list[tuple[str, list[re.Match[str]]]]:
+    """Each known tool in the segment with the arguments that follow it (up to the next tool)."""
+    found: list[tuple[str, list[re.Match[str]]]] = []
+    for count, match in enumerate(_ARG.finditer(view, start, end)):
+        if count > _MAX_ARGS:
+            break
+        name = _tool_name(match.group(0))
+        if name in _RULES and not match.group(0).startswith("-"):
+            found.append((name, []))
+        elif found:
+            found[-1][1].append(match)
+    return found
+
+
+def _value_span(text: str, match: re.Match[str], offset: int, rule: ToolRule) -> tuple[int, int] | None:
+    """The password inside argument ``match`` starting ``offset`` characters in."""
+    start, end = match.start() + offset, match.end()
+    if start >= end:
+        return None
+    if text[start] in "'\"" and text[end - 1] == text[start] and end - start >= 2:
+        start, end = start + 1, end - 1
+    if rule.prefix:
+        if not text.startswith(rule.prefix, start):
+            return None
+        start += len(rule.prefix)
+    if rule.user_separator:
+        cut = text.find(rule.user_separator, start, end)
+        if cut < 0:
+            return None
+        start = cut + 1
+        if text[start:start + 1] in "'\"" and text[end - 1] == text[start]:
+            start, end = start + 1, end - 1
+    return (start, end) if end > start else None
+
+
+def _flag_value(text: str, args: list[re.Match[str]], index: int, rule: ToolRule) -> tuple[int, int] | None:
+    arg = args[index].group(0)
+    for flag in rule.equals:
+        if arg.startswith(flag + "="):
+            return _value_span(text, args[index], len(flag) + 1, rule)
+    if arg in rule.spaced and index + 1 < len(args):
+        return _value_span(text, args[index + 1], 0, rule)
+    for flag in rule.glued:
+        if arg.startswith(flag) and len(arg) > len(flag) and not arg.startswith(flag + "-"):
+            return _value_span(text, args[index], len(flag), rule)
+    return None
+
+
+def _positional(text: str, args: list[re.Match[str]], rule: ToolRule) -> tuple[int, int] | None:
+    enabler, index = rule.positional
+    words = [a.group(0) for a in args]
+    if enabler.startswith("-"):
+        flags = [w[1:] for w in words if w.startswith("-") and not w.startswith("--")]
+        if not any(enabler[1] in f for f in flags):
+            return None
+        plain = [a for a in args if not a.group(0).startswith("-")]
+        index -= any("n" in f for f in flags)  # htpasswd -n: no password file argument
+    else:
+        if enabler not in words:
+            return None
+        plain = [a for a in args[words.index(enabler) + 1:] if not a.group(0).startswith(("-", "/"))]
+    if rule.tools == ("net",):
+        shares = [i for i, a in enumerate(plain) if a.group(0).startswith("\\\\")]
+        if not shares or shares[0] + 1 >= len(plain):
+            return None
+        return _value_span(text, plain[shares[0] + 1], 0, rule)
+    return _value_span(text, plain[index], 0, rule) if index < len(plain) else None
+
+
+def _rule_spans(text: str, tool: str, args: list[re.Match[str]]) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    words = [a.group(0) for a in args]
+    for rule in _RULES.get(tool, ()):
+        if rule.positional[1] >= 0:
+            span = _positional(text, args, rule)
+            if span:
+                spans.append(span)
+            continue
+        if rule.subcommand and rule.subcommand not in words:
+            continue
+        for index in range(len(args)):
+            span = _flag_value(text, args, index, rule)
+            if span:
+                spans.append(span)
+    return spans
+
+
+def _echo_into_stdin(text: str, view: str, anchor: int) -> tuple[int, int] | None:
+    """``echo 's3cret' | docker login … --password-stdin``: the echoed value."""
+    start = max(0, view.rfind("\n", max(0, anchor - _MAX_COMMAND), anchor) + 1)
+    match = None
+    for match in _ECHO.finditer(view, start, anchor):
+        pass
+    if match is None:
+        return None
+    vs, ve = match.span("value")
+    if view[vs] in "'\"":
+        vs, ve = vs + 1, ve - 1
+    return (vs, ve) if ve > vs else None
+
+
+def scan(text: str, view: str, occurrences: Occurrences | None = None) -> list[Span]:
+    """Passwords given on the command line of a known tool."""
+    occurrences = occurrences or Occurrences(view.lower())
+    found: list[Span] = []
+    seen: set[int] = set()
+    anchors = occurrences.of_all(_ANCHORS)
+    for anchor in anchors:
+        candidates: list[tuple[int, int]] = []
+        if view[anchor] == " " and not (view[anchor + 2:anchor + 3].isalnum() or view[anchor + 2:anchor + 3] == "-"):
+            continue  # a dash in prose, not a flag
+        if view.startswith("password-stdin", anchor):
+            echoed = _echo_into_stdin(text, view, anchor)
+            if echoed:
+                candidates.append(echoed)
+        else:
+            lo = max(0, anchor - _MAX_COMMAND)
+            line_start = max(lo, view.rfind("\n", lo, anchor) + 1)
+            if line_start in seen:
+                continue
+            seen.add(line_start)
+            line_end = view.find("\n", anchor, anchor + _MAX_COMMAND)
+            line_end = line_end if line_end >= 0 else min(len(view), anchor + _MAX_COMMAND)
+            if _TOOL.search(occurrences.low, line_start, line_end) is None:
+                continue  # flags, but of no tool we know
+            for start, end in _segments(view, line_start, line_end):
+                for tool, args in _commands(text, start, end):
+                    candidates.extend(_rule_spans(text, tool, args))
+        for vs, ve in candidates:
+            if values.credential_value(text[vs:ve], vocab.PASSWORD, quoted=True):
+                found.append(Span(vs, ve, KIND, RANK_ASSIGNMENT))
+    return found
+
+
+__all__ = ["KIND", "TOOL_RULES", "ToolRule", "scan"]

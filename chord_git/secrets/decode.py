@@ -1,0 +1,150 @@
+"""Secrets hidden by an encoding or a line break (R31): decode bounded runs and scan them again.
+
+- percent-encoding, ``\\xNN``/``\\uNNNN`` escapes (YAML and JSON strings) and base64 / hex runs
+  that decode to text: the decoded text is scanned by the caller's scanner, and a finding there
+  marks the encoded run;
+- a value split over two adjacent lines (a long token wrapped in a record, a YAML ``\\``
+  continuation): the end of the first line and the start of the next are joined and scanned, and
+  findings that cross the join are reported over both pieces.
+
+Linear time: each candidate run is decoded at most once per encoding and is at most
+``MAX_RUN`` characters long; a join looks at most ``_JOIN_CONTEXT`` characters either side; the
+caller bounds the depth of rescans.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable
+
+from .formats import Span
+
+Rescan = Callable[[str], list[Span]]
+
+MAX_RUN = 8192
+_MIN_DECODED = 12
+_JOIN_CONTEXT = 160
+_B64_RUN = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_\-]{24,}={0,2}")
+_HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){12,}")
+# Base64 of ASCII text: each 4-character group starts with a character worth less than 32
+# (the byte's top bit is clear); hex of printable ASCII has a first digit 2-7 in every pair. A
+# cheap test on the first groups that rejects random runs before decoding them.
+_B64_OF_TEXT = re.compile(r"(?:[A-Za-f][A-Za-z0-9+/_\-]{3}){4}")
+_HEX_OF_TEXT = re.compile(r"(?:[2-7][0-9a-fA-F]){8}")
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}")
+
+# Mask for finding line ends inside a value: value characters, newlines, everything else. A
+# line that ends in a period ends a sentence, so "." is not a value character here.
+_TOKEN = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=~%\\"
+_MASK = bytes(0x61 if bytes([i]) in _TOKEN else (0x6E if i == 0x0A else 0x20) for i in range(256))
+_TAIL = b"a" * 12 + b"n"
+_DIGITS = re.compile(r"\d")
+_LETTERS = re.compile(r"[A-Za-z]")
+_UPPER = re.compile(r"[A-Z]")
+_RUN = re.compile(r"[A-Za-z0-9_\-+/=.~%\\]+")
+
+
+def _text(data: bytes) -> str | None:
+    """``data`` as text when it is mostly printable (a decoded secret), else None."""
+    try:
+        decoded = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    printable = sum(1 for c in decoded if c.isprintable() or c in "\n\t")
+    return decoded if len(decoded) >= _MIN_DECODED and printable >= 0.95 * len(decoded) else None
+
+
+def _unescape(run: str) -> str:
+    return _ESCAPE.sub(lambda m: chr(int(m.group(0)[2:] if m.group(0)[0] == "\\" else m.group(0)[1:], 16)), run)
+
+
+def _b64(run: str) -> str | None:
+    core = run.rstrip("=")
+    if len(core) % 4 == 1 or not _B64_OF_TEXT.match(core):
+        return None
+    data = core.replace("-", "+").replace("_", "/") + "=" * (-len(core) % 4)
+    try:
+        return _text(base64.b64decode(data, validate=True))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _hex(run: str) -> str | None:
+    if not _HEX_OF_TEXT.match(run):
+        return None
+    try:
+        return _text(bytes.fromhex(run))
+    except ValueError:
+        return None
+
+
+def encoded(view: str, runs: list[tuple[int, int]], rescan: Rescan) -> list[Span]:
+    """Runs whose percent-/escape-/base64-/hex-decoded text holds a secret."""
+    found: list[Span] = []
+    for start, end in runs:
+        if end - start > MAX_RUN or end - start < 24:
+            continue  # shorter runs decode to fewer than the 12 characters of a secret
+        run = view[start:end]
+        if "%" in run or "\\" in run:
+            unescaped = _unescape(run)
+            hits = rescan(unescaped) if unescaped != run else []
+            if hits:
+                found.append(Span(start, end, hits[0].kind, hits[0].rank))
+                continue
+        for pattern, decoder in ((_HEX_RUN, _hex), (_B64_RUN, _b64)):
+            for match in pattern.finditer(view, start, end):
+                decoded = decoder(match.group(0))
+                hits = rescan(decoded) if decoded else []
+                if hits:
+                    found.append(Span(match.start(), match.end(), hits[0].kind, hits[0].rank))
+    return found
+
+
+def split_values(view: str, text: str, rescan: Rescan) -> list[Span]:
+    """Secrets that a line break cuts in two: found in the joined ends of adjacent lines."""
+    found: list[Span] = []
+    mask = view.encode("ascii").translate(_MASK)
+    pos = mask.find(_TAIL)
+    while pos >= 0:
+        newline = mask.find(b"n", pos)
+        found.extend(_join_at(view, text, newline, rescan))
+        pos = mask.find(_TAIL, newline + 1)
+    return found
+
+
+def _partial_value(piece: str, minimum: int = 12) -> bool:
+    """Could ``piece`` be half of a generated value: long enough, letters and digits mixed?"""
+    if len(piece) < minimum or "://" in piece:
+        return False
+    digits = len(_DIGITS.findall(piece))
+    letters = len(_LETTERS.findall(piece))
+    return digits >= 2 and letters >= 2 and (len(piece) >= 16 or _UPPER.search(piece) is not None)
+
+
+def _join_at(view: str, text: str, newline: int, rescan: Rescan) -> list[Span]:
+    back = _RUN.match(view[max(0, newline - _JOIN_CONTEXT):newline][::-1])
+    tail_start = newline - (back.end() if back else 0)
+    value_start = max(view.rfind(c, tail_start, newline) for c in "=:/") + 1 or tail_start
+    if not _partial_value(view[max(tail_start, value_start):newline]):
+        return []  # the line ends in a word, a date or a path, not in the middle of a value
+    head = newline + 1
+    while head < len(view) and head - newline <= 8 and view[head] in " \t":
+        head += 1
+    head_run = _RUN.match(view, head, head + _JOIN_CONTEXT)
+    if head_run is None or not _partial_value(head_run.group(0), 6):
+        return []
+    cut = newline - 1 if view[newline - 1] == "\\" else newline  # YAML line continuation
+    left = max(text.rfind("\n", max(0, tail_start - _JOIN_CONTEXT), tail_start) + 1, tail_start - _JOIN_CONTEXT)
+    right_end = view.find("\n", head_run.end(), head_run.end() + _JOIN_CONTEXT)
+    right_end = right_end if right_end >= 0 else min(len(view), head_run.end() + _JOIN_CONTEXT)
+    joined = text[left:cut] + text[head:right_end]
+    join = cut - left
+    spans: list[Span] = []
+    for hit in rescan(joined):
+        if hit.start < join < hit.end:
+            spans.append(Span(left + hit.start, head + hit.end - join, hit.kind, hit.rank))
+    return spans
+
+
+__all__ = ["MAX_RUN", "encoded", "split_values"]

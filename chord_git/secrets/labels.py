@@ -1,0 +1,141 @@
+"""Where a text names a credential: the labels of the prose layer (R31).
+
+An ASCII label is a word holding one of ``vocab.ASCII_ANCHORS`` whose last part names a
+credential (``password``, ``DB_PASSWORD``, ``api key``, ``AppSecret``), unless the words around
+it make it a description (``password manager``, ``max tokens``, ``primary key``, ``1Password``).
+Labels in other scripts (``密码``, ``パスワード``, ``пароль``) are matched as written. Each label
+has a class (``vocab.PASSWORD``, ``SECRET``, ``WEAK``) that tells the value test how strict to be.
+
+Linear time: words are found by substring search (shared ``Occurrences``), each hit is expanded
+to its word with bounded walks, hits inside a word already seen are skipped, and the verdict for
+a (word, word before, word after) triple is computed once per scan.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from . import keys, vocab
+from .anchors import Occurrences
+from .shapes import word_parts
+
+_WORD_SET = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
+_WORD_FORWARD = re.compile(r"[a-z0-9_\-]*")
+_NEXT_WORD = re.compile(r"[*_`'\"]{0,3}[ \t]{1,3}([a-z][a-z0-9_\-]{0,30})")
+_LAST_WORDS = frozenset({*vocab.ASCII_PASSWORD_WORDS, *vocab.ASCII_WEAK_WORDS, *keys.STRONG_KEY_WORDS})
+_LAST_SUFFIXES = (*keys.STRONG_SUFFIXES, "password", "passwd", "pwd")
+_PLURALS = frozenset({"passwords", "tokens", "secrets", "keys", "credentials", "creds"})
+
+_SCRIPT_CLASS = {form: cls
+                 for table, cls in ((vocab.PASSWORD_LABELS, vocab.PASSWORD), (vocab.SECRET_LABELS, vocab.SECRET),
+                                    (vocab.WEAK_LABELS, vocab.WEAK))
+                 for label in table for form in (label, label.capitalize())}
+_SCRIPT_LABEL = re.compile("|".join(re.escape(f) for f in sorted(_SCRIPT_CLASS, key=len, reverse=True)))
+# Scripts the non-ASCII labels are written in: text without them skips those searches.
+LABEL_SCRIPTS = re.compile(r"[\u00f1\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+class Label(NamedTuple):
+    start: int
+    end: int
+    cls: str
+    cjk: bool = False  # written in a script without word spaces: the value may follow directly
+    plural: bool = False  # "tokens", "passwords": talk about many, a value needs a separator
+
+
+def classify(parts: list[str], prev: str, nxt: str) -> str | None:
+    """The class of a label whose words are ``parts``, given the words around it, or None."""
+    while parts and parts[-1].isdigit():
+        parts = parts[:-1]
+    if not parts or nxt in vocab.PROSE_DESCRIPTORS:
+        return None
+    prev = word_parts(prev)[-1] if prev else ""
+    qualifiers = set(parts[:-1]) | {prev}
+    if qualifiers & keys.NON_SECRET_QUALIFIERS or qualifiers & vocab.PROSE_NON_LABEL_QUALIFIERS \
+            or "".join(parts) in vocab.SECRET_STORES:
+        return None
+    last = parts[-1]
+    if last in vocab.ASCII_PASSWORD_WORDS or last.endswith(("password", "passwd", "pwd")):
+        return vocab.PASSWORD
+    if last in ("key", "keys"):
+        qualifier = parts[-2] if len(parts) > 1 else prev
+        if qualifier in vocab.PROSE_NON_SECRET_QUALIFIERS:
+            return None
+        if qualifier in vocab.PASSWORD_KEY_QUALIFIERS:
+            return vocab.PASSWORD
+        return vocab.SECRET if qualifier in keys.KEY_QUALIFIERS else vocab.WEAK
+    if last in keys.STRONG_KEY_WORDS or last.endswith(keys.STRONG_SUFFIXES):
+        return vocab.SECRET
+    return vocab.WEAK if last in vocab.ASCII_WEAK_WORDS else None
+
+
+def _prev_word(low: str, start: int) -> str:
+    """The word before ``start`` when one to three blanks separate them, else ''."""
+    i, lo = start, max(0, start - 34)
+    while i > lo and start - i < 3 and low[i - 1] in " \t":
+        i -= 1
+    if i == start:
+        return ""
+    j = i
+    while j > lo and low[j - 1] in _WORD_SET:
+        j -= 1
+    return low[j:i] if j < i and low[j] not in "_-" else ""
+
+
+def _label_parts(word: str) -> list[str]:
+    """The words of ``word`` if its last word can name a credential, else []."""
+    simple = word.isalpha() and (word.islower() or word.isupper() or word.istitle())
+    parts = [word.lower()] if simple else word_parts(word)
+    while parts and parts[-1].isdigit():
+        parts.pop()
+    return parts if parts and (parts[-1] in _LAST_WORDS or parts[-1].endswith(_LAST_SUFFIXES)) else []
+
+
+def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
+    low = occurrences.low
+    done = -1
+    verdicts: dict[tuple[str, str, str], str | None] = {}
+    word_parts_of: dict[str, list[str]] = {}  # words repeat: split each once
+    for hit in occurrences.of_all(vocab.ASCII_ANCHORS):
+        if hit < done:
+            continue
+        start, lo = hit, max(0, hit - 40)
+        while start > lo and low[start - 1] in _WORD_SET:
+            start -= 1
+        end = _WORD_FORWARD.match(low, hit).end()  # type: ignore[union-attr]  # starred: always matches
+        done = end
+        while start < end and low[start] == "-":
+            start += 1
+        word_end = end
+        while word_end > start and low[word_end - 1] == "-":
+            word_end -= 1
+        word = view[start:word_end]  # original case: word_parts splits camelCase
+        if word.lower() == "pass" and low.startswith(" phrase", word_end):
+            word_end += len(" phrase")
+            word = "passphrase"
+        parts = word_parts_of.get(word)
+        if parts is None:
+            parts = word_parts_of[word] = _label_parts(word)
+        if not parts:
+            continue  # most hits are plain words: "passed", "keyboard", "monkey"
+        nxt = _NEXT_WORD.match(low, word_end)
+        key = (word, _prev_word(low, start), nxt.group(1) if nxt else "")
+        if key not in verdicts:
+            verdicts[key] = classify(parts, key[1], key[2])
+        cls = verdicts[key]
+        if cls is not None:
+            yield Label(start, word_end, cls, plural=parts[-1] in _PLURALS)
+
+
+def labels(text: str, view: str, occurrences: Occurrences) -> list[Label]:
+    """Every label in ``text`` (normalized; ``view`` is its ASCII view), in order."""
+    found = list(_ascii_labels(view, occurrences))
+    if not text.isascii() and LABEL_SCRIPTS.search(text):
+        found.extend(Label(m.start(), m.end(), _SCRIPT_CLASS[m.group(0)], cjk=True)
+                     for m in _SCRIPT_LABEL.finditer(text))
+        found.sort(key=lambda label: label.start)
+    return found
+
+
+__all__ = ["LABEL_SCRIPTS", "Label", "classify", "labels"]

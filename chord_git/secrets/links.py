@@ -1,0 +1,61 @@
+"""Layer-1 scanner for credentials carried by links (R31).
+
+Query parameters and fragments that hold a bearer credential (``?token=``, ``&access_token=``,
+``api_key=``, ``key=``, ``sig=``, ``pwd=``…, see ``vocab.URL_TOKEN_PARAMS``), and path segments of
+claim, invite, reset and magic links (``/invite/<token>``). Values are percent-decoded before the
+value test (``values``); the reported span is the encoded value as written. The password in a
+URL's userinfo is ``formats.url_credentials``'.
+
+Linear time: one regex pass for each of the two shapes, both starting with a literal character.
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+from . import keys, values, vocab
+from .formats import RANK_URL, Span
+
+KIND = "token-in-url"
+_QUERY = re.compile(r"[?&#;]([A-Za-z][A-Za-z0-9_.\-]{0,39})=([^&#\s\"'<>`)\]|]{1,4096})")
+_PATH_WORDS = "|".join(sorted((re.escape(w) for w in vocab.URL_TOKEN_PATH_WORDS), key=len, reverse=True))
+_PATH = re.compile(rf"/(?:{_PATH_WORDS})/([a-z0-9_\-~.]{{16,256}})(?=[/?#\s\"'<>`)\]|]|$)")
+_PASSWORD_PARAMS = frozenset({"password", "passwd", "pwd", "pass"})
+
+
+def _param_class(name: str) -> str | None:
+    low = name.lower()
+    if low in _PASSWORD_PARAMS:
+        return vocab.PASSWORD
+    if low in vocab.URL_TOKEN_PARAMS:
+        return vocab.SECRET
+    verdict = keys.classify_key(name)
+    return vocab.SECRET if verdict is not None and verdict[1] == "strong" else None
+
+
+def scan(text: str, view: str, low: str | None = None) -> list[Span]:
+    """Credentials in URL query strings, fragments and invite-style path segments.
+
+    ``low`` is ``view`` lower-cased (path words are matched in it; the value is read from ``text``).
+    """
+    low = view.lower() if low is None else low
+    found: list[Span] = []
+    for match in _QUERY.finditer(view):
+        cls = _param_class(match.group(1))
+        if cls is None:
+            continue
+        start, end = match.span(2)
+        while end > start and view[end - 1] in ".,;:!":
+            end -= 1
+        value = unquote(text[start:end]) if "%" in view[start:end] else text[start:end]
+        if values.credential_value(value, cls, quoted=True):
+            found.append(Span(start, end, KIND, RANK_URL))
+    for match in _PATH.finditer(low):
+        start, end = match.span(1)
+        value = text[start:end].rstrip(".")
+        if values.credential_value(value, vocab.SECRET):
+            found.append(Span(start, start + len(value), KIND, RANK_URL))
+    return found
+
+
+__all__ = ["KIND", "scan"]

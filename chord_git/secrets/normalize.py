@@ -1,0 +1,127 @@
+"""Undo the disguises a secret can wear before the detectors look at a text (R31).
+
+One substitution pass removes zero-width and bidirectional control characters and folds
+full-width forms, common Cyrillic/Greek homoglyphs, mathematical alphanumerics, typographic
+quotes, ideographic punctuation and exotic spaces to their ASCII look-alikes, one character for
+one character. Only removals shift offsets; ``Normalized.original`` maps an offset of the
+normalized text back to the text the caller gave, so findings and redactions land on the
+original characters (the invisible ones included). ASCII text is returned as it is.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass
+from types import MappingProxyType
+
+# Characters that render as nothing (or only reorder what follows) and can hide inside a token.
+_INVISIBLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f"
+    "\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069"
+    "\u206a\u206b\u206c\u206d\u206e\u206f\u3164\ufeff\uffa0"
+)
+
+# Letters that look like ASCII in common fonts (Unicode confusables, Cyrillic and Greek).
+_HOMOGLYPHS = {
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i",
+    "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ɡ": "g",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
+    "Т": "T", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v", "ρ": "p", "ι": "i",
+    "κ": "k", "υ": "u", "α": "a",
+}
+# Punctuation and spaces with an ASCII twin. Japanese/Chinese corner brackets read as quotes.
+_PUNCTUATION = {
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "「": '"', "」": '"', "『": '"', "』": '"', "【": "[", "】": "]", "〔": "[", "〕": "]",
+    "。": ".", "、": ",", "・": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+    "\u2192": ">", "\u21d2": ">", "\u279c": ">", "\u2794": ">", "\u27f6": ">",
+    "\u2022": "*", "\u25cf": "*", "\u2217": "*",
+    "\u3000": " ", "\u00a0": " ", "\u202f": " ", "\u205f": " ",
+}
+
+
+def _build_table() -> MappingProxyType[str, str]:
+    table: dict[str, str] = {c: "" for c in _INVISIBLE}
+    table.update({chr(code): chr(code - 0xFEE0) for code in range(0xFF01, 0xFF5F)})  # full-width ASCII
+    table.update({chr(code): " " for code in range(0x2000, 0x200B)})  # en quad .. hair space
+    for code in range(0x1D400, 0x1D800):  # mathematical bold/italic/monospace letters and digits
+        folded = unicodedata.normalize("NFKC", chr(code))
+        if len(folded) == 1 and folded.isascii():
+            table[chr(code)] = folded
+    table.update(_HOMOGLYPHS)
+    table.update(_PUNCTUATION)
+    return MappingProxyType(table)
+
+
+def _character_class(chars: list[str]) -> str:
+    """A regex class of ``chars`` written as ranges, which the engine tests as a bitmap."""
+    ranges: list[list[int]] = []
+    for code in sorted(ord(c) for c in chars):
+        if ranges and code == ranges[-1][1] + 1:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+
+
+_TABLE = _build_table()
+# Every character to fold or drop: text without any is left as it is, and text with some is
+# rewritten only there (``str.translate`` would look up every character). Astral characters get
+# their own class so the other one stays a bitmap.
+_FOLDABLE_BMP = re.compile(f"[{_character_class([c for c in _TABLE if ord(c) < 0x10000])}]")
+_FOLDABLE_ALL = re.compile(f"{_FOLDABLE_BMP.pattern}|[{_character_class([c for c in _TABLE if ord(c) >= 0x10000])}]")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+@dataclass(frozen=True)
+class Normalized:
+    """A text prepared for matching, and the way back to the caller's offsets."""
+
+    text: str  # folded, invisible characters removed
+    view: str  # ``text`` with every non-ASCII character as ``?``: same length, one byte each
+    removed: tuple[int, ...] = ()  # normalized offsets at which a removed character sat
+
+    def original(self, pos: int) -> int:
+        """Offset in the caller's text of the character at ``pos`` of ``text``."""
+        return pos + bisect_right(self.removed, pos) if self.removed else pos
+
+    def original_end(self, end: int) -> int:
+        """Exclusive end offset in the caller's text for an exclusive ``end`` of ``text``."""
+        return self.original(end - 1) + 1 if end > 0 else 0
+
+
+def ascii_view(text: str) -> str:
+    """``text`` with every non-ASCII character replaced by ``?``: same length, cheap to search."""
+    if text.isascii():
+        return text
+    return text.encode("ascii", "replace").decode("ascii")
+
+
+def normalize(text: str) -> Normalized:
+    """Fold and strip ``text`` for the detectors (identity for ASCII text)."""
+    if text.isascii():
+        return Normalized(text, text)
+    foldable = _FOLDABLE_BMP if _ASTRAL.search(text) is None else _FOLDABLE_ALL
+    pieces: list[str] = []
+    removed: list[int] = []
+    last = 0
+    for match in foldable.finditer(text):
+        replacement = _TABLE[match.group(0)]
+        pieces.append(text[last:match.start()])
+        if replacement:
+            pieces.append(replacement)
+        else:
+            removed.append(match.start() - len(removed))
+        last = match.end()
+    if not pieces:
+        return Normalized(text, ascii_view(text))
+    pieces.append(text[last:])
+    folded = "".join(pieces)
+    return Normalized(folded, ascii_view(folded), tuple(removed))
+
+
+__all__ = ["Normalized", "ascii_view", "normalize"]

@@ -1,0 +1,103 @@
+"""Layer-1 scanner for login pairs written in prose (R31).
+
+After a word that introduces an account (``login``, ``sign in``, ``credentials``, ``account``,
+``ssh``, ``登录``, ``账号``, ``アカウント``…), a user and a password joined by ``/`` or ``:``
+(``Login: admin / …``, ``creds are bob:…``, ``後台登录账号密码：admin/…``), "as <user> with
+<password>", or "用 <password> 登录". The password is reported; it must pass the value test.
+
+Linear time: account words are found by substring search, each looks at most 80 characters
+along its line, and a pair already reported is not looked at again.
+"""
+from __future__ import annotations
+
+import re
+
+from . import values, vocab
+from .anchors import Occurrences
+from .formats import Span
+from .labels import LABEL_SCRIPTS
+from .reading import ValueReader, line_bounds, unquote
+
+KIND = "login-credentials"
+_WINDOW = 80
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_QUOTED = r"`[^`\n]{1,100}`|\"[^\"\n]{1,100}\"|'[^'\n]{1,100}'"
+_PAIR = re.compile(rf"""
+    (?:[ \t]as[ \t]+[^\s]{{1,60}}[ \t]+(?:with|using)[ \t]+(?P<with>{_QUOTED}|[\x21-\x7e]{{1,100}})
+     | (?P<user>[`'"*]{{0,2}}(?<![A-Za-z0-9_.@+\-])[A-Za-z0-9][A-Za-z0-9_.@+\-]{{0,40}}[`'"*]{{0,2}})
+       (?P<sep>[ \t]*/[ \t]*|:(?![/:\s]))
+       (?P<pass>{_QUOTED}|[^\s/,;`'"{_CJK}]{{1,100}})
+    )""", re.X)
+# "请用 <password> 登录": the value before a login word.
+_USE_BEFORE = re.compile(rf"(?:用|使用)[ \t]*(?P<value>{_QUOTED}|[\x21-\x7e]{{1,100}})[ \t]*\Z")
+_PAIR_LABEL = re.compile("|".join(re.escape(a) for a in vocab.PAIR_LABELS))
+_NOT_USERS = frozenset({"sha1", "sha256", "sha512", "md5", "http", "https", "ssh", "git", "file", "ftp",
+                        "mailto", "tcp", "udp", "localhost"})
+_HOST = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,10}(?::\d+)?")  # a host before "/path" is a URL
+
+
+def _plausible_user(user: str, sep: str) -> bool:
+    """A user name, not a digest prefix (``SHA256:``), a host (``x.com/``) or a key blob."""
+    if len(user) > 40 or values.token_like(user) or user.lower() in _NOT_USERS or _HOST.fullmatch(user):
+        return False
+    return ":" not in sep or any(c.islower() for c in user)
+
+
+def _pair_after(reader: ValueReader, anchor_end: int, line_end: int) -> Span | None:
+    match = _PAIR.search(reader.text, anchor_end, min(line_end, anchor_end + _WINDOW))
+    if match is None:
+        return None
+    group = "with" if match.group("with") is not None else "pass"
+    if group == "pass" and not _plausible_user(match.group("user").strip("`'\"*"), match.group("sep")):
+        return None
+    return reader.span(unquote(reader.text, *match.span(group)), vocab.PASSWORD, KIND)
+
+
+def _use_before(reader: ValueReader, anchor: int, line_start: int) -> Span | None:
+    match = _USE_BEFORE.search(reader.text, max(line_start, anchor - 120), anchor)
+    if match is None:
+        return None
+    start, end, _ = unquote(reader.text, *match.span("value"))
+    return reader.span((start, end, True), vocab.PASSWORD, KIND)
+
+
+def _account_words(text: str, occurrences: Occurrences) -> list[tuple[int, int, bool]]:
+    """(start, end, written in CJK) of every account word."""
+    low = occurrences.low
+    found: list[tuple[int, int, bool]] = []
+    for anchor in vocab.ASCII_PAIR_ANCHORS:
+        for start in occurrences.of(anchor):
+            if start and (low[start - 1].isalnum() or low[start - 1] in "-_:"):
+                continue
+            end = start + len(anchor)
+            while end < len(low) and (low[end].isalnum() or low[end] == "_") and end - start < 12:
+                end += 1  # "logins", "credentials", "accounts"
+            if low[start:end] in ("log", "sign") and low.startswith((" in", " on"), end) \
+                    and not low[end + 3:end + 4].isalnum():
+                end += 3
+            if low[start:end] in vocab.PAIR_WORDS and low[end:end + 1] != "-":
+                found.append((start, end, False))
+    if not text.isascii() and LABEL_SCRIPTS.search(text):
+        found.extend((m.start(), m.end(), True) for m in _PAIR_LABEL.finditer(text))
+    return sorted(found)
+
+
+def scan(text: str, view: str, occurrences: Occurrences, reader: ValueReader | None = None) -> list[Span]:
+    """Passwords in login pairs after an account word."""
+    reader = reader or ValueReader(text)
+    found: list[Span] = []
+    done = -1
+    for start, end, cjk in _account_words(text, occurrences):
+        if start < done:
+            continue
+        line_start, line_end = line_bounds(view, start, end)
+        span = _pair_after(reader, end, line_end)
+        if span is None and cjk:
+            span = _use_before(reader, start, line_start)
+        if span is not None:
+            found.append(span)
+            done = span.end
+    return found
+
+
+__all__ = ["KIND", "scan"]

@@ -1,0 +1,211 @@
+"""Layer-1 scanner for credentials written after a label, as people write them (R31).
+
+"The staging password is …", ``**Token:** …``, ``| Password | … |``, a markdown table whose
+header names a password column, "use … as the password", "密码是 …", "パスワードは … です", and a
+40-character AWS secret next to the word AWS. A hit needs a label (``labels``), a bridge to a
+value (":", "=", "is", "was changed to", "是", "は", a table cell, a quote, or nothing but a
+space) and a value that passes the value test (``values`` via ``reading``); only the value is
+reported, so redaction keeps the sentence. Login pairs are ``pairs``'.
+
+Linear time: every lookup around a label is bounded to the label's line (``reading.LINE``
+characters either way), labels inside a value already reported are skipped, each table row is
+read once per labelled header column (at most ``_MAX_TABLE_COLUMNS``), and the AWS rule searches
+the union of bounded windows after its anchors.
+"""
+from __future__ import annotations
+
+import re
+
+from . import values, vocab
+from .anchors import Occurrences
+from .formats import RANK_ASSIGNMENT, Span
+from .labels import Label, labels
+from .reading import ValueReader, line_bounds, unquote
+
+# Kind of finding per label class (a password a person typed, or any other credential).
+KINDS = dict(zip((vocab.PASSWORD, vocab.SECRET, vocab.WEAK), ("password-in-text", "secret-in-text", "secret-in-text")))
+AWS_KIND = "aws-secret-access-key"
+_MAX_TABLE_COLUMNS = 64
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+
+# Between a label and its value. Filler words ("for the staging db", "we gave the auditors")
+# only before an explicit separator or verb; the value starts where the match ends.
+_BRIDGE = re.compile(rf"""
+    [*_`'"\]]{{0,3}}
+    (?P<filler>(?:[ \t]{{1,3}}(?!(?:is|was|are|were|to)\b)[A-Za-z0-9@._'-]{{1,24}}){{0,6}}?)
+    [ \t]{{0,3}}
+    (?:[(][^()\n]{{0,40}}[)][ \t]{{0,3}})?
+    [{_CJK}]{{0,4}}?
+    (?:
+        (?P<sep>:{{1,2}}(?!//)|=>|=|->|>|\||-{{1,2}}(?=[ \t]))
+      | (?P<verb>
+            (?:
+              (?:(?:has|have|had)[ \t]+been[ \t]+|was[ \t]+|were[ \t]+|is[ \t]+|got[ \t]+)?
+              (?:changed|set|reset|updated|rotated|switched|moved)[ \t]+(?:back[ \t]+)?to
+            | (?:is|was|are|were)(?:[ \t]+(?:now|still|currently|just|also|actually|simply|probably|always))?
+            | turned[ \t]+out[ \t]+to[ \t]+be | will[ \t]+be | should[ \t]+be | becomes | became
+            | (?P<to>to)
+            | ,[ \t]*(?:type|enter|use|paste)
+            | we[ \t]+(?:use|used|settled[ \t]+on|chose|picked|agreed[ \t]+on)(?:[ \t]+is)?
+            )(?![A-Za-z0-9])
+          | 是|为|為|改成了?|改为|改為|设置为|设为|設為|设置成|换成|更新为|は|を|が|も
+        )
+    )
+    [ \t]{{0,3}}[*_]{{0,3}}[ \t]{{0,3}}
+""", re.X)
+# Cheap test before the bridge pattern: a separator or a bridging word follows on the line.
+_BRIDGE_HINT = re.compile(r"[:=|>?]| (?:is|was|are|were|to|be|became|becomes|we)\b| --? |, (?:type|enter|use|paste)")
+# After a plural label ("credentials:", "| Tokens |") only an explicit separator leads to a value.
+_PLURAL_SEPARATOR = re.compile(r"[*_`'\"\]]{0,3}[ \t]{0,3}(:|=|\|)[ \t]{0,3}[*_]{0,3}[ \t]{0,3}")
+# Right after a label, a value with no separator must show a quote or a digit early on.
+_DIRECT_HINT = re.compile(r"[*_`'\"\]]{0,3}[ \t]{0,2}(?:[`'\"*]|[^\s]{0,40}\d)")
+_DIRECT = re.compile(r"[*_`'\"\]]{0,3}(?:[ \t]{1,2}|(?=[\"'`]))")
+_DIRECT_CJK = re.compile(r"[*_`'\"\]]{0,3}[ \t]{0,2}")
+_SETTING_BEFORE = re.compile(r"\b(?:set|change|changed|reset|update|updated|rotate|rotated|switch|switched)\b")
+
+# The value before the label: "use X as the password", "用 X 作为密码", "把 X 填到密码框".
+_VALUE_RE = r"(?:`[^`\n]{1,100}`|\"[^\"\n]{1,100}\"|'[^'\n]{1,100}'|[\x21-\x7e]{1,100})"
+_REVERSE = re.compile(rf"""
+    (?:\b(?i:use|using|used|try|with)[ \t]+(?P<en>{_VALUE_RE})[ \t]+(?i:as|for)[ \t]+
+       (?:(?i:the|a|an|our|your|its|this|new|my)[ \t]+)?(?:[A-Za-z-]+[ \t]+){{0,3}}
+     | (?:用|使用|以|拿)[ \t]*(?P<zh>{_VALUE_RE})[ \t]*(?:作为|作為|当作|当|做)(?:新的?|初始)?
+     | 把[ \t]*(?P<put>{_VALUE_RE})[ \t]*(?:填到|填入|填进|输入到|输入|输进|设为|设置为|改成|作为)[{_CJK}]{{0,4}}?
+    )\Z""", re.X)
+
+# A table separator row: | --- | :---: |
+_TABLE_SEPARATOR = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
+
+# AWS secret access keys: 40 base64 characters near the word AWS or an access key id.
+_AWS_ANCHORS = ("aws", "akia", "asia")
+_AWS_WINDOW = 200
+_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+
+
+class _Scan:
+    """One text being scanned: the normalized text, its ASCII view and the value reader."""
+
+    def __init__(self, text: str, view: str, low: str, reader: ValueReader) -> None:
+        self.text, self.view, self.low, self.reader = text, view, low, reader
+
+    def forward(self, label: Label, line_start: int, line_end: int) -> Span | None:
+        """The value after the label: over a bridge, or right after it."""
+        kind = KINDS[label.cls]
+        if label.plural:
+            sep = _PLURAL_SEPARATOR.match(self.text, label.end, line_end)
+            if sep is None or (sep.group(1) == "|" and not self._in_table_row(line_start, label.start)):
+                return None
+            return self.reader.span(self.reader.value_at(sep.end(), line_end, cell=sep.group(1) == "|"),
+                                    label.cls, kind)
+        if label.cjk or _BRIDGE_HINT.search(self.low, label.end, min(line_end, label.end + 100)):
+            bridge = _BRIDGE.match(self.text, label.end, line_end)
+            cell = bridge is not None and bridge.group("sep") == "|"
+            if bridge is not None and (bridge.group("to") is None
+                                       or _SETTING_BEFORE.search(self.low, line_start, label.start)) \
+                    and (not cell or self._in_table_row(line_start, label.start)):
+                got = self.reader.value_at(bridge.end(), line_end, cell=cell)
+                span = self.reader.span(got, label.cls, kind)
+                if span is not None:
+                    return span
+        if not _DIRECT_HINT.match(self.text, label.end, line_end):
+            return None  # nothing value-like right after the label
+        direct = (_DIRECT_CJK if label.cjk else _DIRECT).match(self.text, label.end, line_end)
+        if direct is None:
+            return None
+        return self.reader.span(self.reader.value_at(direct.end(), line_end), label.cls, kind, direct=True)
+
+    def reverse(self, label: Label, line_start: int) -> Span | None:
+        """The value before a password label: "use X as the password", "用 X 作为密码"."""
+        match = _REVERSE.search(self.text, max(line_start, label.start - 120), label.start)
+        if match is None:
+            return None
+        group = next(g for g in ("en", "zh", "put") if match.group(g) is not None)
+        start, end, _ = unquote(self.text, *match.span(group))
+        return self.reader.span((start, end, True), vocab.PASSWORD, KINDS[vocab.PASSWORD])
+
+    def _in_table_row(self, line_start: int, pos: int) -> bool:
+        """A "|" separates cells only in a markdown table row, which starts with one."""
+        return self.view[line_start:pos].lstrip()[:1] == "|"
+
+    def _cells(self, start: int, end: int) -> list[tuple[int, int]]:
+        """Cell spans of a markdown table row (without the outer pipes)."""
+        bars: list[int] = []
+        pos = self.view.find("|", start, end)
+        while pos >= 0 and len(bars) <= _MAX_TABLE_COLUMNS:
+            bars.append(pos)
+            pos = self.view.find("|", pos + 1, end)
+        return [(a + 1, b) for a, b in zip(bars, bars[1:])]
+
+    def table_column(self, label: Label, line_start: int, line_end: int) -> list[Span]:
+        """A header cell naming a credential: check that column in every row below it."""
+        view = self.view
+        if not self._in_table_row(line_start, label.start):
+            return []
+        column = next((i for i, (a, b) in enumerate(self._cells(line_start, line_end))
+                       if a <= label.start and label.end <= b), None)
+        separator_end = view.find("\n", line_end + 1, line_end + 4096)
+        if column is None or separator_end < 0 \
+                or not _TABLE_SEPARATOR.fullmatch(view, line_end + 1, separator_end):
+            return []
+        found: list[Span] = []
+        row_start = separator_end + 1
+        while row_start < len(view) and view[row_start:row_start + 64].lstrip()[:1] == "|":
+            row_end = view.find("\n", row_start, row_start + 4096)
+            row_end = row_end if row_end >= 0 else min(len(view), row_start + 4096)
+            row = self._cells(row_start, row_end)
+            if column < len(row):
+                got = self.reader.value_at(row[column][0], row[column][1], cell=True)
+                span = self.reader.span(got, label.cls, KINDS[label.cls])
+                if span is not None:
+                    found.append(span)
+            if row_end >= len(view) or view[row_end] != "\n":
+                break
+            row_start = row_end + 1
+        return found
+
+
+def _merge_windows(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(windows):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _aws_secrets(text: str, occurrences: Occurrences) -> list[Span]:
+    found: list[Span] = []
+    windows = [(pos, pos + _AWS_WINDOW) for pos in occurrences.of_all(_AWS_ANCHORS)]
+    for start, end in _merge_windows(windows):
+        for match in _AWS_SECRET.finditer(text, start, min(end, len(text))):
+            value = match.group(0)
+            if values.token_like(value) and any(c.isupper() for c in value) and any(c.islower() for c in value) \
+                    and any(c.isdigit() for c in value) and not values.is_reference_or_default(value):
+                found.append(Span(match.start(), match.end(), AWS_KIND, RANK_ASSIGNMENT))
+    return found
+
+
+def scan(text: str, view: str, occurrences: Occurrences | None = None,
+         reader: ValueReader | None = None) -> list[Span]:
+    """Credentials after labels, in labelled table columns, and AWS secrets in prose."""
+    occurrences = occurrences or Occurrences(view.lower())
+    state = _Scan(text, view, occurrences.low, reader or ValueReader(text))
+    found: list[Span] = []
+    done = -1
+    for label in labels(text, view, occurrences):
+        if label.start < done:
+            continue
+        line_start, line_end = line_bounds(view, label.start, label.end)
+        span = state.forward(label, line_start, line_end)
+        if span is None and label.cls == vocab.PASSWORD:
+            span = state.reverse(label, line_start)
+        if span is not None:
+            found.append(span)
+            done = max(span.end, label.end)
+        if view.find("|", line_start, label.start) >= 0:
+            found.extend(state.table_column(label, line_start, line_end))
+    found.extend(_aws_secrets(text, occurrences))
+    return found
+
+
+__all__ = ["AWS_KIND", "KINDS", "scan"]

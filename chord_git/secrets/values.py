@@ -1,0 +1,186 @@
+"""The value test of the prose layer: is this the credential, or words about it? (R31)
+
+A value found after a label ("the password is …", ``**Token:** …``, a table cell, a command-line
+flag) is a credential only if it looks like one: typed passwords have a digit, a symbol or mixed
+case; generated tokens are long and random; passphrases are several unusual words. References
+("in the vault", "from 1Password", ``$VAR``, ``<TOKEN>``), masks (``***``), defaults meant to be
+changed (``changeme``, ``admin``), tutorial values (``demopassword123``) and sentence words are not.
+Pure functions over one string.
+"""
+from __future__ import annotations
+
+import re
+
+from . import vocab
+from .benign import benign_reason
+from .shapes import case_switch_ratio, is_degenerate, is_placeholder, shannon_entropy
+
+_PRINTABLE = re.compile(r"[\x21-\x7e]+")
+_TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-+/=.~:%]+")
+_SEPARATORS = re.compile(r"[-_.]+")
+_WORD_SPLIT = re.compile(r"[-_. ]+")
+_TUTORIAL = re.compile(r"([a-z]+)[-_.]?(\d{0,4})[!.#@]?")
+_LETTERS = re.compile(r"[A-Za-z]+")
+_VOWELS = frozenset("aeiouy")
+_DIGIT = re.compile(r"\d")
+_ALPHA = re.compile(r"[A-Za-z]")
+_UPPER = re.compile(r"[A-Z]")
+_LOWER = re.compile(r"[a-z]")
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_STRONG_SYMBOL = re.compile(r"[^A-Za-z0-9\-_.]")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~|")
+_REFERENCE_START = re.compile(r"^(?:\$|%[A-Za-z_]|<|\{\{|\$\{|\(|\[|see\b|ask\b|from\b|in\b)", re.I)
+
+
+def _has_tutorial_shape(low: str) -> bool:
+    """``demopassword123``, ``appuser1``, ``admin123!``: stock words and a few digits."""
+    match = _TUTORIAL.fullmatch(low)
+    if match is None:
+        return False
+    letters = match.group(1)
+    # Split the letters into known words (short dynamic programme: values are short).
+    reach = [True] + [False] * len(letters)
+    for end in range(1, len(letters) + 1):
+        reach[end] = any(reach[start] and letters[start:end] in vocab.TUTORIAL_WORDS
+                         for start in range(max(0, end - 9), end))
+    return reach[-1]
+
+
+def is_reference_or_default(value: str) -> bool:
+    """A stand-in, a pointer to where the secret lives, a mask, or a default to be changed."""
+    v = value.strip()
+    low = v.lower()
+    if not v or low in vocab.REFERENCE_WORDS or low in vocab.DEFAULT_VALUES:
+        return True
+    if _REFERENCE_START.match(v) or is_placeholder(v):
+        return True
+    return _has_tutorial_shape(low)
+
+
+def _unpronounceable(letters: str) -> bool:
+    """Lower-case letters that no language spells: ``qzkvbtrwmxnp``."""
+    low = letters.lower()
+    if len(low) < 12:
+        return False
+    vowels = sum(1 for c in low if c in _VOWELS)
+    if vowels / len(low) < 0.2:
+        return True
+    run = longest = 0
+    for c in low:
+        run = 0 if c in _VOWELS else run + 1
+        longest = max(longest, run)
+    return longest >= 5
+
+
+def token_like(value: str) -> bool:
+    """A generated credential: long, from a token alphabet, random."""
+    v = value
+    if len(v) < 16 or len(v) > 1024 or not _TOKEN_CHARS.fullmatch(v):
+        return False
+    core = _SEPARATORS.sub("", v)
+    has_digit = _DIGIT.search(core) is not None
+    letters = "".join(_LETTERS.findall(core))
+    if letters and has_digit:
+        if _HEX.fullmatch(core):
+            random = len(core) >= 16
+        elif _SEPARATORS.search(v) and not _random_segments(v):
+            return False  # a slug such as ``checkout-v2-rollout``
+        else:
+            random = shannon_entropy(core) >= 3.0
+    elif letters:
+        random = (len(letters) >= 16 and case_switch_ratio(letters) >= 0.3) or _unpronounceable(letters)
+    else:
+        return False
+    return random and not is_degenerate(v)
+
+
+def _random_segments(value: str) -> bool:
+    """At least one part of a separated value looks generated (digits among letters, no words)."""
+    for part in _SEPARATORS.split(value):
+        if len(part) >= 8 and sum(c.isdigit() for c in part) and any(c.isalpha() for c in part):
+            return True
+        if len(part) >= 12 and (_unpronounceable(part) or case_switch_ratio(part) >= 0.3):
+            return True
+    return False
+
+
+def password_like(value: str, *, direct: bool = False) -> bool:
+    """A password a person typed: a digit, a symbol or mixed case; stricter without a separator."""
+    v = value
+    if len(v) < 6 or len(v) > 128 or not _PRINTABLE.fullmatch(v) or _ALPHA.search(v) is None:
+        return False
+    has_digit = _DIGIT.search(v) is not None
+    strong_symbol = _STRONG_SYMBOL.search(v) is not None
+    mixed = _UPPER.search(v) is not None and _LOWER.search(v) is not None
+    if direct:
+        return has_digit and (strong_symbol or mixed)
+    if has_digit or (strong_symbol and len(v) >= 8):
+        return True
+    letters = "".join(_LETTERS.findall(v))
+    return (mixed and len(v) >= 10 and case_switch_ratio(letters) >= 0.3) or _unpronounceable(letters)
+
+
+def passphrase_like(value: str) -> bool:
+    """Several uncommon words joined by dashes, dots or spaces: ``plume-cactus-river-echo``."""
+    words = [w for w in _WORD_SPLIT.split(value.strip()) if w]
+    alpha = [w for w in words if w.isalpha()]
+    if len(words) < 3 or len(words) > 8 or len(value) < 14 or len(alpha) < 2:
+        return False
+    if any(w.lower() in vocab.FUNCTION_WORDS or w.lower() in vocab.REFERENCE_WORDS for w in alpha):
+        return False
+    return all(len(w) >= 3 for w in alpha) and all(w.isalnum() for w in words)
+
+
+def _quoted_phrase(value: str) -> bool:
+    """A quoted passphrase with spaces: ``"velvet tiger sunrise 1987"``."""
+    words = value.split()
+    if not 3 <= len(words) <= 8 or len(value) > 64:
+        return False
+    if words[0].lower() in vocab.STOP_WORDS or words[0].lower() in vocab.REFERENCE_WORDS:
+        return False
+    return any(c.isdigit() for c in value) or any(c in _STRONG_SYMBOLS for c in value)
+
+
+# Categories of ``benign.benign_reason`` that a labelled value may still be (API keys are hex
+# strings or UUIDs; the label overrides).
+_LABEL_OVERRIDES = {vocab.PASSWORD: {"hex", "identifier"}, vocab.SECRET: {"hex", "uuid"},
+                    vocab.WEAK: {"hex"}}
+
+
+def credential_value(value: str, label: str, *, quoted: bool = False, direct: bool = False) -> bool:
+    """Is ``value``, found after a label of class ``label``, a credential?
+
+    ``quoted`` says the value was delimited (quotes, backticks, bold, a table cell), which allows
+    a passphrase with spaces; ``direct`` says nothing separated it from the label
+    (``password Tr0ub4dor&3``), which asks for a stronger shape.
+    """
+    v = value.strip()
+    if not v or len(v) > 1024:
+        return False
+    if " " in v:
+        return quoted and label == vocab.PASSWORD and _quoted_phrase(v) and not is_reference_or_default(v)
+    if v.lower() in vocab.STOP_WORDS:
+        return False
+    strict = direct and not quoted
+    # The shape first: it is cheap and rejects the words of a sentence.
+    if label == vocab.PASSWORD:
+        shaped = password_like(v, direct=strict) or token_like(v) or (not strict and passphrase_like(v))
+    elif label == vocab.SECRET:
+        shaped = token_like(v) or (not strict and password_like(v)) or _UUID.fullmatch(v) is not None
+    else:
+        shaped = token_like(v)
+    if not shaped:
+        return False
+    reason = benign_reason(v)  # includes the placeholder test, except for the soft categories
+    if reason is not None and reason not in _LABEL_OVERRIDES[label]:
+        return False
+    low = v.lower()
+    if low in vocab.REFERENCE_WORDS or low in vocab.DEFAULT_VALUES or _REFERENCE_START.match(v) \
+            or _has_tutorial_shape(low) or (reason is not None and is_placeholder(v)):
+        return False
+    # ``settings.DB_PASSWORD``, ``svc-jira``: names, not values
+    return reason != "identifier" or password_like(v, direct=True) or passphrase_like(v)
+
+
+__all__ = ["credential_value", "is_reference_or_default", "passphrase_like", "password_like", "token_like"]
