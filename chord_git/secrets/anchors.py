@@ -1,28 +1,53 @@
 """Where literal words occur in a text, searched once per scan and shared by the detectors.
 
 Several detectors start from the same words ("token", "pass", "key"...); each full-text search
-costs a pass over the input, so the positions are found once per word and reused.
+costs a pass over the input, so the positions are found once per word and reused, and a word
+that contains an already searched one ("pwd" contains "pw", "login" contains "log") is found by
+filtering that word's positions instead of another pass.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+
+# Scripts of the labels matched as written (Chinese, Japanese, Korean, Cyrillic, Spanish ñ).
+_LABEL_SCRIPTS = re.compile(r"[\u00f1\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# Searched first when asked for, so that longer words can be derived from them.
+BASES = ("pass", "pw", "token", "secret", "key", "cred", "auth", "log", "access")
 
 
 class Occurrences:
     """Positions of words in ``low`` (the lower-cased ASCII view), memoised per word."""
 
-    def __init__(self, low: str) -> None:
+    def __init__(self, low: str, text: str = "") -> None:
         self.low = low
+        self._text = text
         self._found: dict[str, list[int]] = {}
+        self._scripts: bool | None = None
+
+    def has_label_scripts(self) -> bool:
+        """Does the (normalized) text hold characters of the scripts non-ASCII labels use?"""
+        if self._scripts is None:
+            self._scripts = not self._text.isascii() and _LABEL_SCRIPTS.search(self._text) is not None
+        return self._scripts
+
+    def _search(self, word: str) -> list[int]:
+        found: list[int] = []
+        pos = self.low.find(word)
+        while pos >= 0:
+            found.append(pos)
+            pos = self.low.find(word, pos + 1)
+        return found
 
     def of(self, word: str) -> list[int]:
         found = self._found.get(word)
         if found is None:
-            found = []
-            pos = self.low.find(word)
-            while pos >= 0:
-                found.append(pos)
-                pos = self.low.find(word, pos + 1)
+            base = next((b for b in BASES if b in word and b != word), None)
+            if base is None:
+                found = self._search(word)
+            else:
+                offset, low = word.index(base), self.low
+                found = [p - offset for p in self.of(base) if p >= offset and low.startswith(word, p - offset)]
             self._found[word] = found
         return found
 
@@ -31,4 +56,4 @@ class Occurrences:
         return sorted({pos for word in words for pos in self.of(word)})
 
 
-__all__ = ["Occurrences"]
+__all__ = ["BASES", "Occurrences"]

@@ -41,15 +41,22 @@ _ESCAPE_CUT = re.compile(r"\\[nrt\"']|&&|\|\|")
 _SCHEME_WORD = re.compile(keys.AUTH_SCHEMES.pattern[: -len(r"\s+")])
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
 _SLUG_SEGMENT = re.compile(r"^(?:[a-z]{1,10}\d{0,3}|\d+)$")
+_FLAG = re.compile(r"--?[A-Za-z]")  # "pass `--keyring=…`": a command-line flag, not a value
 _INDIRECT = re.compile(r"[A-Za-z_][\w.]*[\(\[]")
+_SPACE = re.compile(r"\s")
+_DIGIT = re.compile(r"\d")
+_ALPHA = re.compile(r"[^\W\d_]")
+_NOT_ALNUM = re.compile(r"[\W_]")
+
+
 def looks_secret(value: str, strength: str) -> bool:
     """Does a value assigned to a secret-looking key look like a credential?"""
     v = value.strip()
-    if len(v) < 6 or any(c.isspace() for c in v):
+    if len(v) < 6 or _SPACE.search(v):
         return False
-    has_digit = any(c.isdigit() for c in v)
-    has_alpha = any(c.isalpha() for c in v)
-    symbols = {c for c in v if not c.isalnum()}
+    has_digit = _DIGIT.search(v) is not None
+    has_alpha = _ALPHA.search(v) is not None
+    symbols = set(_NOT_ALNUM.findall(v))
     if not has_alpha:
         return has_digit and len(v) >= 10 and strength == "strong" and len(set(v)) > 3
     if len(symbols) >= 3 and len(v) >= 8:
@@ -158,7 +165,7 @@ KeyCache = dict[str, "tuple[str, str, str, bool] | None"]
 
 
 def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int,
-                   cache: KeyCache) -> tuple[Span | None, int]:
+                   cache: KeyCache, verdicts: dict[str, bool]) -> tuple[Span | None, int]:
     """The secret assigned at this key, if any, and where scanning may resume."""
     sep: re.Match[str] | None = _SEP.match(view, key_end)
     if sep is None and view[hit - 1:hit] == "-" and view[key_end:key_end + 1] in (" ", "\t"):
@@ -185,13 +192,16 @@ def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int,
     value = text[span[0]:span[1]]
     # Trigger words inside a value are not keys: resume after it either way.
     resume = max(key_end, span[1])
-    if len(value) < 6 or value[0] in "$<" or "://" in value:
+    if len(value) < 6 or value[0] in "$<" or "://" in value or _FLAG.match(value):
         # Too short, a reference ($VAR, <YOUR_KEY>), or a URL (its password, if any, is
         # the URL detector's).
         return None, resume
     if _INDIRECT.match(value) and not value.endswith((")", "]")):
         return None, resume
-    if not value_is_secret(value, strength, word):
+    verdict_key = f"{strength} {word} {value}"
+    if verdict_key not in verdicts:
+        verdicts[verdict_key] = value_is_secret(value, strength, word)
+    if not verdicts[verdict_key]:
         return None, resume
     return Span(span[0], span[1], kind, RANK_ASSIGNMENT), resume
 
@@ -235,10 +245,11 @@ def service_values(view: str, text: str, runs: list[tuple[int, int]]) -> list[Sp
 
 def assignments(view: str, text: str, occurrences: Occurrences | None = None) -> list[Span]:
     """Values assigned to secret-looking keys (the value only, so redaction keeps the key)."""
-    occurrences = occurrences or Occurrences(view.lower())
+    occurrences = occurrences or Occurrences(view.lower(), text)
     low = occurrences.low
     found: list[Span] = []
     cache: KeyCache = {}
+    verdicts: dict[str, bool] = {}  # values repeat in notes: test each once per scan
     done = -1
     for hit in occurrences.of_all(keys.ASSIGNMENT_TRIGGERS):
         if hit < done:
@@ -252,7 +263,7 @@ def assignments(view: str, text: str, occurrences: Occurrences | None = None) ->
         if _SEP.match(view, key_end) is None and view[hit - 1:hit] != "-" \
                 and "=" not in view[max(0, hit - 8):hit]:
             continue
-        span, done = _assignment_at(view, text, low, hit, key_end, cache)
+        span, done = _assignment_at(view, text, low, hit, key_end, cache, verdicts)
         if span is not None:
             found.append(span)
     return found

@@ -73,7 +73,6 @@ TOOL_RULES: tuple[ToolRule, ...] = (
              spaced=("-U", "--user"), equals=("--user",), user_separator="%", source="Samba: -U user%password"),
     ToolRule(("plink", "pscp", "psftp", "putty"), spaced=("-pw",), source="PuTTY tools: -pw password"),
     ToolRule(("rdesktop",), spaced=("-p",), source="rdesktop -p password"),
-    ToolRule(("xfreerdp", "wlfreerdp"), glued=("/p:",), source="FreeRDP /p:<password>"),
     ToolRule(("htpasswd",), positional=("-b", 2), source="htpasswd -b passwdfile username password"),
     ToolRule(("rabbitmqctl",), positional=("add_user", 1), source="rabbitmqctl add_user username password"),
     ToolRule(("rabbitmqctl",), positional=("change_password", 1), source="rabbitmqctl change_password username password"),
@@ -87,7 +86,7 @@ del _rule, _tool
 
 _TOOL = re.compile(r"(?<![\w.-])(?:" + "|".join(sorted(map(re.escape, _RULES), key=len, reverse=True)) + r")(?![\w-])")
 # Literal anchors besides " -": positional rules and pipes into --password-stdin.
-_ANCHORS = (" -", "/p:", "rabbitmqctl", "net use ", "password-stdin")
+_ANCHORS = (" -", "rabbitmqctl", "net use ", "password-stdin")
 _SEGMENT_SPLIT = re.compile(r"[`|;()]|&&")
 _ARG = re.compile(r"""(?:[^\s'"`|;&<>]+|'[^'\n]*'|"[^"\n]*")+""")
 _ECHO = re.compile(r"""(?:echo|printf(?:[ \t]+'%s')?)[ \t]+(?:-n[ \t]+)?(?P<value>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s|'"]{1,200})[ \t]*\|""")
@@ -207,7 +206,7 @@ def _echo_into_stdin(text: str, view: str, anchor: int) -> tuple[int, int] | Non
 
 def scan(text: str, view: str, occurrences: Occurrences | None = None) -> list[Span]:
     """Passwords given on the command line of a known tool."""
-    occurrences = occurrences or Occurrences(view.lower())
+    occurrences = occurrences or Occurrences(view.lower(), text)
     found: list[Span] = []
     seen: set[int] = set()
     anchors = occurrences.of_all(_ANCHORS)

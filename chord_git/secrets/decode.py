@@ -34,11 +34,9 @@ _B64_OF_TEXT = re.compile(r"(?:[A-Za-f][A-Za-z0-9+/_\-]{3}){4}")
 _HEX_OF_TEXT = re.compile(r"(?:[2-7][0-9a-fA-F]){8}")
 _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}")
 
-# Mask for finding line ends inside a value: value characters, newlines, everything else. A
-# line that ends in a period ends a sentence, so "." is not a value character here.
-_TOKEN = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=~%\\"
-_MASK = bytes(0x61 if bytes([i]) in _TOKEN else (0x6E if i == 0x0A else 0x20) for i in range(256))
-_TAIL = b"a" * 12 + b"n"
+# A line break with a value character on both sides (a digit just before it, and a run on the
+# next line, indented at most 8): the literal newline first lets the engine skip between lines.
+_LINE_BREAK_IN_VALUE = re.compile(r"\n(?<=[0-9A-Za-z_\-+/=~%\\]{12}\n)[ \t]{0,8}[A-Za-z0-9_\-+/=~%]{6}")
 _DIGITS = re.compile(r"\d")
 _LETTERS = re.compile(r"[A-Za-z]")
 _UPPER = re.compile(r"[A-Z]")
@@ -104,12 +102,8 @@ def encoded(view: str, runs: list[tuple[int, int]], rescan: Rescan) -> list[Span
 def split_values(view: str, text: str, rescan: Rescan) -> list[Span]:
     """Secrets that a line break cuts in two: found in the joined ends of adjacent lines."""
     found: list[Span] = []
-    mask = view.encode("ascii").translate(_MASK)
-    pos = mask.find(_TAIL)
-    while pos >= 0:
-        newline = mask.find(b"n", pos)
-        found.extend(_join_at(view, text, newline, rescan))
-        pos = mask.find(_TAIL, newline + 1)
+    for match in _LINE_BREAK_IN_VALUE.finditer(view):
+        found.extend(_join_at(view, text, match.start(), rescan))
     return found
 
 

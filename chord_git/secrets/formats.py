@@ -206,7 +206,8 @@ def url_credentials(view: str, text: str) -> list[Span]:
         if scheme and userinfo:
             start, end = userinfo.span(2)
             password = text[start:end]
-            if not benign.is_placeholder(password) and benign.benign_reason(password) != "url":
+            # Shorter than four characters: documentation ("https://a:b@host"), never worth reporting.
+            if len(password) >= 4 and not benign.is_placeholder(password) and benign.benign_reason(password) != "url":
                 found.append(Span(start, end, "url-credentials", RANK_URL))
         pos = view.find("://", pos + 3)
     return found

@@ -79,7 +79,7 @@ NON_SECRET_QUALIFIERS = frozenset({
     "composite", "natural", "unique", "lookup", "translation", "i18n", "hot", "shortcut",
     "keyboard", "dedup", "routing", "shard", "row", "range", "cursor", "next", "previous",
     "page", "pagination", "continuation", "sync", "foreign", "cancellation", "cancel", "max",
-    "min", "num", "total", "prompt", "completion", "input", "output",
+    "min", "num", "total", "prompt", "completion", "input", "output", "recv", "gpg", "pgp",
 })
 # ``<qualifier> key`` that names an identifier, not a credential (``session key``, ``routing key``).
 ID_KEY_QUALIFIERS = frozenset({"session", "routing", "request", "trace", "correlation", "sticky",

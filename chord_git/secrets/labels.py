@@ -32,8 +32,6 @@ _SCRIPT_CLASS = {form: cls
                                     (vocab.WEAK_LABELS, vocab.WEAK))
                  for label in table for form in (label, label.capitalize())}
 _SCRIPT_LABEL = re.compile("|".join(re.escape(f) for f in sorted(_SCRIPT_CLASS, key=len, reverse=True)))
-# Scripts the non-ASCII labels are written in: text without them skips those searches.
-LABEL_SCRIPTS = re.compile(r"[\u00f1\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 class Label(NamedTuple):
@@ -110,6 +108,8 @@ def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
         word_end = end
         while word_end > start and low[word_end - 1] == "-":
             word_end -= 1
+        if start >= 1 and low[start - 1] in ".:" and start != word_end:
+            continue  # ``node::credentials``, ``obj.password``: a name in code, not a label
         word = view[start:word_end]  # original case: word_parts splits camelCase
         if word.lower() == "pass" and low.startswith(" phrase", word_end):
             word_end += len(" phrase")
@@ -131,11 +131,11 @@ def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
 def labels(text: str, view: str, occurrences: Occurrences) -> list[Label]:
     """Every label in ``text`` (normalized; ``view`` is its ASCII view), in order."""
     found = list(_ascii_labels(view, occurrences))
-    if not text.isascii() and LABEL_SCRIPTS.search(text):
+    if occurrences.has_label_scripts():
         found.extend(Label(m.start(), m.end(), _SCRIPT_CLASS[m.group(0)], cjk=True)
                      for m in _SCRIPT_LABEL.finditer(text))
         found.sort(key=lambda label: label.start)
     return found
 
 
-__all__ = ["LABEL_SCRIPTS", "Label", "classify", "labels"]
+__all__ = ["Label", "classify", "labels"]

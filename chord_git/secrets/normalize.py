@@ -10,6 +10,7 @@ original characters (the invisible ones included). ASCII text is returned as it 
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -101,11 +102,20 @@ def ascii_view(text: str) -> str:
     return text.encode("ascii", "replace").decode("ascii")
 
 
+def _may_hold_astral(text: str) -> bool:
+    """False when ``text`` certainly has no character beyond U+FFFF, without reading it.
+
+    CPython stores a string with 1, 2 or 4 bytes per character, the widest it needs; a long
+    string using fewer than 3 bytes per character holds no astral character.
+    """
+    return len(text) < 4096 or sys.getsizeof(text) > 3 * len(text)
+
+
 def normalize(text: str) -> Normalized:
     """Fold and strip ``text`` for the detectors (identity for ASCII text)."""
     if text.isascii():
         return Normalized(text, text)
-    foldable = _FOLDABLE_BMP if _ASTRAL.search(text) is None else _FOLDABLE_ALL
+    foldable = _FOLDABLE_ALL if _may_hold_astral(text) and _ASTRAL.search(text) else _FOLDABLE_BMP
     pieces: list[str] = []
     removed: list[int] = []
     last = 0

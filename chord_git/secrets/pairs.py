@@ -15,7 +15,6 @@ import re
 from . import values, vocab
 from .anchors import Occurrences
 from .formats import Span
-from .labels import LABEL_SCRIPTS
 from .reading import ValueReader, line_bounds, unquote
 
 KIND = "login-credentials"
@@ -24,12 +23,14 @@ _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _QUOTED = r"`[^`\n]{1,100}`|\"[^\"\n]{1,100}\"|'[^'\n]{1,100}'"
 _PAIR = re.compile(rf"""
     (?:[ \t]as[ \t]+[^\s]{{1,60}}[ \t]+(?:with|using)[ \t]+(?P<with>{_QUOTED}|[\x21-\x7e]{{1,100}})
-     | (?P<user>[`'"*]{{0,2}}(?<![A-Za-z0-9_.@+\-])[A-Za-z0-9][A-Za-z0-9_.@+\-]{{0,40}}[`'"*]{{0,2}})
+     | (?P<user>[`'"*]{{0,2}}(?<![A-Za-z0-9_.@+\-])[A-Za-z0-9][A-Za-z0-9_.@+\-]{{0,40}}+[`'"*]{{0,2}})
        (?P<sep>[ \t]*/[ \t]*|:(?![/:\s]))
        (?P<pass>{_QUOTED}|[^\s/,;`'"{_CJK}]{{1,100}})
     )""", re.X)
 # "请用 <password> 登录": the value before a login word.
 _USE_BEFORE = re.compile(rf"(?:用|使用)[ \t]*(?P<value>{_QUOTED}|[\x21-\x7e]{{1,100}})[ \t]*\Z")
+# Longest first: "credentials" before "credential", "logins" before "login".
+_PAIR_FORMS = tuple(sorted(vocab.PAIR_WORDS, key=len, reverse=True))
 _PAIR_LABEL = re.compile("|".join(re.escape(a) for a in vocab.PAIR_LABELS))
 _NOT_USERS = frozenset({"sha1", "sha256", "sha512", "md5", "http", "https", "ssh", "git", "file", "ftp",
                         "mailto", "tcp", "udp", "localhost"})
@@ -40,7 +41,8 @@ def _plausible_user(user: str, sep: str) -> bool:
     """A user name, not a digest prefix (``SHA256:``), a host (``x.com/``) or a key blob."""
     if len(user) > 40 or values.token_like(user) or user.lower() in _NOT_USERS or _HOST.fullmatch(user):
         return False
-    return ":" not in sep or any(c.islower() for c in user)
+    # ``user@host:path`` is scp syntax; a user before ":" is written in lower case.
+    return ":" not in sep or (any(c.islower() for c in user) and "@" not in user)
 
 
 def _pair_after(reader: ValueReader, anchor_end: int, line_end: int) -> Span | None:
@@ -67,17 +69,16 @@ def _account_words(text: str, occurrences: Occurrences) -> list[tuple[int, int, 
     found: list[tuple[int, int, bool]] = []
     for anchor in vocab.ASCII_PAIR_ANCHORS:
         for start in occurrences.of(anchor):
-            if start and (low[start - 1].isalnum() or low[start - 1] in "-_:"):
+            if not low.startswith(_PAIR_FORMS, start):
+                continue  # "logs", "signal", "blog"...
+            if start and (low[start - 1].isalnum() or low[start - 1] in "-_:+/."):
+                continue  # inside a word, a URL scheme (git+ssh) or a path
+            form = next(f for f in _PAIR_FORMS if low.startswith(f, start))
+            end = start + len(form)
+            if low[end:end + 1].isalnum() or low[end:end + 1] in "-_":
                 continue
-            end = start + len(anchor)
-            while end < len(low) and (low[end].isalnum() or low[end] == "_") and end - start < 12:
-                end += 1  # "logins", "credentials", "accounts"
-            if low[start:end] in ("log", "sign") and low.startswith((" in", " on"), end) \
-                    and not low[end + 3:end + 4].isalnum():
-                end += 3
-            if low[start:end] in vocab.PAIR_WORDS and low[end:end + 1] != "-":
-                found.append((start, end, False))
-    if not text.isascii() and LABEL_SCRIPTS.search(text):
+            found.append((start, end, False))
+    if occurrences.has_label_scripts():
         found.extend((m.start(), m.end(), True) for m in _PAIR_LABEL.finditer(text))
     return sorted(found)
 

@@ -20,7 +20,7 @@ from . import values, vocab
 from .anchors import Occurrences
 from .formats import RANK_ASSIGNMENT, Span
 from .labels import Label, labels
-from .reading import ValueReader, line_bounds, unquote
+from .reading import LINE, ValueReader, unquote
 
 # Kind of finding per label class (a password a person typed, or any other credential).
 KINDS = dict(zip((vocab.PASSWORD, vocab.SECRET, vocab.WEAK), ("password-in-text", "secret-in-text", "secret-in-text")))
@@ -37,7 +37,7 @@ _BRIDGE = re.compile(rf"""
     (?:[(][^()\n]{{0,40}}[)][ \t]{{0,3}})?
     [{_CJK}]{{0,4}}?
     (?:
-        (?P<sep>:{{1,2}}(?!//)|=>|=|->|>|\||-{{1,2}}(?=[ \t]))
+        (?P<sep>:{{1,2}}(?![/:])|=>|=|->|(?<=[ \t])>(?=[ \t])|\||-{{1,2}}(?=[ \t]))
       | (?P<verb>
             (?:
               (?:(?:has|have|had)[ \t]+been[ \t]+|was[ \t]+|were[ \t]+|is[ \t]+|got[ \t]+)?
@@ -56,7 +56,7 @@ _BRIDGE = re.compile(rf"""
 # Cheap test before the bridge pattern: a separator or a bridging word follows on the line.
 _BRIDGE_HINT = re.compile(r"[:=|>?]| (?:is|was|are|were|to|be|became|becomes|we)\b| --? |, (?:type|enter|use|paste)")
 # After a plural label ("credentials:", "| Tokens |") only an explicit separator leads to a value.
-_PLURAL_SEPARATOR = re.compile(r"[*_`'\"\]]{0,3}[ \t]{0,3}(:|=|\|)[ \t]{0,3}[*_]{0,3}[ \t]{0,3}")
+_PLURAL_SEPARATOR = re.compile(r"[*_`'\"\]]{0,3}[ \t]{0,3}(:(?!:)|=|\|)[ \t]{0,3}[*_]{0,3}[ \t]{0,3}")
 # Right after a label, a value with no separator must show a quote or a digit early on.
 _DIRECT_HINT = re.compile(r"[*_`'\"\]]{0,3}[ \t]{0,2}(?:[`'\"*]|[^\s]{0,40}\d)")
 _DIRECT = re.compile(r"[*_`'\"\]]{0,3}(?:[ \t]{1,2}|(?=[\"'`]))")
@@ -72,11 +72,13 @@ _REVERSE = re.compile(rf"""
      | 把[ \t]*(?P<put>{_VALUE_RE})[ \t]*(?:填到|填入|填进|输入到|输入|输进|设为|设置为|改成|作为)[{_CJK}]{{0,4}}?
     )\Z""", re.X)
 
+_REVERSE_HINT = re.compile(r"[ \t](?i:as|for)[ \t]|作为|作為|当|做|填|输|设|改成")
+
 # A table separator row: | --- | :---: |
 _TABLE_SEPARATOR = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 
-# AWS secret access keys: 40 base64 characters near the word AWS or an access key id.
-_AWS_ANCHORS = ("aws", "akia", "asia")
+# AWS secret access keys: 40 base64 characters near the word AWS.
+_AWS_ANCHORS = ("aws",)
 _AWS_WINDOW = 200
 _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 
@@ -87,35 +89,43 @@ class _Scan:
     def __init__(self, text: str, view: str, low: str, reader: ValueReader) -> None:
         self.text, self.view, self.low, self.reader = text, view, low, reader
 
-    def forward(self, label: Label, line_start: int, line_end: int) -> Span | None:
+    def line_start(self, pos: int) -> int:
+        return self.view.rfind("\n", max(0, pos - LINE), pos) + 1 or max(0, pos - LINE)
+
+    def forward(self, label: Label, line_end: int) -> Span | None:
         """The value after the label: over a bridge, or right after it."""
-        kind = KINDS[label.cls]
+        text, reader, cls = self.text, self.reader, label.cls
         if label.plural:
-            sep = _PLURAL_SEPARATOR.match(self.text, label.end, line_end)
-            if sep is None or (sep.group(1) == "|" and not self._in_table_row(line_start, label.start)):
+            sep = _PLURAL_SEPARATOR.match(text, label.end, line_end)
+            if sep is None:
                 return None
-            return self.reader.span(self.reader.value_at(sep.end(), line_end, cell=sep.group(1) == "|"),
-                                    label.cls, kind)
+            cell = sep.group(1) == "|"
+            if cell and not self._in_table_row(self.line_start(label.start), label.start):
+                return None
+            return reader.span(reader.value_at(sep.end(), line_end, cell=cell), cls, KINDS[cls])
         if label.cjk or _BRIDGE_HINT.search(self.low, label.end, min(line_end, label.end + 100)):
-            bridge = _BRIDGE.match(self.text, label.end, line_end)
-            cell = bridge is not None and bridge.group("sep") == "|"
-            if bridge is not None and (bridge.group("to") is None
-                                       or _SETTING_BEFORE.search(self.low, line_start, label.start)) \
-                    and (not cell or self._in_table_row(line_start, label.start)):
-                got = self.reader.value_at(bridge.end(), line_end, cell=cell)
-                span = self.reader.span(got, label.cls, kind)
-                if span is not None:
-                    return span
-        if not _DIRECT_HINT.match(self.text, label.end, line_end):
+            bridge = _BRIDGE.match(text, label.end, line_end)
+            if bridge is not None:
+                cell = bridge.group("sep") == "|"
+                if (bridge.group("to") is None or _SETTING_BEFORE.search(self.low, self.line_start(label.start),
+                                                                         label.start)) \
+                        and (not cell or self._in_table_row(self.line_start(label.start), label.start)):
+                    span = reader.span(reader.value_at(bridge.end(), line_end, cell=cell), cls, KINDS[cls])
+                    if span is not None:
+                        return span
+        if not _DIRECT_HINT.match(text, label.end, line_end):
             return None  # nothing value-like right after the label
-        direct = (_DIRECT_CJK if label.cjk else _DIRECT).match(self.text, label.end, line_end)
+        direct = (_DIRECT_CJK if label.cjk else _DIRECT).match(text, label.end, line_end)
         if direct is None:
             return None
-        return self.reader.span(self.reader.value_at(direct.end(), line_end), label.cls, kind, direct=True)
+        return reader.span(reader.value_at(direct.end(), line_end), cls, KINDS[cls], direct=True)
 
     def reverse(self, label: Label, line_start: int) -> Span | None:
         """The value before a password label: "use X as the password", "用 X 作为密码"."""
-        match = _REVERSE.search(self.text, max(line_start, label.start - 120), label.start)
+        window_start = max(line_start, label.start - 120)
+        if not _REVERSE_HINT.search(self.text, window_start, label.start):
+            return None
+        match = _REVERSE.search(self.text, window_start, label.start)
         if match is None:
             return None
         group = next(g for g in ("en", "zh", "put") if match.group(g) is not None)
@@ -175,7 +185,9 @@ def _merge_windows(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def _aws_secrets(text: str, occurrences: Occurrences) -> list[Span]:
     found: list[Span] = []
-    windows = [(pos, pos + _AWS_WINDOW) for pos in occurrences.of_all(_AWS_ANCHORS)]
+    low = occurrences.low
+    windows = [(pos, pos + _AWS_WINDOW) for pos in occurrences.of_all(_AWS_ANCHORS)
+               if not (pos and low[pos - 1].isalpha())]  # "AWS", "aws_…", not "draws", "laws"
     for start, end in _merge_windows(windows):
         for match in _AWS_SECRET.finditer(text, start, min(end, len(text))):
             value = match.group(0)
@@ -188,22 +200,26 @@ def _aws_secrets(text: str, occurrences: Occurrences) -> list[Span]:
 def scan(text: str, view: str, occurrences: Occurrences | None = None,
          reader: ValueReader | None = None) -> list[Span]:
     """Credentials after labels, in labelled table columns, and AWS secrets in prose."""
-    occurrences = occurrences or Occurrences(view.lower())
+    occurrences = occurrences or Occurrences(view.lower(), text)
     state = _Scan(text, view, occurrences.low, reader or ValueReader(text))
     found: list[Span] = []
     done = -1
+    size = len(view)
     for label in labels(text, view, occurrences):
         if label.start < done:
             continue
-        line_start, line_end = line_bounds(view, label.start, label.end)
-        span = state.forward(label, line_start, line_end)
+        line_end = view.find("\n", label.end, label.end + LINE)
+        line_end = line_end if line_end >= 0 else min(size, label.end + LINE)
+        span = state.forward(label, line_end)
         if span is None and label.cls == vocab.PASSWORD:
-            span = state.reverse(label, line_start)
+            span = state.reverse(label, state.line_start(label.start))
         if span is not None:
             found.append(span)
             done = max(span.end, label.end)
-        if view.find("|", line_start, label.start) >= 0:
-            found.extend(state.table_column(label, line_start, line_end))
+        if view.find("|", max(0, label.start - LINE), label.start) >= 0:
+            line_start = state.line_start(label.start)
+            if view.find("|", line_start, label.start) >= 0:
+                found.extend(state.table_column(label, line_start, line_end))
     found.extend(_aws_secrets(text, occurrences))
     return found
 

@@ -47,7 +47,7 @@ def _raw_spans(text: str, view: str, depth: int) -> list[formats.Span]:
     spans.extend(formats.text_formats(view, text))
     spans.extend(formats.url_credentials(view, text))
     spans.extend(formats.curl_users(view, text))
-    occurrences = Occurrences(view.lower())
+    occurrences = Occurrences(view.lower(), text)
     reader = ValueReader(text)
     spans.extend(assignments.assignments(view, text, occurrences))
     spans.extend(prose.scan(text, view, occurrences, reader))

@@ -38,8 +38,9 @@ _TEMPLATE = re.compile(
 _REFERENCE_START = re.compile(
     r"^(?:\$[({A-Za-z_\d]|\{\{|\{%|<%|%\(|#\{|<[A-Za-z_ -]+>?$|\{[A-Za-z_][\w.]*[(}])")
 _EMBEDDED_TEMPLATE = re.compile(r"\$\{[\w.:?\-]+\}|\{\{[^{}]*\}\}|\$\{\{[^{}]*\}\}|<%=?[^%]*%>")
-# A format string with named fields and nothing else odd: ``user:{id}:profile``, ``rate:{ip}``.
-_FORMAT_STRING = re.compile(r"[\w.:/@-]*(?:\{[a-z_][a-z0-9_]{0,20}\}[\w.:/@-]*)+")
+# A format string or path with named fields and nothing else odd: ``user:{id}:profile``,
+# ``rate:{ip}``, ``/Users/<user>/.ssh/id_rsa``.
+_FORMAT_STRING = re.compile(r"[\w.:/@~-]*(?:(?:\{[a-z_][a-z0-9_]{0,20}\}|<[a-z_][a-z0-9_-]{0,20}>)[\w.:/@~-]*)+")
 _IDENT_PART = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 _CALL_OR_INDEX = re.compile(r"^[A-Za-z_$][\w$.]*(?:::[\w$]+)*\s*[\(\[].*[\)\]][;,]?$", re.S)
 _LONG_RUN = re.compile(r"(.)\1{7,}")

@@ -30,6 +30,8 @@ _HEX = re.compile(r"[0-9a-fA-F]+")
 _STRONG_SYMBOL = re.compile(r"[^A-Za-z0-9\-_.]")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~|")
+# Code, flags and anchors rather than a value: ``v8::Object``, ``f()``, ``--flag=x``, ``#section``.
+_CODE = re.compile(r"::|\(\)|->|^--?[A-Za-z]|^#[a-z0-9][a-z0-9-]*$|^[\]})>]|^[A-Za-z_][\w.]*=[^=]")
 _REFERENCE_START = re.compile(r"^(?:\$|%[A-Za-z_]|<|\{\{|\$\{|\(|\[|see\b|ask\b|from\b|in\b)", re.I)
 
 
@@ -160,7 +162,7 @@ def credential_value(value: str, label: str, *, quoted: bool = False, direct: bo
         return False
     if " " in v:
         return quoted and label == vocab.PASSWORD and _quoted_phrase(v) and not is_reference_or_default(v)
-    if v.lower() in vocab.STOP_WORDS:
+    if v.lower() in vocab.STOP_WORDS or _CODE.search(v):
         return False
     strict = direct and not quoted
     # The shape first: it is cheap and rejects the words of a sentence.
@@ -170,8 +172,8 @@ def credential_value(value: str, label: str, *, quoted: bool = False, direct: bo
         shaped = token_like(v) or (not strict and password_like(v)) or _UUID.fullmatch(v) is not None
     else:
         shaped = token_like(v)
-    if not shaped:
-        return False
+    if not shaped or ("/" in v and not token_like(v)):
+        return False  # ``owner/repo#277``, ``docs/setup.md``: a path or a reference, not a password
     reason = benign_reason(v)  # includes the placeholder test, except for the soft categories
     if reason is not None and reason not in _LABEL_OVERRIDES[label]:
         return False
