@@ -1,14 +1,21 @@
-"""Recall and false positives of secret scanning on the public corpus (issue 3).
+"""Recall and false positives of secret scanning (issues 3 and 10).
 
 Each corpus example is scanned as one markdown file, (a) with detect-secrets alone (default
 plugins: the anchor) and (b) with both of our layers (``chord_git.secrets.scan_added_lines``).
 An example counts as flagged when any finding falls inside it.
 
     python bench/secrets_quality.py [--corpus DIR] [--show-misses N] [--show-fps N]
+                                    [--layer1] [--no-prose] [--docs PATH ...]
 
-The corpus directory defaults to ``$CHORD_CORPUS`` or ``<repo>/../shared/corpus/secrets``.
-gitleaks rows with a ``path`` field only fire for that file name upstream (``*.yaml``,
-``nuget.config``...); they are excepted from recall and counted separately.
+- The public corpus directory defaults to ``$CHORD_CORPUS`` or ``<repo>/../shared/corpus/secrets``.
+  gitleaks rows with a ``path`` field only fire for that file name upstream (``*.yaml``,
+  ``nuget.config``...); they are excepted from recall and counted separately.
+- The project's own prose corpora (``tests/data/secrets``: credentials written in sentences,
+  markdown, tables, command lines and links, and lines that only talk about credentials) are
+  scored per split: ``dev`` (rules were written against it) and ``test`` (held out).
+- ``--docs`` scans real documentation (markdown and text files under the given paths, which hold
+  no credential) with both layers and reports how many files and lines raise a finding: an
+  estimate of false positives on prose that talks about keys, tokens and passwords.
 """
 from __future__ import annotations
 
@@ -29,6 +36,7 @@ from chord_git.findings import Finding  # noqa: E402
 from chord_git.secrets import find, scan_added_lines  # noqa: E402
 from chord_git.secrets.detect import detect_secrets_only  # noqa: E402
 from chord_git.secrets.hits import secret_finding  # noqa: E402
+from testing.secret_corpus import load_all  # noqa: E402
 
 Scanner = Callable[[Mapping[str, Sequence[tuple[int, str]]]], list[Finding]]
 FILES = ("gitleaks.jsonl", "detect_secrets.jsonl", "benign_memory.jsonl")
@@ -124,6 +132,53 @@ def report(name: str, scores: dict[str, Score], show_misses: int, show_fps: int)
             print(f"    FP   {row['rule']}: {row['text'][:160]!r}")
 
 
+def prose_rows() -> dict[str, list[dict[str, str]]]:
+    """The own corpora as rows of the public corpus' shape, one list per split."""
+    rows: dict[str, list[dict[str, str]]] = {"prose dev": [], "prose held-out": []}
+    for example in load_all():
+        name = "prose dev" if example.split == "dev" else "prose held-out"
+        rows[name].append({"rule": f"{example.lang}:{example.section}", "text": example.text,
+                           "label": example.label, "line": f"{example.file}:{example.lineno}"})
+    return rows
+
+
+DOC_SUFFIXES = (".md", ".markdown", ".rst", ".txt")
+
+
+def doc_files(paths: Sequence[Path]) -> list[Path]:
+    found: set[Path] = set()
+    for path in paths:
+        if path.is_file():
+            found.add(path)
+        elif path.is_dir():
+            found.update(p for p in path.rglob("*") if p.is_file() and (p.suffix.lower() in DOC_SUFFIXES
+                                                                         or p.name.startswith("README")))
+    return sorted(found)
+
+
+def report_docs(paths: Sequence[Path], scanner: Scanner, name: str, show: int) -> None:
+    files = doc_files(paths)
+    added: dict[str, list[tuple[int, str]]] = {}
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        added[str(path)] = list(enumerate(text.split("\n"), start=1))
+    hits = scanner(added)
+    lines = sum(len(v) for v in added.values())
+    flagged_lines = {(h.path, h.line) for h in hits}
+    flagged_files = {h.path for h in hits}
+    print(f"\n== documentation that talks about credentials, {name}")
+    print(f"files {len(added)}: {len(flagged_files)} with a finding = {len(flagged_files) / max(len(added), 1):.4f}; "
+          f"lines {lines}: {len(flagged_lines)} flagged = {len(flagged_lines) / max(lines, 1):.5f}")
+    kinds = Counter(h.kind for h in hits)
+    if kinds:
+        print("  kinds: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
+    for hit in sorted(hits, key=lambda h: (h.path, h.line))[:show]:
+        print(f"    {hit.path}:{hit.line}: {hit.kind} ({hit.layer})")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=default_corpus())
@@ -131,8 +186,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show-fps", type=int, default=0, metavar="N")
     parser.add_argument("--ours-only", action="store_true", help="skip the detect-secrets anchor")
     parser.add_argument("--layer1", action="store_true", help="also score our sanitizer alone")
+    parser.add_argument("--no-prose", action="store_true", help="skip the project's own prose corpora")
+    parser.add_argument("--docs", type=Path, nargs="*", default=[], metavar="PATH",
+                        help="documentation files or folders to estimate false positives on")
     args = parser.parse_args(argv)
     corpora = {f: load(args.corpus / f) for f in FILES if (args.corpus / f).exists()}
+    if not args.no_prose:
+        corpora.update(prose_rows())
     if not corpora:
         print(f"no corpus files in {args.corpus}", file=sys.stderr)
         return 2
@@ -147,6 +207,10 @@ def main(argv: list[str] | None = None) -> int:
         scores = {file: score(rows, scanner) for file, rows in corpora.items()}
         report(name, scores, args.show_misses, args.show_fps)
         print(f"  ({time.perf_counter() - started:.1f} s)")
+    if args.docs:
+        report_docs(args.docs, scan_added_lines, "both layers", args.show_fps)
+        if not args.ours_only:
+            report_docs(args.docs, detect_secrets_only, "detect-secrets alone", 0)
     return 0
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from . import benign, keys
+from .values import is_reference_or_default
 from .anchors import Occurrences
 from .formats import RANK_ASSIGNMENT, Span
 
@@ -41,6 +42,7 @@ _ESCAPE_CUT = re.compile(r"\\[nrt\"']|&&|\|\|")
 _SCHEME_WORD = re.compile(keys.AUTH_SCHEMES.pattern[: -len(r"\s+")])
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
 _SLUG_SEGMENT = re.compile(r"^(?:[a-z]{1,10}\d{0,3}|\d+)$")
+_QUERY_CUT = re.compile(r"[&#]")
 _FLAG = re.compile(r"--?[A-Za-z]")  # "pass `--keyring=…`": a command-line flag, not a value
 _INDIRECT = re.compile(r"[A-Za-z_][\w.]*[\(\[]")
 _SPACE = re.compile(r"\s")
@@ -88,6 +90,8 @@ def value_is_secret(value: str, strength: str, word: str = "") -> bool:
     """
     if not looks_secret(value, strength):
         return False  # cheap test first: most values near a secret word are plain words
+    if is_reference_or_default(value):
+        return False  # ``changeme``, ``demopassword123``, ``see-vault``: defaults and stand-ins
     reason = benign.benign_reason(value)
     overridable = {"uuid", "hex", "number"} if strength == "strong" else {"hex"}
     if strength == "weak" and word in ("key", "keys"):
@@ -125,6 +129,12 @@ def _value_after(view: str, pos: int, sep: re.Match[str], key_start: int,
     else:
         start, end = match.span("bare")
         end = _clean_bare(view, start, end)
+        if key_start and view[key_start - 1] in "?&#;":
+            cut = _QUERY_CUT.search(view, start, end)  # a URL parameter ends at the next one
+            end = cut.start() if cut else end
+        for marker in ("**", "__"):  # markdown bold around the value
+            if view.startswith(marker, start) and end - start > 4 and view.startswith(marker, end - 2):
+                start, end = start + 2, end - 2
         if auth and _SCHEME_WORD.fullmatch(view[start:end]):
             nxt = re.compile(r"[ \t]+([^\s\"'`]{1,512})").match(view, end)
             if nxt is None:

@@ -89,7 +89,7 @@ _TOOL = re.compile(r"(?<![\w.-])(?:" + "|".join(sorted(map(re.escape, _RULES), k
 _ANCHORS = (" -", "rabbitmqctl", "net use ", "password-stdin")
 _SEGMENT_SPLIT = re.compile(r"[`|;()]|&&")
 _ARG = re.compile(r"""(?:[^\s'"`|;&<>]+|'[^'\n]*'|"[^"\n]*")+""")
-_ECHO = re.compile(r"""(?:echo|printf(?:[ \t]+'%s')?)[ \t]+(?:-n[ \t]+)?(?P<value>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s|'"]{1,200})[ \t]*\|""")
+_ECHO = re.compile(r"""(?:echo|printf(?:[ \t]+'%s')?)[ \t]+(?:-n[ \t]+)?(?P<value>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s|'"]{1,200})[ \t]*\|\Z""")
 
 
 def _segments(view: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -190,12 +190,13 @@ def _rule_spans(text: str, tool: str, args: list[re.Match[str]]) -> list[tuple[i
     return spans
 
 
-def _echo_into_stdin(text: str, view: str, anchor: int) -> tuple[int, int] | None:
+def _echo_into_stdin(view: str, anchor: int) -> tuple[int, int] | None:
     """``echo 's3cret' | docker login … --password-stdin``: the echoed value."""
-    start = max(0, view.rfind("\n", max(0, anchor - _MAX_COMMAND), anchor) + 1)
-    match = None
-    for match in _ECHO.finditer(view, start, anchor):
-        pass
+    line_start = view.rfind("\n", max(0, anchor - _MAX_COMMAND), anchor) + 1
+    pipe = view.rfind("|", max(line_start, anchor - _MAX_COMMAND), anchor)
+    if pipe < 0:
+        return None
+    match = _ECHO.search(view, max(line_start, pipe - 250), pipe + 1)
     if match is None:
         return None
     vs, ve = match.span("value")
@@ -208,24 +209,21 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None) -> list[S
     """Passwords given on the command line of a known tool."""
     occurrences = occurrences or Occurrences(view.lower(), text)
     found: list[Span] = []
-    seen: set[int] = set()
-    anchors = occurrences.of_all(_ANCHORS)
-    for anchor in anchors:
+    read_until = -1  # lines (or windows of a long line) are read once
+    for anchor in occurrences.of_all(_ANCHORS):
         candidates: list[tuple[int, int]] = []
         if view[anchor] == " " and not (view[anchor + 2:anchor + 3].isalnum() or view[anchor + 2:anchor + 3] == "-"):
             continue  # a dash in prose, not a flag
         if view.startswith("password-stdin", anchor):
-            echoed = _echo_into_stdin(text, view, anchor)
+            echoed = _echo_into_stdin(view, anchor)
             if echoed:
                 candidates.append(echoed)
-        else:
-            lo = max(0, anchor - _MAX_COMMAND)
+        elif anchor >= read_until:
+            lo = max(0, anchor - _MAX_COMMAND, read_until)
             line_start = max(lo, view.rfind("\n", lo, anchor) + 1)
-            if line_start in seen:
-                continue
-            seen.add(line_start)
             line_end = view.find("\n", anchor, anchor + _MAX_COMMAND)
             line_end = line_end if line_end >= 0 else min(len(view), anchor + _MAX_COMMAND)
+            read_until = line_end
             if _TOOL.search(occurrences.low, line_start, line_end) is None:
                 continue  # flags, but of no tool we know
             for start, end in _segments(view, line_start, line_end):

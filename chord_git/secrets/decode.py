@@ -40,6 +40,7 @@ _LINE_BREAK_IN_VALUE = re.compile(r"\n(?<=[0-9A-Za-z_\-+/=~%\\]{12}\n)[ \t]{0,8}
 _DIGITS = re.compile(r"\d")
 _LETTERS = re.compile(r"[A-Za-z]")
 _UPPER = re.compile(r"[A-Z]")
+_LOWER = re.compile(r"[a-z]")
 _RUN = re.compile(r"[A-Za-z0-9_\-+/=.~%\\]+")
 
 
@@ -113,7 +114,9 @@ def _partial_value(piece: str, minimum: int = 12) -> bool:
         return False
     digits = len(_DIGITS.findall(piece))
     letters = len(_LETTERS.findall(piece))
-    return digits >= 2 and letters >= 2 and (len(piece) >= 16 or _UPPER.search(piece) is not None)
+    upper = _UPPER.search(piece) is not None
+    mixed = upper and _LOWER.search(piece) is not None
+    return letters >= 2 and ((digits >= 1 and (len(piece) >= 16 or upper)) or (mixed and len(piece) >= 12))
 
 
 def _join_at(view: str, text: str, newline: int, rescan: Rescan) -> list[Span]:

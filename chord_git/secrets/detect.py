@@ -20,6 +20,7 @@ from typing import Any
 from ..errors import InputError
 from ..findings import Finding
 from . import benign
+from .examples import is_documentation_example
 from .hits import kind_from_detect_secrets, secret_finding
 
 _INVALID_FILE_FILTER = "detect_secrets.filters.common.is_invalid_file"
@@ -102,6 +103,8 @@ def _value_is_benign(line: str, value: str | None, kind: str, context: str) -> b
         return _private_key_is_placeholder(context, line)
     if value is None or (kind not in _VALUE_KINDS and len(value) < 8):
         return False
+    if is_documentation_example(value):
+        return True
     if kind == "high-entropy-string" and _assigned_to_plain_name(line, value):
         return True
     return benign.is_benign_in_line(line, value)

@@ -40,8 +40,10 @@ def scan(text: str, view: str, low: str | None = None) -> list[Span]:
     """
     low = view.lower() if low is None else low
     found: list[Span] = []
+    classes: dict[str, str | None] = {}  # parameter names repeat: classify each once
     for match in _QUERY.finditer(view):
-        cls = _param_class(match.group(1))
+        name = match.group(1)
+        cls = classes[name] if name in classes else classes.setdefault(name, _param_class(name))
         if cls is None:
             continue
         start, end = match.span(2)

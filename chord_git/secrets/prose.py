@@ -88,6 +88,7 @@ class _Scan:
 
     def __init__(self, text: str, view: str, low: str, reader: ValueReader) -> None:
         self.text, self.view, self.low, self.reader = text, view, low, reader
+        self.table = (0, 0)  # (end of the header line, end of the rows) of the last table read
 
     def line_start(self, pos: int) -> int:
         return self.view.rfind("\n", max(0, pos - LINE), pos) + 1 or max(0, pos - LINE)
@@ -148,8 +149,8 @@ class _Scan:
     def table_column(self, label: Label, line_start: int, line_end: int) -> list[Span]:
         """A header cell naming a credential: check that column in every row below it."""
         view = self.view
-        if not self._in_table_row(line_start, label.start):
-            return []
+        if self.table[0] < label.start < self.table[1] or not self._in_table_row(line_start, label.start):
+            return []  # a row of a table already read (a table has one header), or no table
         column = next((i for i, (a, b) in enumerate(self._cells(line_start, line_end))
                        if a <= label.start and label.end <= b), None)
         separator_end = view.find("\n", line_end + 1, line_end + 4096)
@@ -170,6 +171,7 @@ class _Scan:
             if row_end >= len(view) or view[row_end] != "\n":
                 break
             row_start = row_end + 1
+        self.table = (line_end, row_start)
         return found
 
 
@@ -206,8 +208,8 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
     done = -1
     size = len(view)
     for label in labels(text, view, occurrences):
-        if label.start < done:
-            continue
+        if label.start < done or (label.start and text[label.start - 1] in "?&#;"):
+            continue  # already reported, or a URL parameter (``links``)
         line_end = view.find("\n", label.end, label.end + LINE)
         line_end = line_end if line_end >= 0 else min(size, label.end + LINE)
         span = state.forward(label, line_end)

@@ -30,8 +30,9 @@ _HEX = re.compile(r"[0-9a-fA-F]+")
 _STRONG_SYMBOL = re.compile(r"[^A-Za-z0-9\-_.]")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~|")
-# Code, flags and anchors rather than a value: ``v8::Object``, ``f()``, ``--flag=x``, ``#section``.
-_CODE = re.compile(r"::|\(\)|->|^--?[A-Za-z]|^#[a-z0-9][a-z0-9-]*$|^[\]})>]|^[A-Za-z_][\w.]*=[^=]")
+# Code, flags, anchors and possessives rather than a value: ``v8::Object``, ``f()``, ``--flag=x``,
+# ``#section``, ``chord-git's``.
+_CODE = re.compile(r"::|\(\)|->|^--?[A-Za-z]|^#[a-z0-9][a-z0-9-]*$|^[\]})>]|^[A-Za-z_][\w.]*=[^=]|^[A-Za-z-]+'s$")
 _REFERENCE_START = re.compile(r"^(?:\$|%[A-Za-z_]|<|\{\{|\$\{|\(|\[|see\b|ask\b|from\b|in\b)", re.I)
 
 

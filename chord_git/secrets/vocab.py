@@ -50,7 +50,8 @@ PROSE_DESCRIPTORS = frozenset({
     "paths", "dir", "directory", "location", "mount", "mounted", "usage", "budget", "budgets",
     "window", "windows", "estimate", "estimates", "cost", "costs", "per", "rate", "rates",
     "economy", "economics", "exchange", "type", "kind", "metric", "metrics", "point", "points",
-    "takeaway", "takeaways", "insight", "insights", "feature", "features", "phrase",
+    "takeaway", "takeaways", "insight", "insights", "feature", "features", "phrase", "layer",
+    "layers", "scanner", "scanners", "detector", "detectors", "scanning", "detection", "handling",
 })
 
 # Labels in scripts matched as written (CJK has no word spaces, so the hit is the label).
@@ -90,7 +91,7 @@ DEFAULT_VALUES = frozenset({
     "mongo", "redis", "rabbitmq", "minioadmin", "elastic", "kibana", "letmein", "welcome",
     "qwerty", "abc123", "123456", "12345678", "123456789", "1234567890", "password1",
     "password123", "admin123", "admin1234", "root123", "test123", "test1234", "pass123",
-    "pass1234", "secret123", "user", "username", "foobar", "hunter2",
+    "pass1234", "secret123", "user", "username", "foobar",
 })
 # Words that, with digits, make up tutorial values (``demopassword123``, ``appuser1``).
 TUTORIAL_WORDS = frozenset({
