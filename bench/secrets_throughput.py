@@ -1,4 +1,4 @@
-"""Throughput of layer 1 (our sanitizer) against detect-secrets, and linearity (issue 3).
+"""Throughput of layer 1 (our sanitizer) against detect-secrets, and linearity (issues 3 and 10).
 
 Builds a ~20 MB memory-like text (benign memory lines from the corpus, prose, and about one
 secret line in a hundred from the corpus' secret rows), then prints:
@@ -7,9 +7,12 @@ secret line in a hundred from the corpus' secret rows), then prints:
   stay flat);
 - detect-secrets alone (default plugins, same line route as our adapter) on a 1 MB slice,
   extrapolated to 20 MB: it is too slow to run on all of it;
-- the ratio of the two rates (goal: >= 50x).
+- the ratio of the two rates (goal: >= 50x), from CPU time (both run single-threaded in this
+  process, so CPU time is what a loaded, shared machine distorts least) and from wall time;
+- with ``--adversarial``: each unit of ``testing/adversarial.py`` repeated 100,000 times and a
+  10 MB single line, with the time and MB/s of the slowest.
 
-    python bench/secrets_throughput.py [--corpus DIR] [--size-mb 20] [--ds-slice-mb 1]
+    python bench/secrets_throughput.py [--corpus DIR] [--size-mb 20] [--ds-slice-mb 1] [--adversarial]
 """
 from __future__ import annotations
 
@@ -69,12 +72,40 @@ def build_text(corpus: Path, size: int, seed: int = 20261129) -> str:
 
 def timed(fn, *args, repeat: int = 1):  # type: ignore[no-untyped-def]
     """Best wall-clock time of ``repeat`` runs (the machine may be shared) and the result."""
-    best, result = float("inf"), None
+    best, result, _ = timed_cpu(fn, *args, repeat=repeat)
+    return best, result
+
+
+def timed_cpu(fn, *args, repeat: int = 1):  # type: ignore[no-untyped-def]
+    """Best wall-clock time, the result, and the best CPU time of ``repeat`` runs."""
+    best, best_cpu, result = float("inf"), float("inf"), None
     for _ in range(repeat):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         result = fn(*args)
         best = min(best, time.perf_counter() - started)
-    return best, result
+        best_cpu = min(best_cpu, time.process_time() - started_cpu)
+    return best, result, best_cpu
+
+
+def adversarial(repeats: int = 100_000, show: int = 8) -> None:
+    """Each adversarial unit repeated ``repeats`` times, and a 10 MB single line."""
+    from testing.adversarial import UNITS
+
+    rows = []
+    for unit in dict.fromkeys(UNITS):
+        text = unit * repeats
+        wall, _, cpu = timed_cpu(find, text)
+        rows.append((cpu, wall, len(text), unit))
+    rows.sort(reverse=True)
+    total = sum(r[0] for r in rows)
+    print(f"\nadversarial units, {repeats:,} repeats each ({len(rows)} units, {total:.1f} s CPU in all); slowest:")
+    for cpu, wall, size, unit in rows[:show]:
+        print(f"  {unit!r:42} {size / 1e6:5.2f} MB  {cpu:5.2f} s CPU ({wall:5.2f} s wall)  {size / 1e6 / cpu:5.1f} MB/s")
+    prose = "the deploy key rotates weekly, see https://example.com/a?b=c and the runbook; " * 25
+    line = (("note: token=Zq8XvL2mK9pT4wR7nB3cY6hJ then commit 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a "
+             + prose) * 5000)[:10_000_000]
+    wall, findings, cpu = timed_cpu(find, line)
+    print(f"  10 MB single line: {cpu:.2f} s CPU ({wall:.2f} s wall), {len(findings)} findings")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=default_corpus())
     parser.add_argument("--size-mb", type=float, default=20.0)
     parser.add_argument("--ds-slice-mb", type=float, default=1.0)
+    parser.add_argument("--adversarial", action="store_true", help="also time the adversarial units")
     args = parser.parse_args(argv)
     mb = 1_000_000
     text = build_text(args.corpus, int(args.size_mb * mb))
@@ -89,29 +121,33 @@ def main(argv: list[str] | None = None) -> int:
     find(text[:100_000])  # compile patterns outside the timings
 
     print("\nlayer 1 (find) linearity, best of 2 runs:")
-    rates = []
+    rates, cpu_rates = [], []
     for size in (args.size_mb / 4, args.size_mb / 2, args.size_mb):
         chunk = text[: int(size * mb)]
-        seconds, findings = timed(find, chunk, repeat=2)
+        seconds, findings, cpu = timed_cpu(find, chunk, repeat=2)
         rates.append(size / seconds)
-        print(f"  {size:5.1f} MB  {seconds:6.2f} s  {size / seconds:6.1f} MB/s  {seconds / size:.3f} s/MB  "
+        cpu_rates.append(size / cpu)
+        print(f"  {size:5.1f} MB  {seconds:6.2f} s  {size / seconds:6.1f} MB/s  {cpu / size:.3f} s/MB CPU  "
               f"{len(findings)} findings")
     seconds, _ = timed(redact, text)
     print(f"  redact on {args.size_mb:.1f} MB: {seconds:.2f} s ({args.size_mb / seconds:.1f} MB/s)")
 
     cut = text[: int(args.ds_slice_mb * mb)]
     lines = list(enumerate(cut.split("\n"), start=1))
-    ds_seconds, ds_hits = timed(detect_secrets_only, {"memory.md": lines})
-    ds_rate = args.ds_slice_mb / ds_seconds
-    l1_seconds, _ = timed(find, cut, repeat=2)
-    print(f"\ndetect-secrets alone on a {args.ds_slice_mb:.1f} MB slice: {ds_seconds:.1f} s "
-          f"({ds_rate:.3f} MB/s, {len(ds_hits)} hits); extrapolated to {args.size_mb:.0f} MB: "
-          f"{args.size_mb / ds_rate:.0f} s")
-    print(f"layer 1 on the same slice: {l1_seconds:.2f} s ({args.ds_slice_mb / l1_seconds:.1f} MB/s)")
-    print(f"ratio on {args.size_mb:.0f} MB (layer-1 MB/s / detect-secrets MB/s): {rates[-1] / ds_rate:.0f}x "
-          f"(goal >= 50x)")
-    print(f"linearity: s/MB at {args.size_mb / 4:.0f}/{args.size_mb / 2:.0f}/{args.size_mb:.0f} MB = "
-          + " / ".join(f"{1 / r:.3f}" for r in rates))
+    ds_seconds, ds_hits, ds_cpu = timed_cpu(detect_secrets_only, {"memory.md": lines})
+    ds_rate, ds_cpu_rate = args.ds_slice_mb / ds_seconds, args.ds_slice_mb / ds_cpu
+    l1_seconds, _, l1_cpu = timed_cpu(find, cut, repeat=2)
+    print(f"\ndetect-secrets alone on a {args.ds_slice_mb:.1f} MB slice: {ds_seconds:.1f} s wall, {ds_cpu:.1f} s CPU "
+          f"({ds_cpu_rate:.3f} MB/s CPU, {len(ds_hits)} hits); extrapolated to {args.size_mb:.0f} MB: "
+          f"{args.size_mb / ds_cpu_rate:.0f} s")
+    print(f"layer 1 on the same slice: {l1_seconds:.2f} s wall, {l1_cpu:.2f} s CPU "
+          f"({args.ds_slice_mb / l1_cpu:.1f} MB/s CPU)")
+    print(f"ratio on {args.size_mb:.0f} MB (layer-1 MB/s / detect-secrets MB/s): {cpu_rates[-1] / ds_cpu_rate:.0f}x "
+          f"from CPU time, {rates[-1] / ds_rate:.0f}x from wall time (goal >= 50x)")
+    print(f"linearity: CPU s/MB at {args.size_mb / 4:.0f}/{args.size_mb / 2:.0f}/{args.size_mb:.0f} MB = "
+          + " / ".join(f"{1 / r:.3f}" for r in cpu_rates))
+    if args.adversarial:
+        adversarial()
     return 0
 
 

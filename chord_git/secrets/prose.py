@@ -74,6 +74,7 @@ _REVERSE = re.compile(rf"""
 
 _REVERSE_HINT = re.compile(r"[ \t](?i:as|for)[ \t]|作为|作為|当|做|填|输|设|改成")
 
+_ROW_START = re.compile(r"[ \t]*\|")
 # A table separator row: | --- | :---: |
 _TABLE_SEPARATOR = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 
@@ -135,7 +136,8 @@ class _Scan:
 
     def _in_table_row(self, line_start: int, pos: int) -> bool:
         """A "|" separates cells only in a markdown table row, which starts with one."""
-        return self.view[line_start:pos].lstrip()[:1] == "|"
+        row = _ROW_START.match(self.view, line_start, pos)
+        return row is not None
 
     def _cells(self, start: int, end: int) -> list[tuple[int, int]]:
         """Cell spans of a markdown table row (without the outer pipes)."""

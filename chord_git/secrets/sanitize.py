@@ -24,7 +24,7 @@ from .anchors import Occurrences
 from .normalize import ascii_view, normalize
 from .reading import ValueReader
 
-_MAX_DEPTH = 2  # decoded text is scanned again, and what that decodes once more
+_MAX_DEPTH = 1  # decoded (or joined) text is scanned again, once
 
 
 @dataclass(frozen=True)
