@@ -108,6 +108,58 @@ def _locate(path: str) -> Callable[[Any, int], _Located]:
     return wrap
 
 
+# ---------------------------------------------------------------------------- secrets
+SECRET_HINT = "keep keys in the environment and name the variable with api_key_env"
+
+
+def refuse_secrets(path: Path | str, text: str) -> None:
+    """Refuse a config file holding anything secret-shaped, anywhere (values, URLs, comments).
+
+    The message names the file, the line and the kind of secret, never the value.
+    """
+    from chord_git.secrets import find  # the sanitizer alone: no detect-secrets on this path
+
+    findings = find(text)
+    if findings:
+        first = findings[0]
+        raise ConfigError(path, first.line, f"a secret ({first.kind}) is not allowed in a config file; {SECRET_HINT}")
+
+
+def _holds_literal_secret(name: str, loc: _Located) -> bool:
+    """A key that can only hold a credential (``api_key``, ``token``, ``Authorization``) with a value."""
+    from chord_git.secrets.keys import classify_key
+
+    if loc.value is None or isinstance(loc.value, (dict, list, bool)) or str(loc.value).strip() == "":
+        return False
+    return name.lower() in LITERAL_KEY_FIELDS or classify_key(name) is not None
+
+
+def _refuse_literal_keys(loc: _Located, where: str) -> None:
+    """Walk every mapping: a credential-named key must not hold a literal anywhere in the file."""
+    if isinstance(loc.value, dict):
+        for name, value in loc.value.items():
+            here = f"{where}.{name}" if where else name
+            if _holds_literal_secret(name, value):
+                raise _fail(value, f"{here}: a literal credential is not allowed in a config file; {SECRET_HINT}")
+            _refuse_literal_keys(value, here)
+    elif isinstance(loc.value, list):
+        for i, item in enumerate(loc.value):
+            _refuse_literal_keys(item, f"{where}[{i}]")
+
+
+def _env_name(loc: _Located, where: str) -> str | None:
+    """``api_key_env``: the name of an environment variable, and nothing that looks like a key."""
+    from chord_git.secrets import find
+    from chord_git.secrets.values import token_like
+
+    if loc.value is None:
+        return None
+    if not isinstance(loc.value, str) or not ENV_NAME.match(loc.value) or find(loc.value) or token_like(loc.value):
+        raise _fail(loc, f"{where} must be the NAME of an environment variable (such as OPENAI_API_KEY); "
+                         "a key is not allowed in a config file")
+    return loc.value
+
+
 def load_file(path: Path) -> _Located | None:
     """Parse one config file into located values; a missing file is simply absent."""
     try:
@@ -129,6 +181,7 @@ def parse_bytes(path: Path, raw: bytes) -> _Located | None:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ConfigError(path, line, "config is not valid UTF-8") from None
+    refuse_secrets(path, text)
     try:
         located = safe_yaml.load(text, wrap=_locate(str(path)))
     except safe_yaml.YamlRefused as exc:
@@ -138,6 +191,7 @@ def parse_bytes(path: Path, raw: bytes) -> _Located | None:
     assert isinstance(located, _Located)
     if not isinstance(located.value, dict):
         raise ConfigError(path, located.line, "config must be a mapping of keys")
+    _refuse_literal_keys(located, "")
     return located
 
 
@@ -160,6 +214,15 @@ def _fail(loc: _Located, message: str) -> ConfigError:
     return ConfigError(loc.path, loc.line, message)
 
 
+def _type_name(value: Any) -> str:
+    """What a value is, for messages that must never echo the value itself."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {str: "text", list: "a list", dict: "a mapping", type(None): "empty"}.get(type(value), "another type")
+
+
 def _expect_str(loc: _Located, name: str, *, optional: bool = False) -> str | None:
     if loc.value is None and optional:
         return None
@@ -170,13 +233,13 @@ def _expect_str(loc: _Located, name: str, *, optional: bool = False) -> str | No
 
 def _expect_bool(loc: _Located, name: str) -> bool:
     if not isinstance(loc.value, bool):
-        raise _fail(loc, f"{name} must be true or false, not {loc.value!r}")
+        raise _fail(loc, f"{name} must be true or false, not {_type_name(loc.value)}")
     return loc.value
 
 
 def _expect_int(loc: _Located, name: str, minimum: int, maximum: int) -> int:
     if isinstance(loc.value, bool) or not isinstance(loc.value, int):
-        raise _fail(loc, f"{name} must be an integer, not {str(loc.value)[:40]!r}")
+        raise _fail(loc, f"{name} must be an integer, not {_type_name(loc.value)}")
     if loc.value < minimum:
         raise _fail(loc, f"{name} must be at least {minimum}")
     if loc.value > maximum:
@@ -185,8 +248,10 @@ def _expect_int(loc: _Located, name: str, minimum: int, maximum: int) -> int:
 
 
 def _expect_number(loc: _Located, name: str) -> float:
-    if isinstance(loc.value, bool) or not isinstance(loc.value, (int, float)) or not 0 < loc.value <= 3600:
-        raise _fail(loc, f"{name} must be a positive number of seconds up to 3600, not {str(loc.value)[:40]!r}")
+    if isinstance(loc.value, bool) or not isinstance(loc.value, (int, float)):
+        raise _fail(loc, f"{name} must be a positive number of seconds up to 3600, not {_type_name(loc.value)}")
+    if not 0 < loc.value <= 3600:
+        raise _fail(loc, f"{name} must be a positive number of seconds up to 3600")
     return float(loc.value)
 
 
@@ -209,11 +274,7 @@ def _model_entry(loc: _Located, where: str, warnings: list[str]) -> ModelEntry:
         if name == "base_url":
             kwargs["base_url"] = _expect_str(value, f"{where}.base_url", optional=True)
         elif name == "api_key_env":
-            env_name = _expect_str(value, f"{where}.api_key_env", optional=True)
-            if env_name is not None and not ENV_NAME.match(env_name):
-                raise _fail(value, f"{where}.api_key_env must be the NAME of an environment variable "
-                                   "(a literal API key is not allowed in a config file)")
-            kwargs["api_key_env"] = env_name
+            kwargs["api_key_env"] = _env_name(value, f"{where}.api_key_env")
         elif name == "timeout":
             kwargs["timeout"] = _expect_number(value, f"{where}.timeout")
         elif name == "response_format":

@@ -105,8 +105,58 @@ def test_literal_api_key_refused(tmp_path: Path, text: str, line: int) -> None:
     with pytest.raises(ConfigError) as info:
         config.load(tmp_path)
     assert str(info.value).startswith(f"{path}:{line}: ")
-    assert "literal API key" in str(info.value)
+    assert "not allowed in a config file" in str(info.value)
     assert "abcdef" not in str(info.value)
+
+
+GH = "gh" + "p_" + "Zq8XvL2mK9pT4wR7nB3cY6hJ1dF5gS0aE2uI"
+SK = "sk" + "-proj-" + "Zq8XvL2mK9pT4wR7nB3cY6hJ1dF5gS0aE2uIwQ"
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("model_pool:\n  - model: m\n    api-key: " + SK + "\n", 3),
+        ("model_pool:\n  - model: m\n    openai_api_key: x\n", 3),
+        ("model_pool:\n  - model: m\n    headers:\n      Authorization: Bearer " + SK + "\n", 4),
+        ("model_pool:\n  - model: m\n    headers:\n      X-Api-Key: anything\n", 4),
+        ("model_pool:\n  - model: m\n    base_url: https://bot:Tr0ub4dor-3x@llm.example.com/v1\n", 3),
+        ("model_pool:\n  - model: m\n    base_url: https://llm.example.com/v1?api_key=" + "Zq8XvL2mK9pT4wR7nB3c" + "\n", 3),
+        ("memory:\n  enabled: true\n# old key: " + GH + "\n", 3),
+        ("reasoning_effort: medium\nnotes: the staging password is Tr0ub4dor-3x\n", 2),
+        ("model_pool:\n  - model: m\n    api_key_env: " + GH + "\n", 3),
+        ("model_pool:\n  - model: m\n    api_key_env: Zq8XvL2mK9pT4wR7nB3cY6hJ\n", 3),
+        ("model_pool:\n  - model: m\n    api_key_env: not a name\n", 3),
+    ],
+)
+def test_secret_shaped_values_anywhere_are_refused_and_never_echoed(tmp_path: Path, text: str, line: int) -> None:
+    path = write(tmp_path / ".chord" / "config.yaml", text)
+    with pytest.raises(ConfigError) as info:
+        config.load(tmp_path)
+    message = str(info.value)
+    assert message.startswith(f"{path}:{line}: ") and "\n" not in message
+    for secret in (GH, SK, "Tr0ub4dor", "Zq8XvL2m", "anything", "not a name"):
+        assert secret not in message
+
+
+def test_environment_variable_names_are_fine(tmp_path: Path) -> None:
+    write(tmp_path / ".chord" / "config.yaml",
+          "model_pool:\n  - model: m\n    base_url: http://127.0.0.1:8080/v1\n    api_key_env: OPENAI_API_KEY\n"
+          "  - model: n\n    api_key_env: local_llm_key\n")
+    pool = config.load(tmp_path).model_pool
+    assert [e.api_key_env for e in pool] == ["OPENAI_API_KEY", "local_llm_key"]
+
+
+@pytest.mark.parametrize("text", [
+    "memory:\n  enabled: " + GH + "\n",
+    "memory:\n  summary_budget: Tr0ub4dor-3x\n",
+    "model_pool:\n  - model: m\n    timeout: Tr0ub4dor-3x\n",
+])
+def test_type_errors_do_not_echo_the_value(tmp_path: Path, text: str) -> None:
+    write(tmp_path / ".chord" / "config.yaml", text)
+    with pytest.raises(ConfigError) as info:
+        config.load(tmp_path)
+    assert GH not in str(info.value) and "Tr0ub4dor" not in str(info.value)
 
 
 def test_non_utf8_config(tmp_path: Path) -> None:

@@ -130,7 +130,9 @@ async def _ask_entry(entry: ModelEntry, messages: list[dict[str, Any]], effort: 
     key_name = entry.api_key_env or (None if entry.base_url else "OPENAI_API_KEY")
     key = env.get(key_name) if key_name else PLACEHOLDER_KEY
     if not key:
-        attempts.append(Attempt(entry.model, "error:missing-key", f"{key_name} is not set"))
+        # The variable's name comes from the config: config values are never written to status or logs.
+        named = "the variable named by api_key_env" if entry.api_key_env else str(key_name)
+        attempts.append(Attempt(entry.model, "error:missing-key", f"{named} is not set"))
         return None
     reply = await _request(entry, key, messages, effort, should_cancel, env)
     if reply.rejects_reasoning and effort is not None:
