@@ -2,24 +2,26 @@
 
 ``scan_added_lines`` is what the hooks and the CI scan call. Layer 2 runs first, on the part of
 each file it can afford (see ``LAYER2_MAX_LINE``), because a baseline match there tells layer 1
-which lines the team has accepted; then layer 1 reads every added line of each file joined together
-(so a private-key block spanning lines is seen whole). Each secret is reported once per line and
-kind family, layer 1's more specific kind first. Importing this package does not import
-detect-secrets; ``detect.py`` does that only when there are lines to scan.
+which values the team has accepted; then layer 1 reads every added line of each file joined
+together (so a private-key block spanning lines is seen whole). Both layers honour the same
+allowances (``allow``: pragmas, the baseline's values and patterns) and the ignore file
+(``ignore``). Each secret is reported once per line and kind family, layer 1's more specific kind
+first. Importing this package does not import detect-secrets; ``detect.py`` does that only when
+there are lines to scan.
 """
 from __future__ import annotations
 
-import hashlib
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..findings import Finding
+from .allow import Allowances, allowances, value_hash
 from .hits import LAYER1_FORMAT_FAMILIES, kind_family, secret_finding
+from .ignore import IgnoreList
 from .sanitize import SecretSpan, find, redact
 
-_ALLOWLIST_PRAGMA = "pragma: allowlist secret"
 # detect-secrets is slow on long text: its ``is_indirect_reference`` filter runs a regex that is
 # quadratic in the line length on every line up to 1,000 characters (12 ms for a 560-character
 # prose line here), and its plugins cost more per line as lines grow (a 10 MB line takes ~20 s).
@@ -28,10 +30,6 @@ _ALLOWLIST_PRAGMA = "pragma: allowlist secret"
 LAYER2_MAX_LINE = 4096
 LAYER2_MAX_CHARS = 64 * 1024
 Lines = Sequence[tuple[int, str]]
-
-
-def _sha1(value: str) -> str:
-    return hashlib.sha1(value.encode("utf-8", "replace")).hexdigest()
 
 
 def layer2_part(lines: Lines) -> list[tuple[int, str]]:
@@ -45,12 +43,11 @@ def layer2_part(lines: Lines) -> list[tuple[int, str]]:
     return part
 
 
-def _layer1(path: str, lines: Lines, accepted: frozenset[str],
-            accepted_lines: frozenset[tuple[str, int]]) -> list[Finding]:
+def _layer1(path: str, lines: Lines, allow: Allowances, ignored_hashes: frozenset[str]) -> list[Finding]:
     """Scan the added lines as one text and map each span back to its original line.
 
-    Skipped, as in layer 2: lines carrying ``pragma: allowlist secret``, values whose hash the
-    baseline lists, and lines where layer 2 found a baselined secret.
+    A finding is dropped when the project allows it (``allow``: pragmas, the baseline's values
+    and patterns) or its value's hash is in the ignore file; other findings on the same line stay.
     """
     starts: list[int] = []
     offset = 0
@@ -60,10 +57,13 @@ def _layer1(path: str, lines: Lines, accepted: frozenset[str],
     joined = "\n".join(text for _, text in lines)
     found: list[Finding] = []
     for span in find(joined):
-        number, text = lines[bisect_right(starts, span.start) - 1]
-        if _ALLOWLIST_PRAGMA in text or (path, number) in accepted_lines:
+        index = bisect_right(starts, span.start) - 1
+        number = lines[index][0]
+        value = joined[span.start:span.end]
+        start = span.start - starts[index]
+        if allow.allows(number, start, start + len(value), value):
             continue
-        if accepted and _sha1(joined[span.start:span.end]) in accepted:
+        if ignored_hashes and value_hash(value) in ignored_hashes:
             continue
         found.append(secret_finding(path, number, span.kind, span.layer))
     return found
@@ -83,25 +83,34 @@ def _combine(findings: list[Finding]) -> list[Finding]:
     return sorted(unique, key=lambda f: (f.path, f.line or 0))
 
 
-def scan_added_lines(added: Mapping[str, Lines], *, baseline: Path | None = None) -> list[Finding]:
+def scan_added_lines(added: Mapping[str, Lines], *, baseline: Path | None = None,
+                     ignore: IgnoreList | None = None, commit: str | None = None) -> list[Finding]:
     """Secrets on the added lines of each file, both layers, sorted by path and line.
 
     ``added`` maps a repository-relative path to ``(line_number, text)`` pairs; ``baseline`` is
-    a ``.secrets.baseline`` whose known findings both layers accept. Findings never hold a value.
+    a ``.secrets.baseline`` whose values both layers accept; ``ignore`` holds the entries of
+    ``.chord/secrets-ignore`` (positional fingerprints match in ``commit`` when given).
+    Findings never hold a value.
     """
     if not any(added.values()):
         return []
     from . import detect  # imports detect-secrets lazily, inside its functions
 
     data: dict[str, Any] | None = detect.load_baseline(baseline) if baseline is not None else None
+    ignore = ignore or IgnoreList()
+    allowed = {path: allowances(path, lines, data) for path, lines in added.items() if lines}
     bounded = {path: part for path, lines in added.items() if (part := layer2_part(lines))}
-    layer2, accepted_lines = detect.scan_with_baseline(bounded, data) if bounded else ([], frozenset())
+    layer2, baselined = detect.scan_with_baseline(bounded, data, allowed, ignore.hashes) if bounded else ([], {})
     found: list[Finding] = []
     for path, lines in added.items():
         if lines:
-            accepted = detect.baselined_hashes(data, path) if data else frozenset()
-            found.extend(_layer1(path, lines, accepted, accepted_lines))
-    return _combine(found + layer2)
+            allow = allowances(path, lines, data, baselined.get(path))
+            found.extend(_layer1(path, lines, allow, ignore.hashes))
+    combined = _combine(found + layer2)
+    if ignore.fingerprints:
+        combined = [f for f in combined if not ignore.ignores(f.path, f.kind, f.line or 0, commit)]
+    return combined
 
 
-__all__ = ["LAYER2_MAX_CHARS", "LAYER2_MAX_LINE", "SecretSpan", "find", "redact", "scan_added_lines"]
+__all__ = ["LAYER2_MAX_CHARS", "LAYER2_MAX_LINE", "IgnoreList", "SecretSpan", "find", "redact",
+           "scan_added_lines"]

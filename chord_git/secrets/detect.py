@@ -20,10 +20,12 @@ from typing import Any
 from ..errors import InputError
 from ..findings import Finding
 from . import benign
+from .allow import Allowances
 from .examples import is_documentation_example
 from .hits import kind_from_detect_secrets, secret_finding
 
 _INVALID_FILE_FILTER = "detect_secrets.filters.common.is_invalid_file"
+_ALLOWLIST_FILTER = "detect_secrets.filters.allowlist.is_line_allowlisted"
 # Not credentials: an address in a memory note is not something to rotate.
 _IGNORED_KINDS = frozenset({"public-ip"})
 
@@ -72,7 +74,9 @@ def _settings(baseline: dict[str, Any] | None) -> Iterator[None]:
             "filters_used": baseline.get("filters_used", []),
         })
     with context:
-        get_settings().disable_filters(_INVALID_FILE_FILTER)
+        # Our allowances (``allow``) apply the pragmas to both layers by the real line numbers;
+        # detect-secrets' filter would see renumbered lines.
+        get_settings().disable_filters(_INVALID_FILE_FILTER, _ALLOWLIST_FILTER)
         get_filters.cache_clear()
         try:
             yield
@@ -132,38 +136,49 @@ def _private_key_is_placeholder(context: str, line: str) -> bool:
     return not any(s.start <= max(start, 0) + len(line) and s.end >= start for s in spans)
 
 
-def scan_with_baseline(
-    added: Mapping[str, Sequence[tuple[int, str]]], baseline: dict[str, Any] | None
-) -> tuple[list[Finding], frozenset[tuple[str, int]]]:
-    """Layer-2 hits after the baseline and the benign filter, and the lines holding a baselined secret.
+BaselinedSpans = dict[str, dict[int, list[tuple[int, int]]]]
 
-    The second result lets layer 1 accept those lines too, so one ``.secrets.baseline`` entry
-    covers both layers.
+
+def scan_with_baseline(
+    added: Mapping[str, Sequence[tuple[int, str]]], baseline: dict[str, Any] | None,
+    allowed: Mapping[str, Allowances] | None = None, ignored_hashes: frozenset[str] = frozenset(),
+) -> tuple[list[Finding], BaselinedSpans]:
+    """Layer-2 hits after the baseline, the project's allowances and the benign filter.
+
+    The second result holds, per file and line, where the values layer 2 matched against the
+    baseline sit, so that layer 1 accepts those values too (one baseline entry covers both
+    layers) without accepting anything else on the line.
     """
     from detect_secrets.core import scan
 
     hits: set[tuple[str, int, str]] = set()
-    accepted: set[tuple[str, int]] = set()
+    baselined: BaselinedSpans = {}
     with _settings(baseline):
         known = _known_secrets(baseline)
         for path, lines in added.items():
             if not lines:
                 continue
+            allow = allowed.get(path) if allowed else None
             # Renumbered 1..n so detect-secrets' context window holds the neighbouring added
             # lines; the real numbers are restored below.
             numbered = [(i, _encodable(text)) for i, (_, text) in enumerate(lines, start=1)]
             context = "\n".join(text for _, text in numbered)
             for secret in scan._process_line_based_plugins(lines=numbered, filename=path):
                 real_line = lines[secret.line_number - 1][0]
+                text = numbered[secret.line_number - 1][1]
+                value = secret.secret_value or ""
+                start = text.find(value) if value else -1
+                span = (start, start + len(value)) if start >= 0 else (0, len(text))
                 if known is not None and secret in known[path]:
-                    accepted.add((path, real_line))
+                    baselined.setdefault(path, {}).setdefault(real_line, []).append(span)
+                    continue
+                if secret.secret_hash in ignored_hashes or (allow and allow.allows(real_line, *span, value)):
                     continue
                 kind = kind_from_detect_secrets(secret.type)
-                text = numbered[secret.line_number - 1][1]
                 if _value_is_benign(text, secret.secret_value, kind, context):
                     continue
                 hits.add((path, real_line, kind))
-    return [secret_finding(*hit) for hit in sorted(hits)], frozenset(accepted)
+    return [secret_finding(*hit) for hit in sorted(hits)], baselined
 
 
 def detect_secrets_only(added: Mapping[str, Sequence[tuple[int, str]]]) -> list[Finding]:
