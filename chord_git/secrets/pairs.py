@@ -31,6 +31,11 @@ _PAIR = re.compile(rf"""
 _USE_BEFORE = re.compile(rf"(?:用|使用)[ \t]*(?P<value>{_QUOTED}|[\x21-\x7e]{{1,100}})[ \t]*\Z")
 # Longest first: "credentials" before "credential", "logins" before "login".
 _PAIR_FORMS = tuple(sorted(vocab.PAIR_WORDS, key=len, reverse=True))
+# A pair standing alone: a user right before " / " and a value right after it.
+_USER_BEFORE = re.compile(r"(?<![A-Za-z0-9_.@+\-])[`'\"*]{0,2}([A-Za-z0-9][A-Za-z0-9_.@+\-]{0,40})[`'\"*]{0,2}\Z")
+_VALUE_AFTER = re.compile(rf"{_QUOTED}|[^\s/,;`'\"{_CJK}]{{6,100}}")
+# Accounts every system ships; "admin:…" right before a password-shaped value is a pair.
+_STOCK_ACCOUNTS = ("admin", "root")
 _PAIR_LABEL = re.compile("|".join(re.escape(a) for a in vocab.PAIR_LABELS))
 _NOT_USERS = frozenset({"sha1", "sha256", "sha512", "md5", "http", "https", "ssh", "git", "file", "ftp",
                         "mailto", "tcp", "udp", "localhost"})
@@ -83,10 +88,40 @@ def _account_words(text: str, occurrences: Occurrences) -> list[tuple[int, int, 
     return sorted(found)
 
 
-def scan(text: str, view: str, occurrences: Occurrences, reader: ValueReader | None = None) -> list[Span]:
-    """Passwords in login pairs after an account word."""
-    reader = reader or ValueReader(text)
+def _bare_pairs(text: str, view: str, occurrences: Occurrences, reader: ValueReader) -> list[Span]:
+    """Pairs with no account word before them, when they cannot be a path or a ratio:
+    ``Jenkins: admin / J3nk1ns!`` (a spaced slash) and ``admin:S3cret!x`` (a stock account)."""
     found: list[Span] = []
+    for pos in occurrences.of(" / "):
+        user = _USER_BEFORE.search(view, max(0, pos - 41), pos)
+        value = _VALUE_AFTER.match(text, pos + 3)
+        if user is None or value is None or not _plausible_user(user.group(1), "/"):
+            continue
+        start, end, delimited = unquote(text, *value.span())
+        if values.password_like(text[start:end], direct=True):
+            span = reader.span((start, end, delimited), vocab.PASSWORD, KIND)
+            if span is not None:
+                found.append(span)
+    for name in _STOCK_ACCOUNTS:
+        for pos in occurrences.of(name):
+            end = pos + len(name)
+            if view[end:end + 1] != ":" or (pos and (view[pos - 1].isalnum() or view[pos - 1] in "_-./@")):
+                continue
+            value = _VALUE_AFTER.match(text, end + 1)
+            if value is None:
+                continue
+            start, end, delimited = unquote(text, *value.span())
+            if values.password_like(text[start:end], direct=True):
+                span = reader.span((start, end, delimited), vocab.PASSWORD, KIND)
+                if span is not None:
+                    found.append(span)
+    return found
+
+
+def scan(text: str, view: str, occurrences: Occurrences, reader: ValueReader | None = None) -> list[Span]:
+    """Passwords in login pairs after an account word, and in pairs that stand alone."""
+    reader = reader or ValueReader(text)
+    found: list[Span] = _bare_pairs(text, view, occurrences, reader)
     done = -1
     for start, end, cjk in _account_words(text, occurrences):
         if start < done:

@@ -28,11 +28,19 @@ AWS_KIND = "aws-secret-access-key"
 _MAX_TABLE_COLUMNS = 64
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 
-# Between a label and its value. Filler words ("for the staging db", "we gave the auditors")
-# only before an explicit separator or verb; the value starts where the match ends.
-_BRIDGE = re.compile(rf"""
+
+def _bridge(bare_to: bool) -> re.Pattern[str]:
+    """Between a label and its value; the value starts where the match ends.
+
+    Filler words ("for the staging db", "we gave the auditors") are allowed only before an
+    explicit separator or verb. A bare "to" is a bridge only after a setting verb ("set the
+    password to …"); without ``bare_to`` it may be a filler word ("the password to the box is …").
+    """
+    to_verb = "| (?P<to>to)" if bare_to else "| (?P<to>(?!))"
+    not_filler = "is|was|are|were|to" if bare_to else "is|was|are|were"
+    return re.compile(rf"""
     [*_`'"\]]{{0,3}}
-    (?P<filler>(?:[ \t]{{1,3}}(?!(?:is|was|are|were|to)\b)[A-Za-z0-9@._'-]{{1,24}}){{0,6}}?)
+    (?P<filler>(?:[ \t]{{1,3}}(?!(?:{not_filler})\b)[A-Za-z0-9@._'-]{{1,24}}){{0,6}}?)
     [ \t]{{0,3}}
     (?:[(][^()\n]{{0,40}}[)][ \t]{{0,3}})?
     [{_CJK}]{{0,4}}?
@@ -44,7 +52,7 @@ _BRIDGE = re.compile(rf"""
               (?:changed|set|reset|updated|rotated|switched|moved)[ \t]+(?:back[ \t]+)?to
             | (?:is|was|are|were)(?:[ \t]+(?:now|still|currently|just|also|actually|simply|probably|always))?
             | turned[ \t]+out[ \t]+to[ \t]+be | will[ \t]+be | should[ \t]+be | becomes | became
-            | (?P<to>to)
+            {to_verb}
             | ,[ \t]*(?:type|enter|use|paste)
             | we[ \t]+(?:use|used|settled[ \t]+on|chose|picked|agreed[ \t]+on)(?:[ \t]+is)?
             )(?![A-Za-z0-9])
@@ -52,7 +60,10 @@ _BRIDGE = re.compile(rf"""
         )
     )
     [ \t]{{0,3}}[*_]{{0,3}}[ \t]{{0,3}}
-""", re.X)
+    """, re.X)
+
+
+_BRIDGE, _BRIDGE_NO_TO = _bridge(bare_to=True), _bridge(bare_to=False)
 # Cheap test before the bridge pattern: a separator or a bridging word follows on the line.
 _BRIDGE_HINT = re.compile(r"[:=|>?]| (?:is|was|are|were|to|be|became|becomes|we)\b| --? |, (?:type|enter|use|paste)")
 # After a plural label ("credentials:", "| Tokens |") only an explicit separator leads to a value.
@@ -74,6 +85,10 @@ _REVERSE = re.compile(rf"""
 
 _REVERSE_HINT = re.compile(r"[ \t](?i:as|for)[ \t]|作为|作為|当|做|填|输|设|改成")
 
+# What may precede the label in a header cell: markup and up to two qualifiers ("admin password").
+# (matched in the lower-cased ASCII view, where CJK qualifiers such as 数据库 read as "???").
+_HEADER_CELL = re.compile(
+    r"[ \t*_`]*(?:(?!(?:to|of|for|the|a|an|and|or|is|no|not|with|in|on)\b)[a-z0-9][a-z0-9_.-]*[ \t]+){0,2}\?{0,8}")
 _ROW_START = re.compile(r"[ \t]*\|")
 # A table separator row: | --- | :---: |
 _TABLE_SEPARATOR = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
@@ -107,11 +122,12 @@ class _Scan:
             return reader.span(reader.value_at(sep.end(), line_end, cell=cell), cls, KINDS[cls])
         if label.cjk or _BRIDGE_HINT.search(self.low, label.end, min(line_end, label.end + 100)):
             bridge = _BRIDGE.match(text, label.end, line_end)
+            if bridge is not None and bridge.group("to") is not None \
+                    and not _SETTING_BEFORE.search(self.low, self.line_start(label.start), label.start):
+                bridge = _BRIDGE_NO_TO.match(text, label.end, line_end)  # "the password to the box is …"
             if bridge is not None:
                 cell = bridge.group("sep") == "|"
-                if (bridge.group("to") is None or _SETTING_BEFORE.search(self.low, self.line_start(label.start),
-                                                                         label.start)) \
-                        and (not cell or self._in_table_row(self.line_start(label.start), label.start)):
+                if not cell or self._in_table_row(self.line_start(label.start), label.start):
                     span = reader.span(reader.value_at(bridge.end(), line_end, cell=cell), cls, KINDS[cls])
                     if span is not None:
                         return span
@@ -153,8 +169,10 @@ class _Scan:
         view = self.view
         if self.table[0] < label.start < self.table[1] or not self._in_table_row(line_start, label.start):
             return []  # a row of a table already read (a table has one header), or no table
-        column = next((i for i, (a, b) in enumerate(self._cells(line_start, line_end))
-                       if a <= label.start and label.end <= b), None)
+        cells = self._cells(line_start, line_end)
+        column = next((i for i, (a, b) in enumerate(cells) if a <= label.start and label.end <= b), None)
+        if column is not None and not _HEADER_CELL.fullmatch(self.low, cells[column][0], label.start):
+            return []  # "Condition to pass": the word is part of a phrase, not the column's name
         separator_end = view.find("\n", line_end + 1, line_end + 4096)
         if column is None or separator_end < 0 \
                 or not _TABLE_SEPARATOR.fullmatch(view, line_end + 1, separator_end):

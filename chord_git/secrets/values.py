@@ -142,7 +142,11 @@ def _quoted_phrase(value: str) -> bool:
         return False
     if words[0].lower() in vocab.STOP_WORDS or words[0].lower() in vocab.REFERENCE_WORDS:
         return False
-    return any(c.isdigit() for c in value) or any(c in _STRONG_SYMBOLS for c in value)
+    if any(c.isdigit() for c in value) or any(c in _STRONG_SYMBOLS for c in value):
+        return True
+    # Diceware: four or more plain lower-case words, none of them the small words of a sentence.
+    return len(words) >= 4 and all(w.isalpha() and w.islower() and len(w) >= 3 and w not in vocab.FUNCTION_WORDS
+                                   and w not in vocab.STOP_WORDS for w in words)
 
 
 # Categories of ``benign.benign_reason`` that a labelled value may still be (API keys are hex
@@ -182,8 +186,11 @@ def credential_value(value: str, label: str, *, quoted: bool = False, direct: bo
     if low in vocab.REFERENCE_WORDS or low in vocab.DEFAULT_VALUES or _REFERENCE_START.match(v) \
             or _has_tutorial_shape(low) or (reason is not None and is_placeholder(v)):
         return False
-    # ``settings.DB_PASSWORD``, ``svc-jira``: names, not values
-    return reason != "identifier" or password_like(v, direct=True) or passphrase_like(v)
+    # ``settings.DB_PASSWORD``, ``svc-jira``: names, not values; ``sunflower-42`` after a
+    # password label is a password.
+    if reason != "identifier" or password_like(v, direct=True) or passphrase_like(v):
+        return True
+    return label == vocab.PASSWORD and not strict and "." not in v and _DIGIT.search(v) is not None
 
 
 __all__ = ["credential_value", "is_reference_or_default", "passphrase_like", "password_like", "token_like"]

@@ -112,7 +112,7 @@ STOP_WORDS = frozenset({
     "shared", "saved", "rotated", "reset", "changed", "updated", "needed", "used", "passed",
     "sent", "shown", "printed", "mounted", "injected", "loaded", "read", "written", "checked",
     "hashed", "encrypted", "masked", "hidden", "invalid", "valid", "expired", "revoked",
-    "missing", "wrong", "correct", "long", "short", "strong", "weak", "secure", "insecure",
+    "missing", "long", "short", "strong", "weak", "secure", "insecure",
     "sensitive", "unique", "personal", "private", "public", "temporary", "permanent", "new",
     "old", "current", "previous", "default", "usually", "typically", "normally", "probably",
     "e.g.", "i.e.", "etc", "like", "such", "see", "ask", "use", "check", "get", "put", "run",

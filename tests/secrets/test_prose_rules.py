@@ -54,6 +54,13 @@ FOUND = [
     ("pair-colon", f"creds are bob:{PW}", PW),
     ("pair-as-with", f"Sign in as qa@example.com with {PW}", PW),
     ("pair-zh", f"后台登录账号密码：admin/{PW}", PW),
+    ("pair-spaced-slash", f"Postgres (prod): app_user / {PW}", PW),
+    ("pair-stock-account", f"admin:{PW} on the staging Jenkins", PW),
+    ("filler-to", f"The password to the test account is {PW}", PW),
+    ("word-digits-after-colon", "Wifi: HomeNet / pw: sunflower-42", "sunflower-42"),
+    ("diceware-quoted", 'the passphrase for the ssh key is "correct horse battery staple"',
+     "correct horse battery staple"),
+    ("table-header-qualified-zh", f"| 环境 | 数据库密码 |\n|---|---|\n| 测试 | {PW} |", PW),
     ("cli-mysql-glued", f"mysql -h db -u app -p{PW} shop", PW),
     ("cli-sshpass", f"sshpass -p '{PW}' ssh ops@host", PW),
     ("cli-docker-login", f"docker login -u bot -p {PW} registry.example.com", PW),
@@ -106,6 +113,11 @@ CLEAN = [
     "[Pre-shared keys]: #pre-shared-keys",
     "6. **Secrets:** acme/memory#277 discusses plaintext passwords",
     "in `node::credentials::HasOnly`",
+    "| Matcher type | Condition to pass |\n|---|---|\n| `string` | Exact match against string |",
+    "The two secret layers are chord-git's own sanitizer and detect-secrets.",
+    "Remember to rotate the API key every quarter; the password needs to be changed by Friday.",
+    "secret: stored in AWS Secrets Manager (arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db)",
+    "src/main.py / tests/test_main.py",
 ]
 
 
