@@ -33,14 +33,14 @@ def _bridge(bare_to: bool) -> re.Pattern[str]:
     """Between a label and its value; the value starts where the match ends.
 
     Filler words ("for the staging db", "we gave the auditors") are allowed only before an
-    explicit separator or verb. A bare "to" is a bridge only after a setting verb ("set the
+    explicit separator or verb. A bare "to" or "as" is a bridge only after a setting verb ("set the
     password to …"); without ``bare_to`` it may be a filler word ("the password to the box is …").
     """
-    to_verb = "| (?P<to>to)" if bare_to else "| (?P<to>(?!))"
-    not_filler = "is|was|are|were|to" if bare_to else "is|was|are|were"
+    to_verb = "| (?P<to>to|as)" if bare_to else "| (?P<to>(?!))"
+    not_filler = "is|was|are|were|to|as" if bare_to else "is|was|are|were"
     return re.compile(rf"""
     [*_`'"\]]{{0,3}}
-    (?P<filler>(?:[ \t]{{1,3}}(?!(?:{not_filler})\b)[A-Za-z0-9@._'-]{{1,24}}){{0,6}}?)
+    (?P<filler>(?:,?[ \t]{{1,3}}(?!(?:{not_filler})\b)[A-Za-z0-9@._'!?-]{{1,24}},?){{0,6}}?)
     [ \t]{{0,3}}
     (?:[(][^()\n]{{0,40}}[)][ \t]{{0,3}})?
     [{_CJK}]{{0,4}}?
@@ -64,8 +64,10 @@ def _bridge(bare_to: bool) -> re.Pattern[str]:
 
 
 _BRIDGE, _BRIDGE_NO_TO = _bridge(bare_to=True), _bridge(bare_to=False)
+# Google app passwords are shown as four groups of four letters: "abcd efgh ijkl mnop".
+_GROUPED_LETTERS = re.compile(r"[a-z]{4}(?: [a-z]{4}){3}(?![a-z])")
 # Cheap test before the bridge pattern: a separator or a bridging word follows on the line.
-_BRIDGE_HINT = re.compile(r"[:=|>?]| (?:is|was|are|were|to|be|became|becomes|we)\b| --? |, (?:type|enter|use|paste)")
+_BRIDGE_HINT = re.compile(r"[:=|>?]| (?:is|was|are|were|to|as|be|became|becomes|we)\b| --? |, (?:type|enter|use|paste)")
 # After a plural label ("credentials:", "| Tokens |") only an explicit separator leads to a value.
 _PLURAL_SEPARATOR = re.compile(r"[*_`'\"\]]{0,3}[ \t]{0,3}(:(?!:)|=|\|)[ \t]{0,3}[*_]{0,3}[ \t]{0,3}")
 # Right after a label, a value with no separator must show a quote or a digit early on.
@@ -122,9 +124,13 @@ class _Scan:
             return reader.span(reader.value_at(sep.end(), line_end, cell=cell), cls, KINDS[cls])
         if label.cjk or _BRIDGE_HINT.search(self.low, label.end, min(line_end, label.end + 100)):
             bridge = _BRIDGE.match(text, label.end, line_end)
-            if bridge is not None and bridge.group("to") is not None \
-                    and not _SETTING_BEFORE.search(self.low, self.line_start(label.start), label.start):
+            if bridge is None or (bridge.group("to") is not None
+                                  and not _SETTING_BEFORE.search(self.low, self.line_start(label.start), label.start)):
                 bridge = _BRIDGE_NO_TO.match(text, label.end, line_end)  # "the password to the box is …"
+            if bridge is not None and label.cls == vocab.PASSWORD:
+                grouped = _GROUPED_LETTERS.match(text, bridge.end(), line_end)
+                if grouped and values.token_like(grouped.group(0).replace(" ", "")):
+                    return Span(grouped.start(), grouped.end(), KINDS[cls], RANK_ASSIGNMENT)
             if bridge is not None:
                 cell = bridge.group("sep") == "|"
                 if not cell or self._in_table_row(self.line_start(label.start), label.start):

@@ -60,6 +60,9 @@ FOUND = [
     ("word-digits-after-colon", "Wifi: HomeNet / pw: sunflower-42", "sunflower-42"),
     ("diceware-quoted", 'the passphrase for the ssh key is "correct horse battery staple"',
      "correct horse battery staple"),
+    ("set-as", f"I set the db password as {PW}", PW),
+    ("comma-filler", f"The new DB password, as agreed in chat, is {PW}", PW),
+    ("app-password", "Gmail app password: qwkr zpmt hxvb ncfd", "qwkr zpmt hxvb ncfd"),
     ("table-header-qualified-zh", f"| 环境 | 数据库密码 |\n|---|---|\n| 测试 | {PW} |", PW),
     ("cli-mysql-glued", f"mysql -h db -u app -p{PW} shop", PW),
     ("cli-sshpass", f"sshpass -p '{PW}' ssh ops@host", PW),
@@ -118,6 +121,9 @@ CLEAN = [
     "Remember to rotate the API key every quarter; the password needs to be changed by Friday.",
     "secret: stored in AWS Secrets Manager (arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db)",
     "src/main.py / tests/test_main.py",
+    "Set the password as an env var, never in code.",
+    "The token as returned by /auth is short-lived.",
+    "Password: in the envelope on Sam's desk.",
 ]
 
 
