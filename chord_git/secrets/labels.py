@@ -22,6 +22,8 @@ from .shapes import word_parts
 
 _WORD_SET = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 _WORD_FORWARD = re.compile(r"[a-z0-9_\-]*")
+# The word before a label, read backwards: blanks, then word characters not starting with - or _.
+_PREV_REVERSED = re.compile(r"[ \t]{1,3}([a-z0-9_\-]{0,30}[a-z0-9])(?![a-z0-9_\-])")
 _NEXT_WORD = re.compile(r"[*_`'\"]{0,3}[ \t]{1,3}([a-z][a-z0-9_\-]{0,30})")
 _LAST_WORDS = frozenset({*vocab.ASCII_PASSWORD_WORDS, *vocab.ASCII_WEAK_WORDS, *keys.STRONG_KEY_WORDS})
 _LAST_SUFFIXES = (*keys.STRONG_SUFFIXES, "password", "passwd", "pwd")
@@ -70,15 +72,10 @@ def classify(parts: list[str], prev: str, nxt: str) -> str | None:
 
 def _prev_word(low: str, start: int) -> str:
     """The word before ``start`` when one to three blanks separate them, else ''."""
-    i, lo = start, max(0, start - 34)
-    while i > lo and start - i < 3 and low[i - 1] in " \t":
-        i -= 1
-    if i == start:
+    if not start or low[start - 1] not in " \t":
         return ""
-    j = i
-    while j > lo and low[j - 1] in _WORD_SET:
-        j -= 1
-    return low[j:i] if j < i and low[j] not in "_-" else ""
+    match = _PREV_REVERSED.match(low[max(0, start - 34):start][::-1])
+    return match.group(1)[::-1] if match else ""
 
 
 def _label_parts(word: str) -> list[str]:
