@@ -104,7 +104,8 @@ def test_bad_config_is_one_line_exit_2(repo: Path) -> None:
     (repo / ".chord/config.yaml").write_text("memory:\n  enabled: sure\n")
     result = run_cli(repo, "status")
     assert result.returncode == 2
-    assert result.stderr == f"git memory: {repo / '.chord/config.yaml'}:2: memory.enabled must be true or false, not 'sure'\n"
+    # The message says what the value is, never what it says (it may be a secret).
+    assert result.stderr == f"git memory: {repo / '.chord/config.yaml'}:2: memory.enabled must be true or false, not text\n"
 
 
 def test_summary_budget_flag(repo: Path) -> None:
