@@ -108,6 +108,9 @@ def _clean_bare(view: str, start: int, end: int) -> int:
         end = cut.start()
     while end > start and view[end - 1] in ",;":
         end -= 1
+    while end > start and view[end - 1] in ")]}" and view.count("([{"[")]}".index(view[end - 1])], start, end) \
+            < view.count(view[end - 1], start, end):
+        end -= 1  # "(password: s3cr3t)": the bracket closes the sentence, not the value
     return end
 
 

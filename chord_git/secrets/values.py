@@ -50,15 +50,20 @@ def _has_tutorial_shape(low: str) -> bool:
     return reach[-1]
 
 
+def _reference_or_default(v: str) -> bool:
+    """``is_reference_or_default`` without the placeholder test (``benign_reason`` runs that)."""
+    low = v.lower()
+    if not v or low in vocab.REFERENCE_WORDS or low in vocab.DEFAULT_VALUES or _REFERENCE_START.match(v):
+        return True
+    # ``demopassword123``, ``admin123``: stock words and digits, typed in lower case. With a
+    # capital and a symbol (``TestPass123!``) someone chose it for a real account.
+    return (v == low or _STRONG_SYMBOL.search(v) is None) and _has_tutorial_shape(low)
+
+
 def is_reference_or_default(value: str) -> bool:
     """A stand-in, a pointer to where the secret lives, a mask, or a default to be changed."""
     v = value.strip()
-    low = v.lower()
-    if not v or low in vocab.REFERENCE_WORDS or low in vocab.DEFAULT_VALUES:
-        return True
-    if _REFERENCE_START.match(v) or is_placeholder(v):
-        return True
-    return _has_tutorial_shape(low)
+    return _reference_or_default(v) or is_placeholder(v)
 
 
 def _unpronounceable(letters: str) -> bool:
@@ -182,9 +187,7 @@ def credential_value(value: str, label: str, *, quoted: bool = False, direct: bo
     reason = benign_reason(v)  # includes the placeholder test, except for the soft categories
     if reason is not None and reason not in _LABEL_OVERRIDES[label]:
         return False
-    low = v.lower()
-    if low in vocab.REFERENCE_WORDS or low in vocab.DEFAULT_VALUES or _REFERENCE_START.match(v) \
-            or _has_tutorial_shape(low) or (reason is not None and is_placeholder(v)):
+    if _reference_or_default(v) or (reason is not None and is_placeholder(v)):
         return False
     # ``settings.DB_PASSWORD``, ``svc-jira``: names, not values; ``sunflower-42`` after a
     # password label is a password.
