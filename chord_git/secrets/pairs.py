@@ -88,40 +88,37 @@ def _account_words(text: str, occurrences: Occurrences) -> list[tuple[int, int, 
     return sorted(found)
 
 
-def _bare_pairs(text: str, view: str, occurrences: Occurrences, reader: ValueReader) -> list[Span]:
+def _standalone_value(reader: ValueReader, pos: int) -> Span | None:
+    """The password-shaped value at ``pos`` of a pair that stands alone (a stronger shape)."""
+    value = _VALUE_AFTER.match(reader.text, pos)
+    if value is None:
+        return None
+    start, end, delimited = unquote(reader.text, *value.span())
+    if not values.password_like(reader.text[start:end], direct=True):
+        return None
+    return reader.span((start, end, delimited), vocab.PASSWORD, KIND)
+
+
+def _bare_pairs(view: str, occurrences: Occurrences, reader: ValueReader) -> list[Span]:
     """Pairs with no account word before them, when they cannot be a path or a ratio:
     ``Jenkins: admin / J3nk1ns!`` (a spaced slash) and ``admin:S3cret!x`` (a stock account)."""
-    found: list[Span] = []
+    spans: list[Span | None] = []
     for pos in occurrences.of(" / "):
         user = _USER_BEFORE.search(view, max(0, pos - 41), pos)
-        value = _VALUE_AFTER.match(text, pos + 3)
-        if user is None or value is None or not _plausible_user(user.group(1), "/"):
-            continue
-        start, end, delimited = unquote(text, *value.span())
-        if values.password_like(text[start:end], direct=True):
-            span = reader.span((start, end, delimited), vocab.PASSWORD, KIND)
-            if span is not None:
-                found.append(span)
+        if user is not None and _plausible_user(user.group(1), "/"):
+            spans.append(_standalone_value(reader, pos + 3))
     for name in _STOCK_ACCOUNTS:
         for pos in occurrences.of(name):
             end = pos + len(name)
-            if view[end:end + 1] != ":" or (pos and (view[pos - 1].isalnum() or view[pos - 1] in "_-./@")):
-                continue
-            value = _VALUE_AFTER.match(text, end + 1)
-            if value is None:
-                continue
-            start, end, delimited = unquote(text, *value.span())
-            if values.password_like(text[start:end], direct=True):
-                span = reader.span((start, end, delimited), vocab.PASSWORD, KIND)
-                if span is not None:
-                    found.append(span)
-    return found
+            if view[end:end + 1] == ":" and not (pos and (view[pos - 1].isalnum() or view[pos - 1] in "_-./@")):
+                spans.append(_standalone_value(reader, end + 1))
+    return [span for span in spans if span is not None]
 
 
 def scan(text: str, view: str, occurrences: Occurrences, reader: ValueReader | None = None) -> list[Span]:
     """Passwords in login pairs after an account word, and in pairs that stand alone."""
     reader = reader or ValueReader(text)
-    found: list[Span] = _bare_pairs(text, view, occurrences, reader)
+    found: list[Span] = _bare_pairs(view, occurrences, reader)
     done = -1
     for start, end, cjk in _account_words(text, occurrences):
         if start < done:
