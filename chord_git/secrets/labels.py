@@ -105,8 +105,8 @@ def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
         word_end = end
         while word_end > start and low[word_end - 1] == "-":
             word_end -= 1
-        if start >= 1 and low[start - 1] in ".:" and start != word_end:
-            continue  # ``node::credentials``, ``obj.password``: a name in code, not a label
+        if start >= 1 and low[start - 1] in ".:$" and start != word_end:
+            continue  # ``node::credentials``, ``obj.password``, ``$TOKEN``: a name in code, not a label
         word = view[start:word_end]  # original case: word_parts splits camelCase
         if word.lower() == "pass" and low.startswith(" phrase", word_end):
             word_end += len(" phrase")

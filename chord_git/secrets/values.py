@@ -28,6 +28,7 @@ _UPPER = re.compile(r"[A-Z]")
 _LOWER = re.compile(r"[a-z]")
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _STRONG_SYMBOL = re.compile(r"[^A-Za-z0-9\-_.]")
+_HOST_PORT = re.compile(r"[\w.-]+:\d{2,5}(?:/|$)")  # ``localhost:3000/api/me``
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~|")
 # Code, flags, anchors and possessives rather than a value: ``v8::Object``, ``f()``, ``--flag=x``,
@@ -84,7 +85,7 @@ def _unpronounceable(letters: str) -> bool:
 def token_like(value: str) -> bool:
     """A generated credential: long, from a token alphabet, random."""
     v = value
-    if len(v) < 16 or len(v) > 1024 or not _TOKEN_CHARS.fullmatch(v):
+    if len(v) < 16 or len(v) > 1024 or not _TOKEN_CHARS.fullmatch(v) or _HOST_PORT.match(v):
         return False
     core = _SEPARATORS.sub("", v)
     has_digit = _DIGIT.search(core) is not None

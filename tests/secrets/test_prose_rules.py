@@ -127,6 +127,9 @@ CLEAN = [
     "Set the password as an env var, never in code.",
     "The token as returned by /auth is short-lived.",
     "Password: in the envelope on Sam's desk.",
+    '`curl -H "Authorization: Bearer $TOKEN" localhost:3000/api/me`',
+    "| Variable | Description | Example |\n|---|---|---|\n| `JWT_SECRET` | Secret used to sign tokens | "
+    "`change-me-in-prod` |\n| `DATABASE_URL` | connection | `postgres://user:pass@localhost:5432/db` |",
 ]
 
 
