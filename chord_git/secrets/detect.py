@@ -35,17 +35,6 @@ def _encodable(text: str) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def baselined_hashes(baseline: dict[str, Any], path: str) -> frozenset[str]:
-    """The ``hashed_secret`` values a baseline accepts for ``path`` (any type).
-
-    Layer 1 uses them too, so a value the team has reviewed and baselined does not keep
-    blocking commits through the other layer. Hashes are SHA-1 of the value, as in
-    detect-secrets' ``PotentialSecret.hash_secret``.
-    """
-    entries = baseline.get("results", {}).get(path, [])
-    return frozenset(e["hashed_secret"] for e in entries if isinstance(e, dict) and "hashed_secret" in e)
-
-
 def load_baseline(path: Path) -> dict[str, Any]:
     """The parsed baseline file, or InputError naming it."""
     from detect_secrets.core import baseline as ds_baseline
