@@ -19,7 +19,7 @@ from pathlib import Path
 from chord_git import config as config_mod
 from chord_git import summary as summary_mod
 from chord_git.background import activity
-from chord_git.errors import UsageError
+from chord_git.errors import ConfigError, UsageError
 from chord_git.memory import project as project_mod
 from chord_git.summary import RefreshEvent, SessionMemory
 
@@ -36,7 +36,10 @@ def open_session(cwd: PathLike) -> SessionMemory:
     project = project_mod.discover(Path(cwd))
 
     def load() -> summary_mod.Summary:
-        cfg = config_mod.load(project.root)  # re-read: the budget or the extraction switch may change
+        try:
+            cfg = config_mod.load(project.root)  # re-read: the budget or the extraction switch may change
+        except ConfigError:
+            cfg = config_mod.Config()  # R7: the memory loads with the defaults; extraction refuses
         return summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
                                  extraction_enabled=cfg.memory.enabled,
                                  rel=project.relative(project.memory_md),

@@ -172,7 +172,7 @@ def load_file(path: Path) -> _Located | None:
     return parse_bytes(path, raw)
 
 
-def parse_bytes(path: Path, raw: bytes) -> _Located | None:
+def parse_bytes(path: Path | str, raw: bytes) -> _Located | None:
     """Located values of a config file's bytes (None for an empty document)."""
     if len(raw) > MAX_CONFIG_BYTES:
         raise ConfigError(path, None, f"config is larger than {MAX_CONFIG_BYTES} bytes")
@@ -363,6 +363,15 @@ def _untrusted_view(project: _Located, base: Config) -> tuple[_Located, list[str
                 ignored.append(f"memory.{name} (larger than yours)")
         top["memory"] = _Located(fields, memory.path, memory.line)
     return _Located(top, project.path, project.line), ignored
+
+
+def problem(path: Path | str, raw: bytes) -> ConfigError | None:
+    """What loading this config file on its own would refuse, or None (``check`` reports it)."""
+    try:
+        build(parse_bytes(path, raw))
+    except ConfigError as exc:
+        return exc
+    return None
 
 
 def load(root: Path | None, env: Mapping[str, str] | None = None) -> Config:

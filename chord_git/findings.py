@@ -50,15 +50,31 @@ class Finding:
     def is_secret(self) -> bool:
         return self.layer != "schema"
 
+    @property
+    def fingerprint(self) -> str | None:
+        """The ``.chord/secrets-ignore`` entry that accepts this secret (None for other findings).
+
+        ``<commit>:<path>:<kind>:<line>`` in history, ``<path>:<kind>:<line>`` otherwise, as
+        ``.gitleaksignore`` has it: place and kind only, nothing derived from the value.
+        """
+        if not self.is_secret or self.line is None:
+            return None
+        where = f"{self.commit}:" if self.commit else ""
+        return f"{where}{self.path}:{self.kind}:{self.line}"
+
     def render(self) -> str:
         prefix = f"{self.commit[:12]} " if self.commit else ""
-        return f"{prefix}{self.problem.at(self.path)} [{self.kind}]"
+        text = f"{prefix}{self.problem.at(self.path)} [{self.kind}]"
+        fingerprint = self.fingerprint
+        return text if fingerprint is None else f"{text}\n    fingerprint: {fingerprint}"
 
     def as_json(self) -> dict[str, object]:
         data: dict[str, object] = {"path": self.path, "line": self.line, "kind": self.kind,
                                    "layer": self.layer, "message": self.message}
         if self.commit:
             data["commit"] = self.commit
+        if self.fingerprint is not None:
+            data["fingerprint"] = self.fingerprint
         return data
 
 

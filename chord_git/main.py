@@ -216,7 +216,16 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
         # Before the config is loaded: its "not trusted" warning is what this command answers.
         from chord_git.commands.trust import trust
         return trust(project, out, revoke=args.revoke)
-    cfg = config_mod.load(project.root)
+    try:
+        cfg, refused = config_mod.load(project.root), None
+    except errors.ConfigError as exc:
+        if _sends_to_model(args):
+            raise  # exit 2: nothing leaves with a config the loader refused
+        # Everything else runs with the defaults: the memory still loads, `check` names the
+        # problem as a finding, and no message ever holds a config value.
+        cfg, refused = config_mod.Config(), str(exc)
+        if args.command != "status":  # status shows it as its badge
+            out.warn(f"{refused} (the config is not used)")
     for warning in cfg.warnings:
         out.warn(warning)
 
@@ -225,7 +234,7 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
         return init(project, out, hooks=args.hooks)
     if args.command == "status":
         from chord_git.commands.status import status
-        return status(project, cfg, out, as_json=args.json)
+        return status(project, cfg, out, as_json=args.json, refused=refused)
     if args.command == "summary":
         from chord_git.commands.summary import summary
         return summary(project, cfg, out, budget=args.budget)
@@ -266,6 +275,11 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
                       where=getattr(args, "where", None), ids=getattr(args, "ids", None) or [],
                       as_json=args.review_json or getattr(args, "json", False), no_input=args.no_input)
     raise UsageError(f"git memory: unknown command {args.command!r}")
+
+
+def _sends_to_model(args: argparse.Namespace) -> bool:
+    """Commands that call the model pool with session text: they refuse to run on a refused config."""
+    return args.command in ("extract", "curate") or (args.command == "queue" and args.queue_action == "retry")
 
 
 def _runs_host_hook(argv: Sequence[str]) -> bool:

@@ -102,10 +102,16 @@ def test_usage_errors_exit_2(repo: Path) -> None:
 def test_bad_config_is_one_line_exit_2(repo: Path) -> None:
     (repo / ".chord").mkdir()
     (repo / ".chord/config.yaml").write_text("memory:\n  enabled: sure\n")
-    result = run_cli(repo, "status")
+    transcript = repo / "t.jsonl"
+    transcript.write_text("")
+    result = run_cli(repo, "extract", "--session", str(transcript))
     assert result.returncode == 2
     # The message says what the value is, never what it says (it may be a secret).
-    assert result.stderr == f"git memory: {repo / '.chord/config.yaml'}:2: memory.enabled must be true or false, not text\n"
+    problem = f"{repo / '.chord/config.yaml'}:2: memory.enabled must be true or false, not text"
+    assert result.stderr == f"git memory: {problem}\n"
+    # Commands that send nothing to a model run with the defaults and say why.
+    status = run_cli(repo, "status")
+    assert status.returncode == 0 and status.stdout.splitlines()[0] == f"MEMORY-FAIL: config: {problem}"
 
 
 def test_summary_budget_flag(repo: Path) -> None:

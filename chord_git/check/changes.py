@@ -1,4 +1,4 @@
-"""The rules ``check`` and ``scan`` apply to one changed memory file (a ``FileChange``).
+"""The rules ``check`` and ``scan`` apply to one changed memory or config file (a ``FileChange``).
 
 Every input becomes a ``FileChange`` first: a working-tree file (all its lines count as added), a
 staged blob, or a file a commit changed. Pure over paths, bytes and added lines; reading git and
@@ -16,6 +16,7 @@ from chord_git.memory.project import MEMORY_FILE, RECORDS_DIR
 # that use them, so classifying paths (all a commit without memory files needs) stays cheap.
 
 MEMORY_DIR = ".chord/memory/"
+CONFIG_FILE = ".chord/config.yaml"
 
 
 def memory_split(path: str) -> tuple[str, str] | None:
@@ -36,6 +37,17 @@ def memory_split(path: str) -> tuple[str, str] | None:
 
 def is_memory_path(path: str) -> bool:
     return memory_split(path) is not None
+
+
+def is_config_path(path: str) -> bool:
+    """The project's ``.chord/config.yaml`` (or a sub-project's): scanned for secrets, and read
+    as the loader reads it, because it is committed and shared like the memory files."""
+    return path == CONFIG_FILE or path.endswith("/" + CONFIG_FILE)
+
+
+def is_checked_path(path: str) -> bool:
+    """What ``check`` and ``scan`` look at: memory files and project config files."""
+    return memory_split(path) is not None or is_config_path(path)
 
 
 def text_lines(data: bytes) -> tuple[tuple[int, str], ...]:
@@ -60,6 +72,8 @@ def file_findings(change: FileChange) -> list[Finding]:
 
 def schema_findings(change: FileChange) -> list[Finding]:
     """The format rules on a file's full content; a sub-project's file follows its own root's rules."""
+    if is_config_path(change.path):
+        return config_findings(change)
     split = memory_split(change.path)
     if split is None or change.data is None or not change.is_regular or change.binary:
         return []
@@ -67,6 +81,23 @@ def schema_findings(change: FileChange) -> list[Finding]:
 
     prefix, rel = split
     return at_path(change.path, schema.check_blob(rel, change.data))
+
+
+def config_findings(change: FileChange) -> list[Finding]:
+    """What the config loader would refuse in this file, named by kind and line, never by value.
+
+    A refused project config makes extraction refuse to run, so ``check`` fails on it here,
+    where the file is committed. A secret in it is also reported by the secret layers, with
+    its kind and fingerprint; ``apply_rules`` then keeps that finding and drops this one.
+    """
+    if change.data is None or not change.is_regular or change.binary:
+        return []
+    from chord_git import config
+
+    refused = config.problem(change.path, change.data)
+    if refused is None:
+        return []
+    return [Finding(change.path, Problem(refused.line, "config", f"config refused: {refused.message}"))]
 
 
 def dangling(change: FileChange, contains: Callable[[str], bool], noun: str = "record file") -> list[Finding]:

@@ -17,12 +17,16 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chord_git.check import changes
 from chord_git.findings import Finding, Problem, sort_findings
 from chord_git.git.changes import FileChange
 from chord_git.memory import paths as memory_paths
 from chord_git.memory.project import Project
+
+if TYPE_CHECKING:  # the secrets package loads only when there are lines to scan
+    from chord_git.secrets.ignore import IgnoreList
 
 BASELINE_FILE = ".secrets.baseline"
 # Shorter runs end before a progress bar would tell anything.
@@ -56,11 +60,23 @@ def baseline(root: Path | None) -> Path | None:
     return path if path.is_file() else None
 
 
+def ignore_list(root: Path | None) -> IgnoreList:
+    """The ``.chord/secrets-ignore`` entries of the tree whose paths the findings name.
+
+    A malformed file is an ``InputError`` (exit 2): an entry silently dropped would turn an
+    accepted finding back into a failure, and one read wrongly could hide another.
+    """
+    from chord_git.secrets import ignore
+
+    return ignore.IgnoreList() if root is None else ignore.load(root)
+
+
 def apply_rules(files: Iterable[FileChange], *, root: Path | None, schema: bool = True,
                 contains: Callable[[str], bool] | None = None, noun: str = "record file",
-                commit: str | None = None) -> list[Finding]:
+                commit: str | None = None, ignore: IgnoreList | None = None) -> list[Finding]:
     """Every rule on every change, sorted: the file itself, its format (``schema``), entries
-    whose record is missing from the tree ``contains`` describes, and secrets on its added lines."""
+    whose record is missing from the tree ``contains`` describes, and secrets on its added lines
+    (less those ``ignore`` lists; None reads the ignore file under ``root``)."""
     findings: list[Finding] = []
     added: dict[str, tuple[tuple[int, str], ...]] = {}
     for change in files:
@@ -75,7 +91,11 @@ def apply_rules(files: Iterable[FileChange], *, root: Path | None, schema: bool 
     if any(added.values()):
         from chord_git import secrets
 
-        findings.extend(secrets.scan_added_lines(added, baseline=baseline(root)))
+        found = secrets.scan_added_lines(added, baseline=baseline(root), commit=commit,
+                                         ignore=ignore_list(root) if ignore is None else ignore)
+        # A config refused for a secret the secret layers report too: their finding says more.
+        places = {(finding.path, finding.line) for finding in found}
+        findings = [f for f in findings if f.kind != "config" or (f.path, f.line) not in places] + found
     if commit is not None:
         findings = [replace(finding, commit=commit) for finding in findings]
     return sort_findings(findings)
@@ -83,7 +103,9 @@ def apply_rules(files: Iterable[FileChange], *, root: Path | None, schema: bool 
 
 # ---------------------------------------------------------------------------- the working tree
 def _memory_files(project: Project) -> list[Path]:
-    files = [project.memory_md] if project.memory_md.exists() or project.memory_md.is_symlink() else []
+    """The memory files and the project config (scanned for secrets and read as the loader does)."""
+    files = [path for path in (project.memory_md, project.root / changes.CONFIG_FILE)
+             if path.exists() or path.is_symlink()]
     for folder in (project.records_dir, project.promotions_dir):
         if memory_paths.escape_reason(project.root, folder):
             files.append(folder)  # reported by _worktree_change; never walked
@@ -103,7 +125,7 @@ def _given_files(project: Project, paths: list[str]) -> list[Path]:
         path = Path(raw)
         path = path if path.is_absolute() else Path.cwd() / path
         rel = project.relative(Path(os.path.abspath(path)))
-        if changes.is_memory_path(rel) and (path.exists() or path.is_symlink()):
+        if changes.is_checked_path(rel) and (path.exists() or path.is_symlink()):
             candidates.append(project.root / rel)
     return candidates
 
@@ -158,7 +180,7 @@ def staged(project: Project) -> Checked:
     """What the next commit will contain, read from the index git's hook means."""
     from chord_git.git import libgit2
 
-    index = libgit2.staged_changes(project.root, changes.is_memory_path)
+    index = libgit2.staged_changes(project.root, changes.is_checked_path)
     found = apply_rules(index.files, root=project.root, contains=index.contains, noun="staged record file")
     return Checked(tuple(found), len(index.files), "staged memory file")
 
@@ -173,10 +195,13 @@ def history(start: Path, spec: str | None, progress: Progress | None = None) -> 
     commits = 0
     total = libgit2.count_range(start, spec) if progress is not None else 0  # a walk without diffs
     bar = progress("scanning commits", total) if progress is not None and total >= PROGRESS_MIN_COMMITS else None
+    accepted: IgnoreList | None = None  # read once, at the first commit with memory files
     with bar or nullcontext(_no_step) as step:
-        for commit in libgit2.range_changes(start, spec, changes.is_memory_path):
+        for commit in libgit2.range_changes(start, spec, changes.is_checked_path):
             commits += 1
-            found.extend(apply_rules(commit.files, root=root, schema=False, commit=commit.commit))
+            if accepted is None and commit.files:
+                accepted = ignore_list(root)
+            found.extend(apply_rules(commit.files, root=root, schema=False, commit=commit.commit, ignore=accepted))
             step(1)
     return Checked(tuple(found), commits, "commit")
 

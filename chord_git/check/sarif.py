@@ -22,7 +22,9 @@ FINGERPRINT_KEY = "chordFindingHash/v1"
 _SECRET_HELP = (
     "A value that looks like a credential was added to a memory file. Remove it from the file, "
     "and rotate the credential: it is in the commit history and may have been pushed. If it is "
-    "not a secret, add it to .secrets.baseline (detect-secrets audit) or reword the note."
+    "not a secret, mark the line with an `allowlist secret` pragma, add the value to "
+    ".secrets.baseline (detect-secrets audit), or add the finding's fingerprint to "
+    ".chord/secrets-ignore with a comment saying why."
 )
 _SCHEMA_HELP = (
     "Run `git memory check` locally for the same finding with its explanation; memory files "
@@ -82,8 +84,13 @@ def _result(finding: Finding, uri: str, occurrence: int) -> dict[str, Any]:
         # own primaryLocationLineHash does.
         "partialFingerprints": {FINGERPRINT_KEY: f"{_fingerprint(finding, uri)}:{occurrence}"},
     }
+    properties: dict[str, str] = {}
     if finding.commit:
-        result["properties"] = {"commit": finding.commit}
+        properties["commit"] = finding.commit
+    if finding.fingerprint is not None:  # the .chord/secrets-ignore entry that accepts it
+        properties["fingerprint"] = finding.fingerprint
+    if properties:
+        result["properties"] = properties
     return result
 
 

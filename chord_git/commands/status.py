@@ -47,6 +47,8 @@ class Status:
 
 
 def _config_line(info: dict[str, object]) -> str:
+    if info.get("refused"):
+        return "config: refused (see above), so the defaults are in force"
     user = info["user"] or "none"
     if not info["project"]:
         return f"config: user {user}; no project config"
@@ -60,8 +62,14 @@ def _config_line(info: dict[str, object]) -> str:
     return f"config: user {user}; project {info['project']}, {trust}"
 
 
-def badge(project: Project, cfg: config_mod.Config, state: view.IndexState) -> tuple[str, str | None]:
-    """The status-bar badge and, for MEMORY-FAIL, its one-line reason."""
+def badge(project: Project, cfg: config_mod.Config, state: view.IndexState,
+          refused: str | None = None) -> tuple[str, str | None]:
+    """The status-bar badge and, for MEMORY-FAIL, its one-line reason.
+
+    ``refused`` is why the config loader refused a file (it never holds a config value).
+    """
+    if refused is not None:
+        return "MEMORY-FAIL", f"config: {refused}"
     if not cfg.memory.enabled:
         return "off", None
     if state.unusable_reason:
@@ -75,9 +83,9 @@ def badge(project: Project, cfg: config_mod.Config, state: view.IndexState) -> t
     return "MEMORY", None
 
 
-def collect(project: Project, cfg: config_mod.Config) -> Status:
+def collect(project: Project, cfg: config_mod.Config, refused: str | None = None) -> Status:
     state = view.read_index(project)
-    label, reason = badge(project, cfg, state)
+    label, reason = badge(project, cfg, state, refused)
     lines = [entry.render() for entry in state.entries]
     pending, failed = queue_counts(project)
     return Status(
@@ -99,6 +107,7 @@ def collect(project: Project, cfg: config_mod.Config) -> Status:
             "project": project.relative(Path(cfg.project_file)) if cfg.project_file else None,
             "project_trusted": cfg.project_trusted,
             "ignored": list(cfg.ignored),
+            "refused": refused is not None,
         },
     )
 
@@ -112,8 +121,9 @@ def _stale_count(project: Project, cfg: config_mod.Config, state: view.IndexStat
     return len(staleness.stale_entries(project, stale_after_days=cfg.memory.stale_after_days, state=state))
 
 
-def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool = False) -> int:
-    report = collect(project, cfg)
+def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool = False,
+           refused: str | None = None) -> int:
+    report = collect(project, cfg, refused)
     if as_json:
         out.json(asdict(report))
         return 0

@@ -75,7 +75,8 @@ def test_render_unit() -> None:
     assert [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results] == [3, 9, 1]
     prints = [r["partialFingerprints"][sarif.FINGERPRINT_KEY] for r in results]
     assert len(set(prints)) == 3 and prints[0].endswith(":1") and prints[1].endswith(":2")
-    assert results[0]["properties"] == {"commit": "c" * 40} and "commit cccccccccccc" in results[0]["message"]["text"]
+    assert results[0]["properties"] == {"commit": "c" * 40, "fingerprint": f"{'c' * 40}:a b.md:github-token:3"}
+    assert "commit cccccccccccc" in results[0]["message"]["text"] and "properties" not in results[2]
     assert {r["id"] for r in doc["runs"][0]["tool"]["driver"]["rules"]} == {
         "chord/secret/github-token", "chord/memory/dangling"}
 
