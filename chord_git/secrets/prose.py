@@ -244,10 +244,9 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
         if span is not None:
             found.append(span)
             done = max(span.end, label.end)
-        if view.find("|", max(0, label.start - LINE), label.start) >= 0:
-            line_start = state.line_start(label.start)
-            if view.find("|", line_start, label.start) >= 0:
-                found.extend(state.table_column(label, line_start, line_end))
+        line_start = state.line_start(label.start)
+        if view.find("|", line_start, label.start) >= 0:
+            found.extend(state.table_column(label, line_start, line_end))
     found.extend(_aws_secrets(text, occurrences))
     return found
 
