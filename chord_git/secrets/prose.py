@@ -33,14 +33,15 @@ def _bridge(bare_to: bool) -> re.Pattern[str]:
     """Between a label and its value; the value starts where the match ends.
 
     Filler words ("for the staging db", "we gave the auditors") are allowed only before an
-    explicit separator or verb. A bare "to" or "as" is a bridge only after a setting verb ("set the
+    explicit separator or verb. Each filler word is taken whole (a lookahead and a backreference
+    make it atomic), so a failed match costs one try per word count, not one per character. A bare "to" or "as" is a bridge only after a setting verb ("set the
     password to …"); without ``bare_to`` it may be a filler word ("the password to the box is …").
     """
     to_verb = "| (?P<to>to|as)" if bare_to else "| (?P<to>(?!))"
     not_filler = "is|was|are|were|to|as" if bare_to else "is|was|are|were"
     return re.compile(rf"""
     [*_`'"\]]{{0,3}}
-    (?P<filler>(?:,?[ \t]{{1,3}}(?!(?:{not_filler})\b)[A-Za-z0-9@._'!?-]{{1,24}},?){{0,6}}?)
+    (?P<filler>(?:,?[ \t]{{1,3}}(?!(?:{not_filler})\b)(?=(?P<word>[A-Za-z0-9@._'!?-]{{1,24}}))(?P=word),?){{0,6}}?)
     [ \t]{{0,3}}
     (?:[(][^()\n]{{0,40}}[)][ \t]{{0,3}})?
     [{_CJK}]{{0,4}}?
@@ -66,8 +67,10 @@ def _bridge(bare_to: bool) -> re.Pattern[str]:
 _BRIDGE, _BRIDGE_NO_TO = _bridge(bare_to=True), _bridge(bare_to=False)
 # Google app passwords are shown as four groups of four letters: "abcd efgh ijkl mnop".
 _GROUPED_LETTERS = re.compile(r"[a-z]{4}(?: [a-z]{4}){3}(?![a-z])")
-# Cheap test before the bridge pattern: a separator or a bridging word follows on the line.
-_BRIDGE_HINT = re.compile(r"[:=|>?]| (?:is|was|are|were|to|as|be|became|becomes|we)\b| --? |, (?:type|enter|use|paste)")
+# Cheap test before the bridge pattern: a separator or a bridging word follows on the line,
+# within what the bridge can reach (filler words, blanks, commas, a parenthesis, CJK as "?").
+_BRIDGE_HINT = re.compile(r"[=|>?]|:(?!//)| (?:is|was|are|were|to|as|be|became|becomes|we)\b| --? |, (?:type|enter|use|paste)")
+_BRIDGE_REACH = re.compile(r"[*_`'\"\]]{0,3}(?:[A-Za-z0-9@._'!?, \t-]|\([^()\n]{0,40}\)){0,100}")
 # After a plural label ("credentials:", "| Tokens |") only an explicit separator leads to a value.
 _PLURAL_SEPARATOR = re.compile(r"[*_`'\"\]]{0,3}[ \t]{0,3}(:(?!:)|=|\|)[ \t]{0,3}[*_]{0,3}[ \t]{0,3}")
 # Right after a label, a value with no separator must show a quote or a digit early on.
@@ -122,7 +125,8 @@ class _Scan:
             if cell and not self._in_table_row(self.line_start(label.start), label.start):
                 return None
             return reader.span(reader.value_at(sep.end(), line_end, cell=cell), cls, KINDS[cls])
-        if label.cjk or _BRIDGE_HINT.search(self.low, label.end, min(line_end, label.end + 100)):
+        reach = _BRIDGE_REACH.match(self.low, label.end, line_end).end()  # type: ignore[union-attr]  # always matches
+        if label.cjk or _BRIDGE_HINT.search(self.low, label.end, min(line_end, reach + 3)):
             bridge = _BRIDGE.match(text, label.end, line_end)
             if bridge is None or (bridge.group("to") is not None
                                   and not _SETTING_BEFORE.search(self.low, self.line_start(label.start), label.start)):

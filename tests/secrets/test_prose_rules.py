@@ -32,6 +32,7 @@ FOUND = [
     ("arrow", f"Root password \u2192 {PW}", PW),
     ("dash", f"* Password \u2014 {PW}", PW),
     ("parenthetical", f"Database password (read replica) = {PW}", PW),
+    ("parenthetical-url", f"The password (for https://db.example.com/admin): {PW}", PW),
     ("use-as", f"Use {PW} as the root password.", PW),
     ("type-after-comma", f"When asked for the password, type {PW}.", PW),
     ("table-label-cell", f"| Password | {PW} |", PW),
