@@ -95,9 +95,9 @@ def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
     for hit in occurrences.of_all(vocab.ASCII_ANCHORS):
         if hit < done:
             continue
-        start, lo = hit, max(0, hit - 40)
-        while start > lo and low[start - 1] in _WORD_SET:
-            start -= 1
+        start = hit
+        if hit and low[hit - 1] in _WORD_SET:  # the word starts before the anchor ("db_password")
+            start -= _WORD_FORWARD.match(low[max(0, hit - 40):hit][::-1]).end()  # type: ignore[union-attr]
         end = _WORD_FORWARD.match(low, hit).end()  # type: ignore[union-attr]  # starred: always matches
         done = end
         while start < end and low[start] == "-":
