@@ -102,8 +102,8 @@ def adversarial(repeats: int = 100_000, show: int = 8) -> None:
     for cpu, wall, size, unit in rows[:show]:
         print(f"  {unit!r:42} {size / 1e6:5.2f} MB  {cpu:5.2f} s CPU ({wall:5.2f} s wall)  {size / 1e6 / cpu:5.1f} MB/s")
     prose = "the deploy key rotates weekly, see https://example.com/a?b=c and the runbook; " * 25
-    line = (("note: token=Zq8XvL2mK9pT4wR7nB3cY6hJ then commit 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a "
-             + prose) * 5000)[:10_000_000]
+    token = "".join(("Zq8Xv", "L2mK9", "pT4wR", "7nB3c", "Y6hJ"))  # built here: no literal token in the tree
+    line = ((f"note: token={token} then commit 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a " + prose) * 5000)[:10_000_000]
     wall, findings, cpu = timed_cpu(find, line)
     print(f"  10 MB single line: {cpu:.2f} s CPU ({wall:.2f} s wall), {len(findings)} findings")
 

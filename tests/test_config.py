@@ -6,6 +6,7 @@ import pytest
 
 from chord_git import config, config_trust
 from chord_git.errors import ConfigError
+from tests.secrets import fakes as f
 
 
 def write(path: Path, text: str) -> Path:
@@ -91,8 +92,10 @@ def test_wrong_types_refused_with_file_and_line(tmp_path: Path, text: str, line:
     assert message in str(info.value)
 
 
-GH = "gh" + "p_" + "Zq8XvL2mK9pT4wR7nB3cY6hJ1dF5gS0aE2uI"
-SK = "sk" + "-proj-" + "Zq8XvL2mK9pT4wR7nB3cY6hJ1dF5gS0aE2uIwQ"
+GH = f.GITHUB_CLASSIC
+SK = f.join("sk", "-proj-", f.body(38, seed=61))
+QUERY_KEY = f.body(20, seed=62)  # a random API key in a URL
+BARE_KEY = f.body(24, seed=63)  # a random key where a variable name belongs
 
 
 @pytest.mark.parametrize(
@@ -107,11 +110,11 @@ SK = "sk" + "-proj-" + "Zq8XvL2mK9pT4wR7nB3cY6hJ1dF5gS0aE2uIwQ"
         ("model_pool:\n  - model: m\n    headers:\n      Authorization: Bearer " + SK + "\n", 4),
         ("model_pool:\n  - model: m\n    headers:\n      X-Api-Key: anything\n", 4),
         ("model_pool:\n  - model: m\n    base_url: https://bot:Tr0ub4dor-3x@llm.example.com/v1\n", 3),
-        ("model_pool:\n  - model: m\n    base_url: https://llm.example.com/v1?api_key=" + "Zq8XvL2mK9pT4wR7nB3c" + "\n", 3),
+        ("model_pool:\n  - model: m\n    base_url: https://llm.example.com/v1?api_key=" + QUERY_KEY + "\n", 3),
         ("memory:\n  enabled: true\n# old key: " + GH + "\n", 3),
         ("reasoning_effort: medium\nnotes: the staging password is Tr0ub4dor-3x\n", 2),
         ("model_pool:\n  - model: m\n    api_key_env: " + GH + "\n", 3),
-        ("model_pool:\n  - model: m\n    api_key_env: Zq8XvL2mK9pT4wR7nB3cY6hJ\n", 3),
+        ("model_pool:\n  - model: m\n    api_key_env: " + BARE_KEY + "\n", 3),
         ("model_pool:\n  - model: m\n    api_key_env: not a name\n", 3),
     ],
 )
@@ -123,7 +126,7 @@ def test_literal_keys_and_secret_shaped_values_anywhere_are_refused_and_never_ec
     message = str(info.value)
     assert message.startswith(f"{path}:{line}: ") and "\n" not in message
     assert "not allowed in a config file" in message
-    for secret in (GH, SK, "Tr0ub4dor", "Zq8XvL2m", "anything", "not a name", "abcdef"):
+    for secret in (GH, SK, QUERY_KEY[:8], BARE_KEY[:8], "Tr0ub4dor", "anything", "not a name", "abcdef"):
         assert secret not in message
 
 

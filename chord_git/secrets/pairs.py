@@ -105,12 +105,16 @@ def _bare_pairs(view: str, occurrences: Occurrences, reader: ValueReader) -> lis
     spans: list[Span | None] = []
     for pos in occurrences.of(" / "):
         user = _USER_BEFORE.search(view, max(0, pos - 41), pos)
-        if user is not None and _plausible_user(user.group(1), "/"):
-            spans.append(_standalone_value(reader, pos + 3))
+        if user is None or not _plausible_user(user.group(1), "/"):
+            continue
+        before = view[max(0, user.start(1) - 3):user.start(1)]
+        if before[-1:] == "{" or before == " / ":
+            continue  # code or arithmetic: ``f"{size / seconds:.1f}"``, ``a / b / c``
+        spans.append(_standalone_value(reader, pos + 3))
     for name in _STOCK_ACCOUNTS:
         for pos in occurrences.of(name):
             end = pos + len(name)
-            if view[end:end + 1] == ":" and not (pos and (view[pos - 1].isalnum() or view[pos - 1] in "_-./@")):
+            if view[end:end + 1] == ":" and not (pos and (view[pos - 1].isalnum() or view[pos - 1] in "_-./@{")):
                 spans.append(_standalone_value(reader, end + 1))
     return [span for span in spans if span is not None]
 
