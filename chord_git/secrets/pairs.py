@@ -110,7 +110,9 @@ def _bare_pairs(view: str, occurrences: Occurrences, reader: ValueReader) -> lis
         before = view[max(0, user.start(1) - 3):user.start(1)]
         if before[-1:] == "{" or before == " / ":
             continue  # code or arithmetic: ``f"{size / seconds:.1f}"``, ``a / b / c``
-        spans.append(_standalone_value(reader, pos + 3))
+        span = _standalone_value(reader, pos + 3)
+        if span is not None and "/" not in reader.text[span.start:span.end]:
+            spans.append(span)  # a value with a slash after " / " is a path: ``root / "a/b.txt"``
     for name in _STOCK_ACCOUNTS:
         for pos in occurrences.of(name):
             end = pos + len(name)

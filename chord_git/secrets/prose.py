@@ -143,6 +143,9 @@ class _Scan:
                         return span
         if not _DIRECT_HINT.match(text, label.end, line_end):
             return None  # nothing value-like right after the label
+        quote = text[label.end:label.end + 1]
+        if quote in ("\"", "'", "`") and label.start and text[label.start - 1] == quote:
+            return None  # ``("change_password", 1)``: the quote closes the label, it opens no value
         direct = (_DIRECT_CJK if label.cjk else _DIRECT).match(text, label.end, line_end)
         if direct is None:
             return None
