@@ -32,6 +32,8 @@ _USE_BEFORE = re.compile(rf"(?:用|使用)[ \t]*(?P<value>{_QUOTED}|[\x21-\x7e]{
 # Longest first: "credentials" before "credential", "logins" before "login".
 _PAIR_FORMS = tuple(sorted(vocab.PAIR_WORDS, key=len, reverse=True))
 # A pair standing alone: a user right before " / " and a value right after it.
+# After a spaced slash with no account word: a slash (a path) or brackets (code) end the pair.
+_PATH_OR_CODE = re.compile(r"[/()\[\]{}]")
 _USER_BEFORE = re.compile(r"(?<![A-Za-z0-9_.@+\-])[`'\"*]{0,2}([A-Za-z0-9][A-Za-z0-9_.@+\-]{0,40})[`'\"*]{0,2}\Z")
 _VALUE_AFTER = re.compile(rf"{_QUOTED}|[^\s/,;`'\"{_CJK}]{{6,100}}")
 # Accounts every system ships; "admin:…" right before a password-shaped value is a pair.
@@ -111,8 +113,8 @@ def _bare_pairs(view: str, occurrences: Occurrences, reader: ValueReader) -> lis
         if before[-1:] == "{" or before == " / ":
             continue  # code or arithmetic: ``f"{size / seconds:.1f}"``, ``a / b / c``
         span = _standalone_value(reader, pos + 3)
-        if span is not None and "/" not in reader.text[span.start:span.end]:
-            spans.append(span)  # a value with a slash after " / " is a path: ``root / "a/b.txt"``
+        if span is not None and not _PATH_OR_CODE.search(reader.text, span.start, span.end):
+            spans.append(span)  # not ``root / "a/b.txt"``, ``start / lines[1]``, ``v / len(cases)``
     for name in _STOCK_ACCOUNTS:
         for pos in occurrences.of(name):
             end = pos + len(name)

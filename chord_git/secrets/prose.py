@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from . import values, vocab
+from . import shapes, values, vocab
 from .anchors import Occurrences
 from .formats import RANK_ASSIGNMENT, Span
 from .labels import Label, labels
@@ -46,7 +46,7 @@ def _bridge(bare_to: bool) -> re.Pattern[str]:
     (?:[(][^()\n]{{0,40}}[)][ \t]{{0,3}})?
     [{_CJK}]{{0,4}}?
     (?:
-        (?P<sep>:{{1,2}}(?![/:])|=>|=|->|(?<=[ \t])>(?=[ \t])|\||-{{1,2}}(?=[ \t]))
+        (?P<sep>:{{1,2}}(?![/:]|[a-z]+:`)|=>|=|->|(?<=[ \t])>(?=[ \t])|\||-{{1,2}}(?=[ \t]))
       | (?P<verb>
             (?:
               (?:(?:has|have|had)[ \t]+been[ \t]+|was[ \t]+|were[ \t]+|is[ \t]+|got[ \t]+)?
@@ -227,7 +227,8 @@ def _aws_secrets(text: str, occurrences: Occurrences) -> list[Span]:
         for match in _AWS_SECRET.finditer(text, start, min(end, len(text))):
             value = match.group(0)
             if values.token_like(value) and any(c.isupper() for c in value) and any(c.islower() for c in value) \
-                    and any(c.isdigit() for c in value) and not values.is_reference_or_default(value):
+                    and any(c.isdigit() for c in value) and not values.is_reference_or_default(value) \
+                    and shapes.looks_random(value):  # not ``V1OrganizationExternalKeysPostRequestGcp``
                 found.append(Span(match.start(), match.end(), AWS_KIND, RANK_ASSIGNMENT))
     return found
 

@@ -18,6 +18,8 @@ _TRAILING = ".,;:)]}>'\"`*"
 _OPENERS = {")": "(", "]": "[", "}": "{", ">": "<"}
 _INDIRECT = re.compile(r"[A-Za-z_$][\w.$]*[(\[]")
 _USER = re.compile(r"[A-Za-z0-9_.@+\-]{1,40}")
+# A string literal's prefix in code: bytes, raw, format, unicode.
+_STRING_PREFIX = re.compile(r"(?:[bBrRuUfF]|[rR][bBfF]|[bBfF][rR])(?=['\"])")
 
 Value = tuple[int, int, bool]  # start, end, delimited
 
@@ -69,6 +71,9 @@ class ValueReader:
             while stop > start and text[stop - 1] in " \t*`":
                 stop -= 1
             return (start, stop, True) if stop > start else None
+        prefix = _STRING_PREFIX.match(text, pos, end)
+        if prefix is not None:
+            pos = prefix.end()  # ``b'password1'``, ``r'[a-z]{64}'``: the string literal's inside
         for opener in ("**", "__", "`", '"', "'"):
             if text.startswith(opener, pos):
                 close = text.find(opener, pos + len(opener), min(end, pos + 202))

@@ -178,6 +178,11 @@ def is_identifier(value: str) -> bool:
     return not any(_looks_random_word(sub) for piece in pieces for sub in re.split(r"[_$]+", piece) if sub)
 
 
+def looks_random(value: str) -> bool:
+    """Does a letters-and-digits run (``/`` and ``+`` allowed) look generated rather than named?"""
+    return _looks_random_word(value.replace("/", "").replace("+", ""))
+
+
 def _looks_random_word(word: str) -> bool:
     """True when a letters-and-digits chunk looks generated (``m8ytn750``, ``jCBaQngSHiHD``)."""
     switches = sum(1 for a, b in zip(word, word[1:]) if a.isdigit() != b.isdigit())

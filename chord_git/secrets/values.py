@@ -33,7 +33,11 @@ _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~|")
 # Code, flags, anchors and possessives rather than a value: ``v8::Object``, ``f()``, ``--flag=x``,
 # ``#section``, ``chord-git's``.
-_CODE = re.compile(r"::|\(\)|->|^--?[A-Za-z]|^#[a-z0-9][a-z0-9-]*$|^[\]})>]|^[A-Za-z_][\w.]*=[^=]|^[A-Za-z-]+'s$")
+_CODE = re.compile(r"::|\(\)|->|^--?[A-Za-z]|^#[a-z0-9][a-z0-9-]*$|^[\]})>]|^[A-Za-z_][\w.]*=[^=]|^[A-Za-z-]+'s$"
+                   # a regular expression: (?:…), [^…], […]{64}, \d
+                   r"|\(\?[:=!<P]|\[\^|\][{*+?]|\\[dwsDWS]"
+                   # an attribute of an object a program holds: self.auth_decoded, os.environ
+                   r"|^(?:self|this|cls|ctx|os|sys|config|settings|process|request|args|opts|options|params)\.[A-Za-z_]")
 _REFERENCE_START = re.compile(r"^(?:\$|%[A-Za-z_]|<|\{\{|\$\{|\(|\[|see\b|ask\b|from\b|in\b)", re.I)
 
 
