@@ -36,6 +36,8 @@ _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~|")
 _CODE = re.compile(r"::|\(\)|->|^--?[A-Za-z]|^#[a-z0-9][a-z0-9-]*$|^[\]})>]|^[A-Za-z_][\w.]*=[^=]|^[A-Za-z-]+'s$"
                    # a regular expression: (?:…), [^…], […]{64}, \d
                    r"|\(\?[:=!<P]|\[\^|\][{*+?]|\\[dwsDWS]"
+                   # a reStructuredText role: :data:`h11.CLIENT`, :py:func:`main`
+                   r"|^:[a-z]+(?::[a-z]+)?:`"
                    # an attribute of an object a program holds: self.auth_decoded, os.environ
                    r"|^(?:self|this|cls|ctx|os|sys|config|settings|process|request|args|opts|options|params)\.[A-Za-z_]")
 _REFERENCE_START = re.compile(r"^(?:\$|%[A-Za-z_]|<|\{\{|\$\{|\(|\[|see\b|ask\b|from\b|in\b)", re.I)

@@ -116,6 +116,8 @@ CLEAN = [
     'The "password" field, 2 of 3, is optional.',
     'page = bin_dir.parent / "share/man/man1/git-memory.1"',
     "ghostwriter looks for pairs of functions to pass to :func:`~roundtrip`,",
+    "Command line arguments to pass to :py:func:`pytest.main`.",
+    "our_role: If you're implementing a client, pass :data:`h11.CLIENT`. If",
     '"""Consume a token that :meth:`peek` returned at the current position."""',
     "    username, password = self.auth_decoded",
     "user = User(username='scolvin', password=b'password1')",
