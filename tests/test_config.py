@@ -131,10 +131,10 @@ def test_literal_keys_and_secret_shaped_values_anywhere_are_refused_and_never_ec
 
 
 def test_environment_variable_names_are_fine(tmp_path: Path) -> None:
-    write(tmp_path / ".chord" / "config.yaml",
-          "model_pool:\n  - model: m\n    base_url: http://127.0.0.1:8080/v1\n    api_key_env: OPENAI_API_KEY\n"
-          "  - model: n\n    api_key_env: local_llm_key\n")
-    pool = config.load(tmp_path).model_pool
+    path = write(tmp_path / "config.yaml",
+                 "model_pool:\n  - model: m\n    base_url: http://127.0.0.1:8080/v1\n    api_key_env: OPENAI_API_KEY\n"
+                 "  - model: n\n    api_key_env: local_llm_key\n")
+    pool = config.build(config.load_file(path)).model_pool  # a pool is honoured from a trusted file only
     assert [e.api_key_env for e in pool] == ["OPENAI_API_KEY", "local_llm_key"]
 
 

@@ -87,6 +87,18 @@ def test_staged_memory_is_checked_with_git_memory_on_path(repo: Path, plain_hook
     assert commit(repo, cli_env()).returncode == 0
 
 
+def test_a_staged_project_config_is_checked_too(repo: Path, plain_hook: Path) -> None:
+    (repo / ".chord").mkdir()
+    (repo / ".chord/config.yaml").write_text("memory:\n  enabled: true\n# staging password: Tr0ub4dor-3x-stg\n")
+    git(repo, "add", "-A")
+    refused = commit(repo, cli_env())
+    said = refused.stdout + refused.stderr
+    assert refused.returncode == 1 and ".chord/config.yaml:3:" in said and "Tr0ub4dor" not in said
+    (repo / ".chord/config.yaml").write_text("memory:\n  enabled: true\n")
+    git(repo, "add", "-A")
+    assert commit(repo, cli_env()).returncode == 0
+
+
 def test_a_deleted_memory_file_is_checked_too(repo: Path, plain_hook: Path, tmp_path: Path) -> None:
     (repo / "MEMORY.md").write_text("<!-- chord:memory:begin -->\n<!-- chord:memory:end -->\n")
     git(repo, "add", "-A")
