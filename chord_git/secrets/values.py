@@ -39,7 +39,9 @@ _CODE = re.compile(r"::|\(\)|->|^--?[A-Za-z]|^#[a-z0-9][a-z0-9-]*$|^[\]})>]|^[A-
                    # a reStructuredText role: :data:`h11.CLIENT`, :py:func:`main`
                    r"|^:[a-z]+(?::[a-z]+)?:`"
                    # an attribute of an object a program holds: self.auth_decoded, os.environ
-                   r"|^(?:self|this|cls|ctx|os|sys|config|settings|process|request|args|opts|options|params)\.[A-Za-z_]")
+                   r"|^(?:self|this|cls|ctx|os|sys|config|settings|process|request|args|opts|options|params)\.[A-Za-z_]"
+                   # an attribute path in snake case: parsed.auth_decoded, resp.json_body.api_token
+                   r"|^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*\.[a-z][a-z0-9]*_[a-z0-9_]*$")
 _REFERENCE_START = re.compile(r"^(?:\$|%[A-Za-z_]|<|\{\{|\$\{|\(|\[|see\b|ask\b|from\b|in\b)", re.I)
 
 

@@ -120,6 +120,7 @@ CLEAN = [
     "our_role: If you're implementing a client, pass :data:`h11.CLIENT`. If",
     '"""Consume a token that :meth:`peek` returned at the current position."""',
     "    username, password = self.auth_decoded",
+    "    username, password = parsed.auth_decoded",
     "user = User(username='scolvin', password=b'password1')",
     "secret = r'([a-z0-9]{64})'",
     "common = Path(lines[1]) if Path(lines[1]).is_absolute() else (start / lines[1])",
