@@ -10,6 +10,8 @@ DELAY seconds, write it back with NOTE added, by plain rename, without the store
 STOP appears: read the file, add a note, truncate the file, pause, write the text into the same
 inode. Each save appends ``{"note", "t_read", "t_trunc"}`` (CLOCK_MONOTONIC) to LOG.
 ``insert`` takes an optional LOG too: one ``{"id", "t0", "t1"}`` line per insert.
+``overwrite ROOT SOURCE``: one in-place save of a buffer read earlier: open MEMORY.md for
+writing, truncate it, write SOURCE's bytes (``saving_in_place`` starts it at a chosen moment).
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from pathlib import Path
 from chord_git.memory import index_file, store
 from chord_git.memory.index_file import Entry, IndexDelta
 from chord_git.memory.project import discover
+from testing.waiting import wait_for
 
 
 def insert(root: Path, tag: str, count: int, log: Path | None = None) -> None:
@@ -65,6 +68,49 @@ def inplace(root: Path, stop: Path, log: Path, seed: int) -> int:
         notes += 1
         time.sleep(rng.uniform(0, 0.005))
     return notes
+
+
+def overwrite(root: Path, source: Path) -> None:
+    fd = os.open(discover(root).memory_md, os.O_WRONLY)
+    try:
+        os.ftruncate(fd, 0)
+        view = memoryview(source.read_bytes())
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
+def _lease_breaking(path: Path, timeout: float = 60.0) -> bool:
+    """Wait until someone's open of ``path`` for writing is held up by a read lease (Linux lists
+    the lease as BREAKING in /proc/locks)."""
+    info = os.stat(path)
+    inode = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino} "
+
+    def breaking() -> bool:
+        return any("LEASE" in line and "BREAKING" in line and inode in line
+                   for line in Path("/proc/locks").read_text().splitlines())
+
+    return wait_for(breaking, timeout=timeout, poll=0.005)
+
+
+def saving_in_place(root: Path, data: bytes) -> subprocess.Popen[str]:
+    """Start an editor saving ``data`` (a buffer it read earlier) into MEMORY.md in place, and
+    return once its open waits on a store write's read lease: the save has begun, nothing is
+    written yet. Call it while a write holds MEMORY.md leased; ``finish`` the editor after."""
+    source = root.parent / "editor-buffer"
+    source.write_bytes(data)
+    editor = _spawn("overwrite", str(root), str(source))
+    if not _lease_breaking(discover(root).memory_md):
+        editor.kill()
+        raise AssertionError(f"the editor's save never waited on a lease: {editor.communicate()}")
+    return editor
+
+
+def finish(proc: subprocess.Popen[str]) -> str:
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    return out
 
 
 def _edit(data: bytes | None, note: str) -> bytes:
@@ -165,5 +211,7 @@ if __name__ == "__main__":
         print(edit(root, Path(sys.argv[3])))
     elif command == "save":
         save(root, sys.argv[3], float(sys.argv[4]))
+    elif command == "overwrite":
+        overwrite(root, Path(sys.argv[3]))
     else:
         raise SystemExit(f"unknown command {command}")

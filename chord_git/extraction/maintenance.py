@@ -287,8 +287,7 @@ def maintain(project: Project, output: ModelOutput, *, session_id: str | None, d
     if dry_run:
         done = decide(project, output, snapshot, session_id=session_id, dry_run=True, today=today)
         return done.report, snapshot.index
-    with store.locked(project):
-        read = store.read_index_locked(project)
+    with store.locked(project), store.read_index_locked(project) as read:
         current = snapshot.refreshed(project, read.state)
         done = decide(project, output, current, session_id=session_id, dry_run=False, today=today)
         after = read.state

@@ -182,35 +182,38 @@ def _write(project: Project, result: PoolResult, built: ExtractionInput, snapsho
     try:
         with store.locked(project):
             journal.recover(project)  # a run that died before its index write: finish it first
-            read = store.read_index_locked(project)
-            current = snapshot.refreshed(project, read.state)
-            verdict, planned = _judge(project, current, output.records, built, tag)
-            run = journal.start(project, writer.delta_for(planned))
-            try:
-                planned = writer.create_records(project, planned)
-                run.record(project, writer.delta_for(planned))
-            except BaseException:
-                run.release()  # records created so far are linked by the next run
-                raise
-            carried: maintenance.Carried | None = None
-            try:
-                delta = writer.delta_for(planned)
-                if planned and read.state.unusable_reason:
-                    raise read.state.unusable_error()
-                failed = "index maintenance failed"
-                # Retirements and promotions (R26, R29) are judged on the index with the new lines.
-                carried = maintenance.decide(project, output, current.with_index(writer.after(read.state, delta)),
-                                             session_id=tag, dry_run=False)
-                failed = "writing memory failed"
-                deltas = [d for d in (delta, carried.delta) if not d.is_empty()]
-                after = store.write_index(project, deltas, read=read).state(read.state.rel) if deltas else read.state
-            except BaseException:
-                _remove_unindexed(project, planned)
-                if carried is not None:
-                    maintenance.remove_promotions(project, carried.created)
-                raise
-            finally:
-                run.finish()
+            with store.read_index_locked(project) as read:
+                current = snapshot.refreshed(project, read.state)
+                verdict, planned = _judge(project, current, output.records, built, tag)
+                run = journal.start(project, writer.delta_for(planned))
+                try:
+                    planned = writer.create_records(project, planned)
+                    run.record(project, writer.delta_for(planned))
+                except BaseException:
+                    run.release()  # records created so far are linked by the next run
+                    raise
+                carried: maintenance.Carried | None = None
+                try:
+                    delta = writer.delta_for(planned)
+                    if planned and read.state.unusable_reason:
+                        raise read.state.unusable_error()
+                    failed = "index maintenance failed"
+                    # Retirements and promotions (R26, R29) are judged on the index with the new lines.
+                    carried = maintenance.decide(project, output,
+                                                 current.with_index(writer.after(read.state, delta)),
+                                                 session_id=tag, dry_run=False)
+                    failed = "writing memory failed"
+                    deltas = [d for d in (delta, carried.delta) if not d.is_empty()]
+                    after = read.state
+                    if deltas:
+                        after = store.write_index(project, deltas, read=read).state(read.state.rel)
+                except BaseException:
+                    _remove_unindexed(project, planned)
+                    if carried is not None:
+                        maintenance.remove_promotions(project, carried.created)
+                    raise
+                finally:
+                    run.finish()
     except (InputError, LockTimeout, OSError) as exc:
         raise _fail(project, f"{failed}: {exc}", log) from None
     maintenance.log(project, list(carried.events))

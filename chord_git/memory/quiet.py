@@ -68,13 +68,43 @@ def _signature(fd: int) -> tuple[int, int, int]:
     return info.st_ino, info.st_size, info.st_mtime_ns
 
 
-def quiet_read(opener: Callable[[], int], *, suspicious: Callable[[bytes], bool] = lambda _data: False,
-               timeout: float = WRITER_TIMEOUT) -> bytes | None:
-    """The file's bytes at a moment when no one is writing it; None when it does not exist.
+class Leased:
+    """A file's bytes and the fd they were read through, still open and read-leased.
+
+    Kept until ``release``: as long as ``unbroken`` holds, no one has opened the file for writing
+    since the read, so a writer that swaps the file afterwards needs no second read to know what
+    it replaces. A writer opening it meanwhile waits for ``release`` (at most the kernel's
+    ``lease-break-time``, 45 s by default, after which ``unbroken`` turns False).
+    """
+
+    def __init__(self, fd: int, data: bytes) -> None:
+        self.fd = fd
+        self.data = data
+
+    @property
+    def released(self) -> bool:
+        return self.fd < 0
+
+    def unbroken(self) -> bool:
+        import fcntl
+
+        return not self.released and fcntl.fcntl(self.fd, F_GETLEASE) == fcntl.F_RDLCK
+
+    def release(self) -> None:
+        if self.fd >= 0:
+            unlease(self.fd)
+            os.close(self.fd)
+            self.fd = -1
+
+
+def hold(opener: Callable[[], int], *, suspicious: Callable[[bytes], bool] = lambda _data: False,
+         timeout: float = WRITER_TIMEOUT, name: str = "a memory file") -> Leased | bytes | None:
+    """The file read at a moment when no one is writing it; None when it does not exist.
 
     ``opener`` returns a read-only fd (it raises FileNotFoundError for a missing file). With
-    leases, the read happens under one; without them, a ``suspicious`` read is repeated until
-    size and mtime have been stable for ``SETTLE_SECONDS`` (at most ``timeout``).
+    leases, a ``Leased`` whose lease the caller releases; without them, the bytes, a
+    ``suspicious`` read being repeated until size and mtime have been stable for
+    ``SETTLE_SECONDS`` (at most ``timeout``). ``name`` is the file as an error names it.
     """
     deadline = time.monotonic() + timeout
     delay = 0.002
@@ -83,24 +113,38 @@ def quiet_read(opener: Callable[[], int], *, suspicious: Callable[[bytes], bool]
             fd = opener()
         except FileNotFoundError:
             return None
+        leased = lease(fd)
+        if leased:
+            try:
+                return Leased(fd, read_fd(fd))
+            except BaseException:
+                unlease(fd)
+                os.close(fd)
+                raise
         try:
-            leased = lease(fd)
-            if leased:
-                try:
-                    return read_fd(fd)
-                finally:
-                    unlease(fd)
             if leased is None:
                 data = read_fd(fd)
-                if not suspicious(data) or _settled(fd, deadline):
-                    return data if not suspicious(data) else read_fd(fd)
+                if not suspicious(data):
+                    return data
+                if _settled(fd, deadline):
+                    return read_fd(fd)
         finally:
             os.close(fd)
         if time.monotonic() >= deadline:
-            raise LockTimeout("a memory file stayed open for writing by another program; nothing was "
+            raise LockTimeout(f"{name}: stayed open for writing by another program; nothing was "
                               "written, try again once it is saved")
         time.sleep(delay)
         delay = min(delay * 2, 0.05)
+
+
+def quiet_read(opener: Callable[[], int], *, suspicious: Callable[[bytes], bool] = lambda _data: False,
+               timeout: float = WRITER_TIMEOUT) -> bytes | None:
+    """``hold``, with the lease (if any) released at once: just the bytes."""
+    got = hold(opener, suspicious=suspicious, timeout=timeout)
+    if isinstance(got, Leased):
+        got.release()
+        return got.data
+    return got
 
 
 def _settled(fd: int, deadline: float) -> bool:

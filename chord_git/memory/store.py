@@ -8,12 +8,14 @@ in between, the delta is applied again on top of their version, so their edit is
 Editors that save *in place* (truncate, then write: VS Code, nano, a shell ``>``) leave the file
 empty or partial for a moment, and keep writing into the same inode. So a file is only read while
 no process has it open for writing: a read lease (``F_SETLEASE``) can be taken only then, and
-while it is held a writer's open waits until the read is done. The inode a swap displaced is read
-the same way, after its writer has closed it, so a save that was in flight during the swap is
-re-merged rather than lost. Where leases are unavailable (another owner, a network filesystem), a
-read that is empty, shorter than what was last written, or suddenly without markers is trusted
-only once the file's size and mtime have stopped changing. If a re-merge fails, the user's
-version is swapped back in place before the error is raised.
+while it is held a writer's open waits. A write keeps the lease of its read under the lock until
+its swap, so one open of the file serves both, and an editor that began saving in between shows
+up at the swap as a broken lease. The inode a swap displaced is read the same way, after its
+writer has closed it, so a save that was in flight during the swap is re-merged rather than
+lost. Where leases are unavailable (another owner, a network filesystem), a read that is empty,
+shorter than what was last written, or suddenly without markers is trusted only once the file's
+size and mtime have stopped changing. If a re-merge fails, the user's version is swapped back in
+place before the error is raised.
 
 Temp files live in the state directory (inside ``.git``), so a crash never leaves litter in the
 working tree. Every path written is checked to lie inside the project (``paths``).
@@ -159,46 +161,77 @@ def _remember(project: Project, target: Path, data: bytes) -> None:
     collisions.write_hint(project.state_dir, _LAST_WRITTEN, json.dumps({"size": len(data), "markers": index_file.BEGIN.encode() in data}))
 
 
-class _Unread:
-    """Marks that the caller of ``cas_rewrite`` has not read the target yet."""
+@dataclass(frozen=True)
+class Held:
+    """A file as read for one rewrite under the project lock (``holding``).
+
+    ``data`` is None when the file does not exist. Where leases work, ``leased`` keeps the fd it
+    was read through open and read-leased until the swap, so ``cas_rewrite`` neither opens nor
+    reads the file again: the bytes the caller decided on are the bytes it replaces, and an
+    editor that opened the file meanwhile shows up at the swap as a broken lease (its save is
+    then re-merged). Without leases ``leased`` is None and ``data`` is a settled read.
+    """
+
+    data: bytes | None
+    leased: quiet.Leased | None = None
+
+    @property
+    def spent(self) -> bool:
+        """Its lease was released (by a swap or the end of ``holding``): the file must be read again."""
+        return self.leased is not None and self.leased.released
 
 
-_UNREAD = _Unread()
+def _suspicious(project: Project, target: Path) -> Callable[[bytes], bool]:
+    """``quiet.suspicion`` of what was last written, looked up only when a read without a lease
+    needs it (with leases it never does)."""
+    return lambda data: quiet.suspicion(_last_written(project, target))(data)
+
+
+def _hold(project: Project, target: Path) -> quiet.Leased | bytes | None:
+    return quiet.hold(lambda: paths.open_inside(project.root, target), suspicious=_suspicious(project, target),
+                      name=project.relative(target))
+
+
+@contextmanager
+def holding(project: Project, target: Path) -> Iterator[Held]:
+    """Read ``target`` for a rewrite (the caller holds the project lock) and keep its lease until
+    ``cas_rewrite`` swaps it or the block ends, whichever comes first. Nothing in the block may
+    open ``target`` for writing but ``cas_rewrite``: this process would wait on its own lease."""
+    got = _hold(project, target)
+    try:
+        yield Held(got.data, got) if isinstance(got, quiet.Leased) else Held(got)
+    finally:
+        if isinstance(got, quiet.Leased):
+            got.release()
 
 
 def cas_rewrite(project: Project, target: Path, change: Callable[[bytes | None], bytes | None],
-                attempts: int = 50, *, current: bytes | None | _Unread = _UNREAD) -> bytes | None:
+                attempts: int = 50, *, held: Held | None = None) -> bytes | None:
     """Rewrite ``target`` as ``change(current)`` without losing a concurrent writer's version.
 
     ``change`` must be idempotent: it is re-applied to whatever a concurrent writer left. It
     returns None for "no change". The caller should hold the project lock; hand edits don't.
-    ``current`` is what the caller read under the lock. With leases the file is read again under
-    one (an in-place save may have landed since); without, ``current`` is the expected content.
+    ``held`` is what the caller read under the lock (``holding``); the swap starts from it, and
+    only a retry reads the file again.
     """
     with _writing(project.relative(target)):
-        return _cas_rewrite(project, target, change, attempts, current)
+        return _cas_rewrite(project, target, change, attempts, held)
 
 
 def _cas_rewrite(project: Project, target: Path, change: Callable[[bytes | None], bytes | None],
-                 attempts: int, current: bytes | None | _Unread) -> bytes | None:
+                 attempts: int, held: Held | None) -> bytes | None:
     paths.require_inside(project.root, target)
-    deadline = time.monotonic() + quiet.WRITER_TIMEOUT
-    delay = 0.002
-    for _ in range(attempts):
-        outcome = _rewrite_leased(project, target, change)
-        if outcome is _UNSUPPORTED:
-            return _rewrite_plain(project, target, change, attempts, current)
-        if outcome is _WRITER_ACTIVE:
-            # An in-place save is under way; waiting for it does not use up an attempt.
-            while outcome is _WRITER_ACTIVE and time.monotonic() < deadline:
-                time.sleep(delay)
-                delay = min(delay * 2, 0.05)
-                outcome = _rewrite_leased(project, target, change)
-            if outcome is _WRITER_ACTIVE:
-                raise LockTimeout(f"{target}: stayed open for writing by another program; nothing was "
-                                  "written, try again once it is saved")
-            if outcome is _UNSUPPORTED:
-                return _rewrite_plain(project, target, change, attempts, current)
+    for attempt in range(attempts):
+        if attempt == 0 and held is not None and not held.spent:
+            got: quiet.Leased | bytes | None = held.leased or held.data
+        else:
+            got = _hold(project, target)
+        if isinstance(got, bytes):  # no leases on this file here
+            return _rewrite_plain(project, target, change, attempts, got)
+        outcome = _rewrite_leased(project, target, change, got)
+        if outcome is _UNSUPPORTED:  # leases, but no exchange or no write lease on this file system
+            assert got is not None
+            return _rewrite_plain(project, target, change, attempts, got.data)
         if outcome is _AGAIN:
             continue
         if outcome is not None:
@@ -209,7 +242,6 @@ def _cas_rewrite(project: Project, target: Path, change: Callable[[bytes | None]
 
 
 _UNSUPPORTED = object()
-_WRITER_ACTIVE = object()
 _AGAIN = object()
 
 
@@ -228,40 +260,32 @@ def _write_all(fd: int, data: bytes) -> None:
     os.fsync(fd)
 
 
-def _rewrite_leased(project: Project, target: Path, change: Callable[[bytes | None], bytes | None]) -> object:
-    """One read-change-swap under leases; returns the bytes now in place (or None: nothing to do),
-    or _UNSUPPORTED, _WRITER_ACTIVE, _AGAIN.
+def _rewrite_leased(project: Project, target: Path, change: Callable[[bytes | None], bytes | None],
+                    old: quiet.Leased | None) -> object:
+    """One change-swap of ``old`` (None: the file did not exist), which this releases; returns the
+    bytes now in place (or None: nothing to do), or _UNSUPPORTED, _AGAIN.
 
-    The current file is read-leased from the read to the swap: an editor opening it to save in
-    place waits those few milliseconds, and if it does so across the swap it shows up as a
-    pending lease break. The new file is write-leased until it is final: if the displaced file must
-    be re-merged, the merge is written into the new file in place, and anyone opening it waits for
-    that instead of reading the unmerged text.
+    ``old`` stays read-leased from its read to the swap: an editor opening it to save in place
+    waits until then, and if it does so across the swap it shows up as a broken lease. The new
+    file is write-leased until it is final: if the displaced file must be re-merged, the merge
+    is written into the new file in place, and anyone opening it waits for that instead of
+    reading the unmerged text.
     """
-    try:
-        import fcntl  # deferred: read-only commands run where there is none (Windows)
-    except ImportError:
-        return _UNSUPPORTED
-    try:
-        fd_old = paths.open_inside(project.root, target)
-    except FileNotFoundError:
+    if old is None:
         new = change(None)
         if new is None:
             return None
         return new if _create_exclusive(project, target, new) else _AGAIN
+    import fcntl  # a lease was taken, so there is one
+
     fd_new: int | None = None
     tmp = _temp_path(project, target)
     try:
-        leased = quiet.lease(fd_old)
-        if leased is None:
-            return _UNSUPPORTED
-        if not leased:
-            return _WRITER_ACTIVE
-        current = quiet.read_fd(fd_old)
+        current = old.data
         new = change(current)
         if new is None or new == current:
             return current if new is None else new
-        fd_new = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, os.fstat(fd_old).st_mode & 0o777)
+        fd_new = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, os.fstat(old.fd).st_mode & 0o777)
         _write_all(fd_new, new)
         fcntl.fcntl(fd_new, quiet.F_SETSIG, signal.SIGURG)
         try:
@@ -272,15 +296,13 @@ def _rewrite_leased(project: Project, target: Path, change: Callable[[bytes | No
             return _UNSUPPORTED
         fsync_dir(target.parent)
         try:
-            same = os.lstat(tmp).st_ino == os.fstat(fd_old).st_ino
+            same = os.lstat(tmp).st_ino == os.fstat(old.fd).st_ino
         except FileNotFoundError:
             same = False
-        if same and fcntl.fcntl(fd_old, quiet.F_GETLEASE) == fcntl.F_RDLCK:
+        if same and old.unbroken():
             return new  # no one opened the old file for writing: nothing to re-merge
         # A writer had the old file open (or put another file in its place): let it finish.
-        quiet.unlease(fd_old)
-        os.close(fd_old)
-        fd_old = -1
+        old.release()
         displaced = quiet.quiet_read(quiet.open_plain(tmp))
         if displaced == current:
             return new
@@ -294,9 +316,7 @@ def _rewrite_leased(project: Project, target: Path, change: Callable[[bytes | No
         _write_all(fd_new, final)  # in place, still write-leased: no one sees the unmerged text
         return final
     finally:
-        if fd_old >= 0:
-            quiet.unlease(fd_old)
-            os.close(fd_old)
+        old.release()
         if fd_new is not None:
             quiet.unlease(fd_new)
             os.close(fd_new)
@@ -305,14 +325,17 @@ def _rewrite_leased(project: Project, target: Path, change: Callable[[bytes | No
 
 
 def _rewrite_plain(project: Project, target: Path, change: Callable[[bytes | None], bytes | None],
-                   attempts: int, current: bytes | None | _Unread = _UNREAD) -> bytes | None:
-    """Without leases: exchange, then compare the displaced file once its size and mtime settle."""
-    suspicious = quiet.suspicion(_last_written(project, target))
+                   attempts: int, current: bytes | None) -> bytes | None:
+    """Without leases: exchange, then compare the displaced file once its size and mtime settle.
+
+    ``current`` is the target as read settled under the lock, taken as what the exchange displaces.
+    """
+    suspicious = _suspicious(project, target)
 
     def read_target() -> bytes | None:
         return quiet.quiet_read(lambda: paths.open_inside(project.root, target), suspicious=suspicious)
 
-    expected = read_target() if isinstance(current, _Unread) else current
+    expected = current
     base = expected
     for _ in range(attempts):
         new = change(base)
@@ -373,21 +396,24 @@ class ApplyResult:
 
 @dataclass(frozen=True)
 class IndexRead:
-    """MEMORY.md as read under the lock: its bytes (None when absent) and what they parse to."""
+    """MEMORY.md as read under the lock (``read_index_locked``): what it holds and parses to."""
 
-    data: bytes | None
+    held: Held
     state: view.IndexState
 
+    @property
+    def data(self) -> bytes | None:
+        return self.held.data
 
-def _read_index_bytes(project: Project) -> bytes | None:
-    """MEMORY.md's bytes for a write, never through a symlink (UnsafePath) and never half saved."""
-    return quiet.quiet_read(lambda: paths.open_inside(project.root, project.memory_md))
 
-
-def read_index_locked(project: Project) -> IndexRead:
-    """Read MEMORY.md for a write. The caller holds the lock and passes this on to ``write_index``."""
-    data = _read_index_bytes(project)
-    return IndexRead(data, view.parse_index(data, project.relative(project.memory_md)))
+@contextmanager
+def read_index_locked(project: Project) -> Iterator[IndexRead]:
+    """Read MEMORY.md for a write: the caller holds the lock and passes this to ``write_index``
+    inside the block. Where leases work, the file stays read-leased until that write swaps it
+    (one open for the read and the swap), or until the block ends; an editor's in-place save
+    begun meanwhile waits for it, and is re-merged if the kernel breaks the lease first."""
+    with holding(project, project.memory_md) as held:
+        yield IndexRead(held, view.parse_index(held.data, project.relative(project.memory_md)))
 
 
 def write_index(project: Project, deltas: Sequence[index_file.IndexDelta], *, read: IndexRead | None = None,
@@ -423,8 +449,11 @@ def write_index(project: Project, deltas: Sequence[index_file.IndexDelta], *, re
             return None
         return index_file.encode(index_file.render(new_doc), new_doc.bom)
 
-    before = _read_index_bytes(project) if read is None else read.data
-    after = cas_rewrite(project, path, change, current=before)
+    if read is None:
+        with read_index_locked(project) as fresh:
+            return write_index(project, deltas, read=fresh, ensure_markers=ensure_markers)
+    before = read.data
+    after = cas_rewrite(project, path, change, held=read.held)
     for delta in deltas:
         collisions.note(project, delta, seen.get("ids", frozenset()), outcome["doc"])
     return ApplyResult(doc=outcome["doc"], changed=after != before)
