@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from chord_git.errors import InputError
-from chord_git.memory import index_file, records, store
+from chord_git.memory import index_file, quiet, records, store
 from chord_git.memory.index_file import BEGIN, END, Entry, IndexDelta
 from chord_git.memory.project import discover
 from testing import memory_writers
@@ -260,17 +260,70 @@ def test_in_place_saves_lose_no_user_text(repo: Path, writers: int) -> None:
     assert result["lost_unexplained"] == 0, result
 
 
+def test_an_in_place_save_begun_after_the_locked_read_is_merged(repo: Path) -> None:
+    """The read under the lock keeps its lease until the write's swap (one open for both): an
+    editor that begins an in-place save in between waits for the swap, and its text is merged
+    with the write rather than lost (R35)."""
+    project = discover(repo)
+    store.apply_delta(project, IndexDelta(insert=(entry("seed-1"),)))
+    buffer = project.memory_md.read_text().replace(BEGIN, f"my note\n{BEGIN}").encode()
+    with store.locked(project), store.read_index_locked(project) as read:
+        assert read.held.leased is not None
+        editor = memory_writers.saving_in_place(repo, buffer)
+        store.write_index(project, [IndexDelta(insert=(entry("ours-1"),))], read=read)
+    memory_writers.finish(editor)
+    doc = parse_file(project.memory_md)
+    assert "my note\n" in doc.prefix and list(doc.ids()) == ["ours-1", "seed-1"]
+    assert list((project.state_dir / "tmp").iterdir()) == []
+
+
 def test_a_failed_re_merge_swaps_the_users_version_back(repo: Path) -> None:
     """If the version a swap displaced cannot take the change, it goes back in place untouched."""
     project = discover(repo)
     store.apply_delta(project, IndexDelta(insert=(entry("seed-1"),)))
     path = project.memory_md
     broken = f"# mine\n{BEGIN}\nnot an entry\n{END}\n".encode()
-    calls = {"n": 0}
+    editors: list[subprocess.Popen[str]] = []
 
     def change(current: bytes | None) -> bytes | None:
-        calls["n"] += 1
-        if calls["n"] == 1:
+        if not editors:
+            editors.append(memory_writers.saving_in_place(repo, broken))  # a hand edit lands between the read and the swap
+            return (current or b"") + b"ours\n"
+        raise InputError(path, 3, "managed section unusable")
+
+    with pytest.raises(InputError):
+        store.cas_rewrite(project, path, change)
+    memory_writers.finish(editors[0])
+    assert path.read_bytes() == broken
+    assert list((project.state_dir / "tmp").iterdir()) == []
+
+
+def test_without_leases_a_save_after_the_locked_read_is_merged(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where leases cannot be used (another owner's file, a network file system), the read under
+    the lock is what the exchange expects to displace; a save landing in between is found in the
+    displaced file and the write is built again on top of it."""
+    monkeypatch.setattr(quiet, "lease", lambda fd: None)
+    project = discover(repo)
+    store.apply_delta(project, IndexDelta(insert=(entry("seed-1"),)))
+    path = project.memory_md
+    with store.locked(project), store.read_index_locked(project) as read:
+        assert read.held.leased is None and read.data == path.read_bytes()
+        path.write_text(path.read_text().replace(BEGIN, f"my note\n{BEGIN}"))  # saved in place
+        store.write_index(project, [IndexDelta(insert=(entry("ours-1"),))], read=read)
+    doc = parse_file(path)
+    assert "my note\n" in doc.prefix and list(doc.ids()) == ["ours-1", "seed-1"]
+
+
+def test_without_leases_a_failed_re_merge_swaps_the_users_version_back(repo: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(quiet, "lease", lambda fd: None)
+    project = discover(repo)
+    store.apply_delta(project, IndexDelta(insert=(entry("seed-1"),)))
+    path = project.memory_md
+    broken = f"# mine\n{BEGIN}\nnot an entry\n{END}\n".encode()
+
+    def change(current: bytes | None) -> bytes | None:
+        if current != broken:
             path.write_bytes(broken)  # a hand edit lands between the read and the swap
             return (current or b"") + b"ours\n"
         raise InputError(path, 3, "managed section unusable")
@@ -278,4 +331,3 @@ def test_a_failed_re_merge_swaps_the_users_version_back(repo: Path) -> None:
     with pytest.raises(InputError):
         store.cas_rewrite(project, path, change)
     assert path.read_bytes() == broken
-    assert list((project.state_dir / "tmp").iterdir()) == []
