@@ -182,7 +182,7 @@ def main() -> None:
         print(f"\nmachine: {os.cpu_count()} cores; load average before {load_before[0]:.2f} / "
               f"{load_before[1]:.2f} / {load_before[2]:.2f}, after {load_after[0]:.2f} / {load_after[1]:.2f} / "
               f"{load_after[2]:.2f}; {args.runs} interleaved runs per variant")
-        print(f"\n| hook | median wall | p90 wall | median cpu | over `true` | goal | met |")
+        print("\n| hook | median wall | p90 wall | median cpu | over `true` | goal | met |")
         print("|---|---|---|---|---|---|---|")
         for name, values in samples.items():
             walls = sorted(w for w, _ in values)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -104,14 +104,14 @@ def _refine(ours: tuple[T, ...], base: tuple[T, ...], theirs: tuple[T, ...]) -> 
         return [Hunk(ours, base, theirs, "conflict")]
     hunks: list[Hunk[T]] = []
     base_left = base
-    o = t = 0
+    o = 0
     for o0, o1, t0, t1 in diff(ours, theirs):
         if o0 > o:
             common = ours[o:o0]
             hunks.append(Hunk(common, (), common, "stable"))
         hunks.append(Hunk(ours[o0:o1], base_left, theirs[t0:t1], "conflict"))
         base_left = ()
-        o, t = o1, t1
+        o = o1
     if o < len(ours):
         common = ours[o:]
         hunks.append(Hunk(common, (), common, "stable"))

@@ -37,7 +37,7 @@ def test_check_output_clean_and_relative_to_dash_c(tmp_path: Path) -> None:
     repo = memory_repo(tmp_path / "repo")
     result = run_cli(tmp_path, "-C", str(repo), "check", "--format", "sarif", "--output", "out.sarif")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == f"ok: 1 memory file checked, no findings; sarif report written to out.sarif\n"
+    assert result.stdout == "ok: 1 memory file checked, no findings; sarif report written to out.sarif\n"
     assert json.loads((repo / "out.sarif").read_text())["runs"][0]["results"] == []
 
 

@@ -44,7 +44,7 @@ def test_nextline_pragma_silences_the_next_line_in_both_layers(line: str) -> Non
 def test_pragmas_need_a_comment_and_nextline_stands_alone() -> None:
     line = f"token: {TOKEN}"
     assert _scan(f"{line} pragma: allowlist secret") != []  # no comment opener: plain text
-    assert _scan(f"see below <!-- pragma: allowlist nextline secret -->", line) != []
+    assert _scan("see below <!-- pragma: allowlist nextline secret -->", line) != []
 
 
 def test_nextline_uses_real_line_numbers_not_neighbouring_added_lines() -> None:
