@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chord_git.check import changes
+from chord_git.errors import RepoError
 from chord_git.findings import Finding, Problem, sort_findings
 from chord_git.git.changes import FileChange
 from chord_git.memory import paths as memory_paths
@@ -178,9 +179,11 @@ def worktree(project: Project, paths: list[str] | None = None, progress: Progres
 # ---------------------------------------------------------------------------- git
 def staged(project: Project) -> Checked:
     """What the next commit will contain, read from the index git's hook means."""
-    from chord_git.git import libgit2
+    from chord_git.git import command
 
-    index = libgit2.staged_changes(project.root, changes.is_checked_path)
+    if project.repo is None or project.repo.workdir is None:
+        raise RepoError(f"{project.root}: not inside a git repository")
+    index = command.staged_changes(project.repo.workdir, changes.is_checked_path)
     found = apply_rules(index.files, root=project.root, contains=index.contains, noun="staged record file")
     return Checked(tuple(found), len(index.files), "staged memory file")
 

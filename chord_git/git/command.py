@@ -1,26 +1,48 @@
-"""Staged changes read through the ``git`` command, for repositories pygit2 cannot read.
+"""The staged changes, read through the ``git`` command; and the few settings read through git.
 
-libgit2 refuses split indexes (``link``), sparse indexes (``sdir``) and sha256 object formats;
-git itself reads them all, and honours ``GIT_INDEX_FILE`` without help. ``libgit2`` falls back to
-this module only then, so the hook keeps working on those repositories at a few extra
-milliseconds per file. The plain data types both paths return live in ``changes``.
+The pre-commit hook reads what the next commit adds here, in three calls to ``git`` whatever the
+number of files: ``diff --cached --raw`` (which memory files changed; a commit without any stops
+there), ``diff --cached -U0`` (their added lines) and ``cat-file --batch`` (their staged bytes).
+That costs a few milliseconds, where importing pygit2 alone costs about 50: start-up time is the
+hook's main cost. git also reads every index format (split, sparse, sha256 repositories) and
+honours ``GIT_INDEX_FILE`` (``commit -a``, ``commit <path>``) by itself. History scans, which walk
+many commits, stay with pygit2 (``libgit2``). The plain data types both return live in ``changes``.
 
 It also holds the few repository settings the tool reads or writes through git itself: a config
 value in the repository's own config file, attributes, and the files git lists.
 """
 from __future__ import annotations
 
+import os
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from chord_git.errors import RepoError
 from chord_git.git.changes import AddedLines, FileChange, StagedChanges, line_text
 
+# Every path ``changes.is_checked_path`` accepts, as pathspecs (``**/`` also matches no folder):
+# the memory files and the project config.
+CHECKED_PATHSPECS = (":(glob)**/MEMORY.md", ":(glob)**/.chord/memory/**", ":(glob)**/.chord/config.yaml")
+# Output options a user's config could change: fixed, so the parsers below see git's plain format.
+_DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-relative",
+                 "--src-prefix=a/", "--dst-prefix=b/")
 
-def _run(workdir: Path, *args: str) -> bytes:
+
+def _env() -> dict[str, str]:
+    """git's environment, with a relative ``GIT_INDEX_FILE`` (git's hooks set one) made absolute:
+    the commands run at the top of the work tree, not necessarily where the hook started."""
+    env = dict(os.environ)
+    index = env.get("GIT_INDEX_FILE")
+    if index and not os.path.isabs(index):
+        env["GIT_INDEX_FILE"] = os.path.abspath(index)
+    return env
+
+
+def _run(workdir: Path, *args: str, stdin: bytes | None = None) -> bytes:
     try:
-        done = subprocess.run(["git", *args], cwd=workdir, capture_output=True, check=False)
+        done = subprocess.run(["git", *args], cwd=workdir, input=stdin, capture_output=True,
+                              check=False, env=_env())
     except OSError as exc:
         raise RepoError(f"cannot run git: {exc.strerror}") from None
     if done.returncode != 0:
@@ -30,8 +52,9 @@ def _run(workdir: Path, *args: str) -> bytes:
 
 
 def _raw_entries(workdir: Path) -> list[tuple[int, str, str, str]]:
-    """(new mode, new blob id, status letter, path) of each staged change, renames off."""
-    out = _run(workdir, "diff", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff")
+    """(new mode, new blob id, status letter, path) of each staged change to a memory path."""
+    out = _run(workdir, "diff", "--cached", "--raw", "-z", "--no-abbrev", *_DIFF_OPTIONS, "--",
+               *CHECKED_PATHSPECS)
     fields = out.split(b"\0")
     entries = []
     for head, raw_path in zip(fields[0::2], fields[1::2]):
@@ -63,31 +86,123 @@ def parse_added(diff: bytes) -> tuple[bool, AddedLines]:
     return False, tuple(added)
 
 
-def staged_changes(workdir: Path, wanted: Callable[[str], bool]) -> StagedChanges:
-    """The staged changes to ``wanted`` paths, through ``git diff --cached``."""
-    files = []
-    for mode, blob_id, status, path in _raw_entries(workdir):
-        if status == "D" or not wanted(path):
+_ESCAPES = {ord("a"): 7, ord("b"): 8, ord("t"): 9, ord("n"): 10, ord("v"): 11, ord("f"): 12,
+            ord("r"): 13, ord('"'): 34, ord("\\"): 92}
+
+
+def unquote(name: bytes) -> bytes:
+    """A path as git prints it: C-quoted (``"a/\\303\\251.md"``) when it holds unusual bytes."""
+    if not (name.startswith(b'"') and name.endswith(b'"') and len(name) >= 2):
+        return name
+    out = bytearray()
+    body, i = name[1:-1], 0
+    while i < len(body):
+        if body[i] == 92 and i + 1 < len(body):  # backslash
+            if body[i + 1:i + 4].isdigit() and len(body[i + 1:i + 4]) == 3:
+                out.append(int(body[i + 1:i + 4], 8) & 0xFF)
+                i += 4
+                continue
+            out.append(_ESCAPES.get(body[i + 1], body[i + 1]))
+            i += 2
             continue
+        out.append(body[i])
+        i += 1
+    return bytes(out)
+
+
+def _section_head(section: bytes) -> bytes:
+    """A section's header lines, up to its first hunk (a new 10 MB file is one hunk)."""
+    cut = section.find(b"\n@@ ")
+    return section if cut < 0 else section[:cut]
+
+
+def _section_path(head: bytes) -> str | None:
+    """The new path of one ``diff --git`` section (renames are off, so both sides name it)."""
+    header, _, rest = head.partition(b"\n")
+    for line in rest.split(b"\n"):
+        if line.startswith(b"+++ "):
+            name = unquote(line[4:].rstrip(b"\t"))
+            if name.startswith(b"b/"):
+                return name[2:].decode("utf-8", "surrogateescape")
+    pair = header[len(b"diff --git "):]
+    if pair.startswith(b'"'):
+        cut = pair.find(b'" ', 1)
+        pair = pair[cut + 2:] if cut > 0 else b""
+    else:
+        half = (len(pair) - 1) // 2  # "a/X b/X": the two names have the same length
+        pair = pair[half + 1:]
+    name = unquote(pair)
+    return name[2:].decode("utf-8", "surrogateescape") if name.startswith(b"b/") else None
+
+
+def _sections(diff: bytes) -> Iterator[bytes]:
+    start = 0 if diff.startswith(b"diff --git ") else diff.find(b"\ndiff --git ") + 1
+    if start <= 0 and not diff.startswith(b"diff --git "):
+        return
+    while True:
+        end = diff.find(b"\ndiff --git ", start)
+        if end < 0:
+            yield diff[start:]
+            return
+        yield diff[start:end + 1]
+        start = end + 1
+
+
+def _added_lines(workdir: Path) -> dict[str, tuple[bool, AddedLines]]:
+    """(binary?, added lines) of every staged memory file, from one ``diff -U0``."""
+    diff = _run(workdir, "diff", "--cached", "-U0", *_DIFF_OPTIONS, "--", *CHECKED_PATHSPECS)
+    found: dict[str, tuple[bool, AddedLines]] = {}
+    for section in _sections(diff):
+        head = _section_head(section)
+        path = _section_path(head)
+        if path is not None and b"\ndeleted file mode " not in head:  # a type change's old half
+            found[path] = parse_added(section)
+    return found
+
+
+def _blobs(workdir: Path, ids: list[str]) -> dict[str, bytes]:
+    """The bytes of each blob id, from one ``cat-file --batch``."""
+    if not ids:
+        return {}
+    out = _run(workdir, "cat-file", "--batch", stdin="".join(f"{oid}\n" for oid in ids).encode())
+    blobs: dict[str, bytes] = {}
+    pos = 0
+    for oid in ids:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split(b" ")
+        if len(header) != 3:
+            raise RepoError(f"git cat-file: cannot read staged blob {oid}")
+        size = int(header[2])
+        blobs[oid] = out[end + 1:end + 1 + size]
+        pos = end + 1 + size + 1
+    return blobs
+
+
+def staged_changes(workdir: Path, wanted: Callable[[str], bool]) -> StagedChanges:
+    """The staged changes to ``wanted`` paths (added or modified; deletions are skipped)."""
+    entries = [(mode, oid, path) for mode, oid, status, path in _raw_entries(workdir)
+               if status != "D" and wanted(path)]
+    regular = [(oid, path) for mode, oid, path in entries if mode & 0o170000 == 0o100000]
+    lines = _added_lines(workdir) if regular else {}
+    blobs = _blobs(workdir, list(dict.fromkeys(oid for oid, _ in regular)))
+    files = []
+    for mode, oid, path in entries:
         if mode & 0o170000 != 0o100000:
             files.append(FileChange(path, mode, False, ()))
             continue
-        diff = _run(workdir, "diff", "--cached", "-U0", "--no-color", "--no-ext-diff", "--no-textconv",
-                    "--no-renames", "--", f":(literal){path}")
-        binary, added = parse_added(diff)
-        data = _run(workdir, "cat-file", "blob", blob_id)
-        files.append(FileChange(path, mode, binary, added, data))
+        binary, added = lines.get(path, (False, ()))
+        files.append(FileChange(path, mode, binary, () if binary else added, blobs[oid]))
 
     listed: set[str] | None = None
 
     def contains(path: str) -> bool:
         nonlocal listed
         if listed is None:
-            out = _run(workdir, "ls-files", "-z", "--cached", "--", ":(glob)**/.chord/memory/**")
+            out = _run(workdir, "ls-files", "-z", "--cached", "--", *CHECKED_PATHSPECS)
             listed = {p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p}
         return path in listed
 
-    return StagedChanges(tuple(files), contains, backend="git")
+    return StagedChanges(tuple(sorted(files, key=lambda f: f.path)), contains, backend="git")
 
 
 def discover(start: Path) -> tuple[Path, Path, Path | None] | None:

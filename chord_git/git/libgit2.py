@@ -5,7 +5,6 @@ staging and committing, and reads must leave ``.git/index`` byte-identical.
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,11 +13,11 @@ import pygit2
 
 from chord_git.errors import RepoError
 from chord_git.git import command
-from chord_git.git.changes import FileChange, StagedChanges, line_text
+from chord_git.git.changes import FileChange, line_text
 from chord_git.git.layout import RepoInfo
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's empty tree  # pragma: allowlist secret
-# libgit2 cannot read these; git itself can, so the staged path falls back to the command.
+# libgit2 cannot read these; git itself can.
 _UNSUPPORTED = ("unsupported mandatory extension", "unknown object format", "extension")
 
 
@@ -67,23 +66,7 @@ def discover(start: Path) -> RepoInfo | None:
     return RepoInfo(git_dir=git_dir, common_dir=common_dir, workdir=workdir)
 
 
-def index_path(repo_info: RepoInfo) -> Path:
-    """The index file git's hooks mean: ``GIT_INDEX_FILE`` when git sets it (``commit -a``)."""
-    env_index = os.environ.get("GIT_INDEX_FILE")
-    if env_index:
-        return Path(env_index) if os.path.isabs(env_index) else Path.cwd() / env_index
-    return repo_info.git_dir / "index"
-
-
-class _IndexFile(pygit2.Index):
-    """pygit2's Index whose finaliser survives a failed open (it prints a traceback otherwise)."""
-
-    def __del__(self) -> None:
-        if hasattr(self, "_index"):
-            super().__del__()
-
-
-def _patch_change(repo: pygit2.Repository, patch: pygit2.Patch, with_data: bool) -> FileChange:
+def _patch_change(repo: pygit2.Repository, patch: pygit2.Patch) -> FileChange:
     new = patch.delta.new_file
     mode = int(new.mode)
     if mode & 0o170000 != 0o100000:
@@ -94,14 +77,13 @@ def _patch_change(repo: pygit2.Repository, patch: pygit2.Patch, with_data: bool)
         for hunk in patch.hunks for line in hunk.lines if line.origin == "+"
     )
     data = None
-    if with_data or binary:
+    if binary:  # its text is scanned whole
         blob = repo[new.id]
         data = blob.data if isinstance(blob, pygit2.Blob) else None
     return FileChange(new.path, mode, binary, added, data)
 
 
-def _changes(repo: pygit2.Repository, diff: pygit2.Diff, wanted: Callable[[str], bool],
-             with_data: bool) -> dict[str, FileChange]:
+def _changes(repo: pygit2.Repository, diff: pygit2.Diff, wanted: Callable[[str], bool]) -> dict[str, FileChange]:
     """Added and modified ``wanted`` files of a diff; patches are built for those files only."""
     changes: dict[str, FileChange] = {}
     for number, delta in enumerate(diff.deltas):
@@ -109,48 +91,13 @@ def _changes(repo: pygit2.Repository, diff: pygit2.Diff, wanted: Callable[[str],
             continue
         patch = diff[number]
         if patch is not None:
-            changes[delta.new_file.path] = _patch_change(repo, patch, with_data)
+            changes[delta.new_file.path] = _patch_change(repo, patch)
     return changes
 
 
 def _empty_tree(repo: pygit2.Repository) -> pygit2.Tree:
     """The empty tree, which every repository resolves without storing it."""
     return repo[EMPTY_TREE].peel(pygit2.Tree)
-
-
-def _staged_index(repo: pygit2.Repository, info: RepoInfo) -> pygit2.Index:
-    if not os.environ.get("GIT_INDEX_FILE"):
-        current: pygit2.Index = repo.index
-        return current
-    # ``git commit -a`` / ``git commit <path>`` run hooks against a temporary index that
-    # ``repo.index`` never reads; a standalone Index needs its repository to diff.
-    index = _IndexFile(str(index_path(info)))
-    index._repo = repo  # type: ignore[assignment]  # private, but the only way to diff it
-    return index
-
-
-def staged_changes(start: Path, wanted: Callable[[str], bool]) -> StagedChanges:
-    """What the next commit adds to ``wanted`` files: staged blobs against HEAD (or nothing).
-
-    Reads the index git's hook means (``GIT_INDEX_FILE``), never the working tree, and writes
-    nothing. Repositories libgit2 cannot read go through ``git diff --cached`` instead.
-    """
-    info = discover(start)
-    if info is None:
-        raise RepoError(f"{start}: not inside a git repository")
-    if info.is_bare:
-        raise RepoError("a bare repository has no index to check; use `git memory scan` instead")
-    try:
-        repo = open_repo(start)
-        assert repo is not None  # discover() found it a moment ago
-        index = _staged_index(repo, info)
-        base = _empty_tree(repo) if repo.head_is_unborn else repo.head.peel(pygit2.Commit).tree
-        files = _changes(repo, index.diff_to_tree(base, context_lines=0), wanted, with_data=True)
-    except (RepoError, pygit2.GitError) as exc:
-        if not _unsupported(exc):
-            raise RepoError(f"cannot read the staged changes: {str(exc).splitlines()[0]}") from None
-        return command.staged_changes(info.workdir or start, wanted)
-    return StagedChanges(tuple(files[path] for path in sorted(files)), index.__contains__)
 
 
 @dataclass(frozen=True)
@@ -212,7 +159,7 @@ def _commit_files(repo: pygit2.Repository, commit: pygit2.Commit,
     # A shallow clone's boundary commits have parents that are not there: treat them as roots.
     parents = [p for p in (repo.get(pid) for pid in commit.parent_ids) if p is not None]
     bases = [p.peel(pygit2.Commit).tree for p in parents] or [_empty_tree(repo)]
-    per_parent = [_changes(repo, base.diff_to_tree(commit.tree, context_lines=0), wanted, False)
+    per_parent = [_changes(repo, base.diff_to_tree(commit.tree, context_lines=0), wanted)
                   for base in bases]
     files = per_parent[0] if len(per_parent) == 1 else _merge_added(per_parent)
     return tuple(files[path] for path in sorted(files))

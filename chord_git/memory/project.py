@@ -95,11 +95,18 @@ def discover(cwd: Path | None = None) -> Project:
     if isinstance(found, layout.RepoInfo) or found is None:
         repo = found
     else:
-        from chord_git.git import (
-            libgit2,  # libgit2 decides the layouts the plain reader is unsure of
-        )
+        # git decides the layouts the plain reader is unsure of (``GIT_DIR``, which git sets for
+        # hooks in linked worktrees; ``core.worktree``): as fast as a process start, and exactly
+        # git's rules. libgit2 explains what git refuses (ownership) or when git is missing.
+        from chord_git.git import command
 
-        repo = libgit2.discover(start)
+        described = command.discover(start)
+        if described is not None:
+            repo = layout.RepoInfo(git_dir=described[0], common_dir=described[1], workdir=described[2])
+        else:
+            from chord_git.git import libgit2
+
+            repo = libgit2.discover(start)
     if repo is not None and repo.workdir is None:
         raise RepoError(f"{start}: a bare repository has no working tree to keep memory in")
     top = repo.workdir if repo is not None else None
