@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..findings import Finding
+from . import prefilter
 from .allow import Allowances, allowances, value_hash
 from .hits import LAYER1_FORMAT_FAMILIES, kind_family, secret_finding
 from .ignore import IgnoreList
@@ -90,17 +91,33 @@ def scan_added_lines(added: Mapping[str, Lines], *, baseline: Path | None = None
     ``added`` maps a repository-relative path to ``(line_number, text)`` pairs; ``baseline`` is
     a ``.secrets.baseline`` whose values both layers accept; ``ignore`` holds the entries of
     ``.chord/secrets-ignore`` (positional fingerprints match in ``commit`` when given).
-    Findings never hold a value.
+    Findings never hold a value. Layer 2 reads only the lines its plugins could report
+    (``prefilter``); when there are none, detect-secrets is not imported.
     """
     if not any(added.values()):
         return []
-    from . import detect  # imports detect-secrets lazily, inside its functions
+    data: dict[str, Any] | None = None
+    if baseline is not None:
+        from . import detect
 
-    data: dict[str, Any] | None = detect.load_baseline(baseline) if baseline is not None else None
+        data = detect.load_baseline(baseline)
     ignore = ignore or IgnoreList()
     allowed = {path: allowances(path, lines, data) for path, lines in added.items() if lines}
-    bounded = {path: part for path, lines in added.items() if (part := layer2_part(lines))}
-    layer2, baselined = detect.scan_with_baseline(bounded, data, allowed, ignore.hashes) if bounded else ([], {})
+    gate = prefilter.default() if data is None else prefilter.for_baseline(data)
+    picked: dict[str, list[tuple[int, str]]] = {}
+    contexts: dict[str, str] = {}
+    for path, lines in added.items():
+        bounded = layer2_part(lines)
+        part = prefilter.layer2_lines(gate, path, bounded)
+        if part:
+            picked[path] = [(0 if index is None else bounded[index][0], text) for index, text in part]
+            contexts[path] = "\n".join(text for _, text in bounded)
+    layer2: list[Finding] = []
+    baselined: dict[str, dict[int, list[tuple[int, int]]]] = {}
+    if picked:
+        from . import detect
+
+        layer2, baselined = detect.scan_with_baseline(picked, data, allowed, ignore.hashes, contexts)
     found: list[Finding] = []
     for path, lines in added.items():
         if lines:

@@ -131,12 +131,15 @@ BaselinedSpans = dict[str, dict[int, list[tuple[int, int]]]]
 def scan_with_baseline(
     added: Mapping[str, Sequence[tuple[int, str]]], baseline: dict[str, Any] | None,
     allowed: Mapping[str, Allowances] | None = None, ignored_hashes: frozenset[str] = frozenset(),
+    contexts: Mapping[str, str] | None = None,
 ) -> tuple[list[Finding], BaselinedSpans]:
     """Layer-2 hits after the baseline, the project's allowances and the benign filter.
 
     The second result holds, per file and line, where the values layer 2 matched against the
     baseline sit, so that layer 1 accepts those values too (one baseline entry covers both
-    layers) without accepting anything else on the line.
+    layers) without accepting anything else on the line. ``added`` may be the part of each file
+    the prefilter kept (line number 0 marks a gap); ``contexts`` then holds each file's whole
+    text, where a private key's block is looked at.
     """
     from detect_secrets.core import scan
 
@@ -151,7 +154,8 @@ def scan_with_baseline(
             # Renumbered 1..n so detect-secrets' context window holds the neighbouring added
             # lines; the real numbers are restored below.
             numbered = [(i, _encodable(text)) for i, (_, text) in enumerate(lines, start=1)]
-            context = "\n".join(text for _, text in numbered)
+            context = (_encodable(contexts[path]) if contexts and path in contexts
+                       else "\n".join(text for _, text in numbered))
             for secret in scan._process_line_based_plugins(lines=numbered, filename=path):
                 real_line = lines[secret.line_number - 1][0]
                 text = numbered[secret.line_number - 1][1]
