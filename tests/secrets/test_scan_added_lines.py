@@ -141,3 +141,36 @@ def test_importing_the_package_does_not_import_detect_secrets() -> None:
     # Only lines some detect-secrets plugin could report bring it in (``prefilter``).
     assert not _imports_after("s.scan_added_lines({'m.md': [(1, 'Use pnpm, never npm.')]})")
     assert _imports_after("s.scan_added_lines({'m.md': [(1, 'db_password = \"x\"')]})")
+
+
+def _run(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2]).stdout.strip()
+
+
+def test_layer_2_runs_without_requests_and_never_goes_online(tmp_path: Path) -> None:
+    """detect-secrets imports requests only to verify findings online: it gets a stand-in."""
+    baseline = tmp_path / ".secrets.baseline"
+    subprocess.run([sys.executable, "-m", "detect_secrets", "scan", str(tmp_path)], check=True,
+                   stdout=baseline.open("w"), cwd=tmp_path)
+    code = (
+        "import sys, json\n"
+        "from chord_git.secrets import scan_added_lines\n"
+        "from chord_git.secrets.detect import NetworkDisabled\n"
+        f"hits = scan_added_lines({{'m.md': [(1, 'db_password = \"x9Kq2LmZ7vB4\"')]}}, baseline={str(baseline)!r})\n"
+        "plugin = sys.modules['detect_secrets.plugins.slack']\n"
+        "try:\n"
+        "    plugin.requests.post('https://slack.com/api/auth.test')\n"
+        "    online = True\n"
+        "except NetworkDisabled:\n"
+        "    online = False\n"
+        "print(json.dumps([len(hits), 'requests' in sys.modules, online]))\n"
+    )
+    assert json.loads(_run(code)) == [1, False, False]
+
+
+def test_layer_2_works_when_requests_is_already_loaded() -> None:
+    code = ("import sys, requests\nfrom chord_git.secrets import scan_added_lines\n"
+            "hits = scan_added_lines({'m.md': [(1, 'db_password = \"x9Kq2LmZ7vB4\"')]})\n"
+            "print(len(hits), sys.modules['detect_secrets.plugins.base'].requests is requests)")
+    assert _run(code) == "1 True"
