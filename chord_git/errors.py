@@ -6,11 +6,11 @@ traceback in an error log (``log_unexpected``), never on the user's terminal.
 from __future__ import annotations
 
 import os
-import tempfile
-import time
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
+
+# tempfile and traceback are imported in ``log_unexpected``: every command imports this module,
+# and a hook's start-up time is its cost.
 
 
 class ChordError(Exception):
@@ -103,6 +103,10 @@ def log_unexpected(exc: BaseException, places: Sequence[Path], argv: Sequence[st
     ``places`` start with the project's state dir; later ones cover a state dir that is itself
     the problem (a file where the folder should be, no permission).
     """
+    import tempfile
+    import time
+    import traceback
+
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     text = (f"--- {stamp} git memory {' '.join(argv)}\n"
             + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
