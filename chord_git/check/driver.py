@@ -9,31 +9,44 @@ Three inputs:
   content, secrets on its added lines only, dangling entries against the staged tree;
 * a commit range or the whole history (``history``, CI): secrets on the lines each commit added,
   reported at the commit that introduced them.
+
+The content rules (format and secrets) answer from a cache by content when the same bytes were
+checked before (``check.cache``), and run on both cores when a batch is large (``check.pool``).
 """
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from chord_git.check import changes
 from chord_git.errors import RepoError
 from chord_git.findings import Finding, Problem, sort_findings
 from chord_git.git.changes import FileChange
 from chord_git.memory import paths as memory_paths
-from chord_git.memory.project import Project
+from chord_git.memory.project import STATE_DIR_NAME, Project
 
-if TYPE_CHECKING:  # the secrets package loads only when there are lines to scan
+if TYPE_CHECKING:
+    from chord_git.check.cache import ResultCache
     from chord_git.secrets.ignore import IgnoreList
 
+# The cache (sqlite3), the pool and the rules themselves are imported where a run has files to
+# check: a commit that stages no memory file needs none of them.
+
 BASELINE_FILE = ".secrets.baseline"
+IGNORE_FILE = ".chord/secrets-ignore"  # chord_git.secrets.ignore.IGNORE_FILE, without importing it
 # Shorter runs end before a progress bar would tell anything.
 PROGRESS_MIN_FILES = 100
 PROGRESS_MIN_COMMITS = 200
-CHUNK = 50  # files per call into the secret layers while a bar is shown
+# Units whose rules run together: one detect-secrets session, one pool; a bar moves per batch.
+BATCH_UNITS = 1000
+# A batch smaller than this (bytes of text) is not worth a second process.
+POOL_MIN_BYTES = 384 * 1024
+# Commits whose changes are read and checked together: bounds memory on a long history.
+HISTORY_BATCH = 2000
 
 Step = Callable[[int], None]
 Progress = Callable[[str, int], AbstractContextManager[Step]]  # (label, total) -> bar yielding advance(n)
@@ -41,6 +54,8 @@ Progress = Callable[[str, int], AbstractContextManager[Step]]  # (label, total) 
 
 def _no_step(_steps: int) -> None:
     pass
+
+
 _REGULAR = 0o100644
 
 
@@ -61,6 +76,14 @@ def baseline(root: Path | None) -> Path | None:
     return path if path.is_file() else None
 
 
+def ignore_file(root: Path | None) -> Path | None:
+    """The ``.chord/secrets-ignore`` of the tree whose paths the findings name, when it has one."""
+    if root is None:
+        return None
+    path = root / IGNORE_FILE
+    return path if path.exists() else None
+
+
 def ignore_list(root: Path | None) -> IgnoreList:
     """The ``.chord/secrets-ignore`` entries of the tree whose paths the findings name.
 
@@ -69,37 +92,142 @@ def ignore_list(root: Path | None) -> IgnoreList:
     """
     from chord_git.secrets import ignore
 
-    return ignore.IgnoreList() if root is None else ignore.load(root)
+    if root is None or ignore_file(root) is None:
+        return ignore.IgnoreList()
+    return ignore.load(root)
+
+
+def _settings_key(root: Path | None) -> str:
+    """What the project's settings files make of the rules: the baseline and the ignore file."""
+    from chord_git.check import cache as cache_mod
+
+    return cache_mod.key(cache_mod.rules_version(), cache_mod.settings_fingerprint(baseline(root), ignore_file(root)))
+
+
+def project_ignore(root: Path | None) -> IgnoreList | None:
+    """The ignore file's entries, None without one (its absence costs a ``stat``, no import)."""
+    return ignore_list(root) if ignore_file(root) is not None else None
+
+
+def drop_ignored(findings: list[Finding], ignore: IgnoreList | None, commit: str | None = None) -> list[Finding]:
+    """``findings`` less the secrets a positional entry of ``ignore`` names (in ``commit``)."""
+    if not findings or ignore is None or not ignore.fingerprints:
+        return findings
+    return [f for f in findings if not f.is_secret or not ignore.ignores(f.path, f.kind, f.line or 0, commit)]
 
 
 def apply_rules(files: Iterable[FileChange], *, root: Path | None, schema: bool = True,
                 contains: Callable[[str], bool] | None = None, noun: str = "record file",
-                commit: str | None = None, ignore: IgnoreList | None = None) -> list[Finding]:
+                commit: str | None = None, cache: ResultCache | None = None,
+                step: Step = _no_step) -> list[Finding]:
     """Every rule on every change, sorted: the file itself, its format (``schema``), entries
     whose record is missing from the tree ``contains`` describes, and secrets on its added lines
-    (less those ``ignore`` lists; None reads the ignore file under ``root``)."""
+    (less those the ignore file under ``root`` lists)."""
+    files = list(files)
+    ignore = project_ignore(root) if files else None
     findings: list[Finding] = []
-    added: dict[str, tuple[tuple[int, str], ...]] = {}
     for change in files:
         findings.extend(changes.file_findings(change))
-        if schema:
-            findings.extend(changes.schema_findings(change))
         if contains is not None:
             findings.extend(changes.dangling(change, contains, noun))
-        lines = changes.secret_input(change)
-        if lines:
-            added[change.path] = lines
-    if any(added.values()):
-        from chord_git import secrets
-
-        found = secrets.scan_added_lines(added, baseline=baseline(root), commit=commit,
-                                         ignore=ignore_list(root) if ignore is None else ignore)
-        # A config refused for a secret the secret layers report too: their finding says more.
-        places = {(finding.path, finding.line) for finding in found}
-        findings = [f for f in findings if f.kind != "config" or (f.path, f.line) not in places] + found
+    for found in content_findings(files, root=root, schema=schema, cache=cache, step=step, ignore=ignore):
+        findings.extend(found)
+    findings = drop_ignored(findings, ignore, commit)
     if commit is not None:
         findings = [replace(finding, commit=commit) for finding in findings]
     return sort_findings(findings)
+
+
+# ---------------------------------------------------------------------------- content rules
+def _weight(change: FileChange) -> int:
+    return len(change.data) if change.data is not None else sum(len(text) + 1 for _, text in change.added)
+
+
+def _has_content(change: FileChange) -> bool:
+    return bool(changes.secret_input(change)) or (change.data is not None and change.is_regular)
+
+
+def _compute(units: list[FileChange], schema: bool, baseline_data: dict[str, Any] | None,
+             ignored_hashes: frozenset[str]) -> list[list[Finding]]:
+    """The format and secret findings of each unit, computed."""
+    from chord_git import secrets
+
+    scanned = secrets.scan_units([(unit.path, changes.secret_input(unit)) for unit in units],
+                                 baseline=baseline_data, ignored_hashes=ignored_hashes)
+    results = []
+    for unit, found in zip(units, scanned):
+        formats = changes.schema_findings(unit) if schema else []
+        # A config refused for a secret the secret layers report too: their finding says more.
+        places = {finding.line for finding in found}
+        results.append([f for f in formats if f.kind != "config" or f.line not in places] + found)
+    return results
+
+
+def _unit_key(change: FileChange, version: str, schema: bool) -> str:
+    from chord_git.check import cache as cache_mod
+
+    data = change.data if change.data is not None and (schema or change.binary) else b""
+    return cache_mod.key("unit", version, "schema" if schema else "secrets", change.path, str(change.mode),
+                         "binary" if change.binary else "text", data,
+                         cache_mod.lines_digest(changes.secret_input(change)))
+
+
+def content_findings(units: Sequence[FileChange], *, root: Path | None, schema: bool,
+                     cache: ResultCache | None, step: Step = _no_step,
+                     ignore: IgnoreList | None = None) -> list[list[Finding]]:
+    """Per unit, what the content rules find: its format (``schema``) and the secrets on its added
+    lines. Answers come from ``cache`` when the same bytes were checked under the same rules; the
+    rest is computed in batches (on both cores when a batch is large) and stored. ``step`` hears
+    how many units each batch settled."""
+    results: list[list[Finding]] = [[] for _ in units]
+    todo = [n for n, unit in enumerate(units) if _has_content(unit)]
+    step(len(units) - len(todo))
+    if not todo:
+        return results
+    from chord_git.check import cache as cache_mod
+
+    base = baseline(root)
+    keys: dict[int, str] = {}
+    if cache is not None:
+        version = _settings_key(root)
+        keys = {n: _unit_key(units[n], version, schema) for n in todo}
+        known = cache.get_many(list(dict.fromkeys(keys.values())))
+        for n in todo:
+            if keys[n] in known:
+                results[n] = cache_mod.decode(known[keys[n]])
+        step(sum(1 for n in todo if keys[n] in known))
+        todo = [n for n in todo if keys[n] not in known]
+    if not todo:
+        return results
+    # Only now the rules themselves: a run answered by the cache never loads them.
+    from chord_git import secrets
+    from chord_git.check import pool
+
+    baseline_data = secrets.load_baseline(base)
+    ignored_hashes = ignore.hashes if ignore is not None else frozenset()
+    workers = pool.workers()
+    for first in range(0, len(todo), BATCH_UNITS):
+        batch = todo[first:first + BATCH_UNITS]
+        missing = [units[n] for n in batch]
+        if workers > 1 and sum(map(_weight, missing)) >= POOL_MIN_BYTES:
+            if secrets.needs_layer2([(u.path, changes.secret_input(u)) for u in missing], baseline_data):
+                from chord_git.secrets import detect  # noqa: F401 - imported once, before the fork
+            chunks = pool.split(missing, workers, _weight)
+            computed = pool.map_chunks(lambda chunk: _compute(chunk, schema, baseline_data, ignored_hashes), chunks)
+        else:
+            computed = _compute(missing, schema, baseline_data, ignored_hashes)
+        for n, found in zip(batch, computed):
+            results[n] = found
+        if cache is not None:
+            cache.put_many((keys[n], cache_mod.encode(results[n])) for n in batch)
+        step(len(batch))
+    return results
+
+
+def _open_cache(state_dir: Path) -> ResultCache | None:
+    from chord_git.check.cache import ResultCache
+
+    return ResultCache.open(state_dir)
 
 
 # ---------------------------------------------------------------------------- the working tree
@@ -163,16 +291,15 @@ def worktree(project: Project, paths: list[str] | None = None, progress: Progres
     def present(rel: str) -> bool:
         return os.path.lexists(project.root / rel)
 
-    if progress is None or paths or len(readable) < PROGRESS_MIN_FILES:
-        found = apply_rules(readable, root=project.root, contains=present)
-    else:
-        found = []
-        with progress("checking memory files", len(readable)) as step:
-            # In chunks, so the bar moves; each chunk is one call into the secret layers.
-            for first in range(0, len(readable), CHUNK):
-                chunk = readable[first:first + CHUNK]
-                found.extend(apply_rules(chunk, root=project.root, contains=present))
-                step(len(chunk))
+    bar = progress("checking memory files", len(readable)) \
+        if progress is not None and not paths and len(readable) >= PROGRESS_MIN_FILES else None
+    cache = _open_cache(project.state_dir) if readable else None
+    try:
+        with bar or nullcontext(_no_step) as step:
+            found = apply_rules(readable, root=project.root, contains=present, cache=cache, step=step)
+    finally:
+        if cache is not None:
+            cache.close()
     return Checked(tuple(sort_findings(unreadable + found)), len(readable), "memory file")
 
 
@@ -184,29 +311,76 @@ def staged(project: Project) -> Checked:
     if project.repo is None or project.repo.workdir is None:
         raise RepoError(f"{project.root}: not inside a git repository")
     index = command.staged_changes(project.repo.workdir, changes.is_checked_path)
-    found = apply_rules(index.files, root=project.root, contains=index.contains, noun="staged record file")
+    cache = _open_cache(project.state_dir) if index.files else None
+    try:
+        found = apply_rules(index.files, root=project.root, contains=index.contains,
+                            noun="staged record file", cache=cache)
+    finally:
+        if cache is not None:
+            cache.close()
     return Checked(tuple(found), len(index.files), "staged memory file")
 
 
 def history(start: Path, spec: str | None, progress: Progress | None = None) -> Checked:
-    """Secrets each commit of ``spec`` (``A..B``; None: all history) added, oldest commit first."""
+    """Secrets each commit of ``spec`` (``A..B``; None: all history) added, oldest commit first.
+
+    A commit never changes, so its findings are stored under its id: a second scan of the same
+    range reads no diff.
+    """
     from chord_git.git import libgit2
 
     info = libgit2.discover(start)
     root = info.workdir if info is not None else None
+    commits = libgit2.range_commits(start, spec)  # a walk without diffs
+    bar = progress("scanning commits", len(commits)) \
+        if progress is not None and len(commits) >= PROGRESS_MIN_COMMITS else None
+    cache = _open_cache(info.common_dir / STATE_DIR_NAME) if info is not None and commits else None
+    try:
+        with bar or nullcontext(_no_step) as step:
+            found = _history_findings(start, commits, root, cache, step)
+    finally:
+        if cache is not None:
+            cache.close()
+    return Checked(tuple(found), len(commits), "commit")
+
+
+def _history_findings(start: Path, commits: list[str], root: Path | None, cache: ResultCache | None,
+                      step: Step) -> list[Finding]:
+    from chord_git.check import cache as cache_mod
+    from chord_git.git import libgit2
+
     found: list[Finding] = []
-    commits = 0
-    total = libgit2.count_range(start, spec) if progress is not None else 0  # a walk without diffs
-    bar = progress("scanning commits", total) if progress is not None and total >= PROGRESS_MIN_COMMITS else None
-    accepted: IgnoreList | None = None  # read once, at the first commit with memory files
-    with bar or nullcontext(_no_step) as step:
-        for commit in libgit2.range_changes(start, spec, changes.is_checked_path):
-            commits += 1
-            if accepted is None and commit.files:
-                accepted = ignore_list(root)
-            found.extend(apply_rules(commit.files, root=root, schema=False, commit=commit.commit, ignore=accepted))
-            step(1)
-    return Checked(tuple(found), commits, "commit")
+    version = ""
+    known: dict[str, str] = {}
+    if cache is not None:
+        version = _settings_key(root)
+        known = cache.get_many([cache_mod.key("commit", version, oid) for oid in commits])
+    todo: list[str] = []
+    accepted = project_ignore(root)
+    for oid in commits:
+        value = known.get(cache_mod.key("commit", version, oid)) if cache is not None else None
+        if value is not None:
+            found.extend(cache_mod.decode(value, oid))
+        else:
+            todo.append(oid)
+    step(len(commits) - len(todo))
+    for start_at in range(0, len(todo), HISTORY_BATCH):
+        batch = list(libgit2.commit_changes(start, todo[start_at:start_at + HISTORY_BATCH], changes.is_checked_path))
+        units = [change for commit in batch for change in commit.files]
+        contents = iter(content_findings(units, root=root, schema=False, cache=cache, ignore=accepted))
+        stored: list[tuple[str, str]] = []
+        for commit in batch:
+            per_commit: list[Finding] = []
+            for change in commit.files:
+                per_commit.extend(changes.file_findings(change))
+                per_commit.extend(next(contents))
+            per_commit = drop_ignored(per_commit, accepted, commit.commit)
+            stored.append((cache_mod.key("commit", version, commit.commit), cache_mod.encode(per_commit)))
+            found.extend(replace(finding, commit=commit.commit) for finding in per_commit)
+        if cache is not None:
+            cache.put_many(stored)
+        step(len(batch))
+    return sort_findings(found)
 
 
 def uri_prefix(project: Project) -> str:

@@ -5,7 +5,7 @@ staging and committing, and reads must leave ``.git/index`` byte-identical.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -165,15 +165,27 @@ def _commit_files(repo: pygit2.Repository, commit: pygit2.Commit,
     return tuple(files[path] for path in sorted(files))
 
 
-def range_changes(start: Path, spec: str | None, wanted: Callable[[str], bool]) -> Iterator[CommitChanges]:
-    """Each commit of ``spec`` (``A..B``; None = every commit reachable from HEAD or any ref),
-    oldest first, with the ``wanted`` files it added or changed and their added lines."""
+def range_commits(start: Path, spec: str | None) -> list[str]:
+    """The commits of ``spec`` (``A..B``; None = every commit reachable from HEAD or any ref),
+    oldest first: a walk without diffs."""
     repo = open_repo(start)
     if repo is None:
         raise RepoError(f"{start}: not inside a git repository")
     try:
-        for commit in _walk(repo, spec):
-            yield CommitChanges(str(commit.id), _commit_files(repo, commit, wanted))
+        return [str(commit.id) for commit in _walk(repo, spec)]
+    except pygit2.GitError as exc:
+        raise _walk_error(exc) from None
+
+
+def commit_changes(start: Path, commits: Iterable[str], wanted: Callable[[str], bool]) -> Iterator[CommitChanges]:
+    """Each of ``commits`` with the ``wanted`` files it added or changed and their added lines."""
+    repo = open_repo(start)
+    if repo is None:
+        raise RepoError(f"{start}: not inside a git repository")
+    try:
+        for oid in commits:
+            commit = repo[oid].peel(pygit2.Commit)
+            yield CommitChanges(oid, _commit_files(repo, commit, wanted))
     except pygit2.GitError as exc:
         raise _walk_error(exc) from None
 
@@ -198,17 +210,6 @@ def _walk_error(exc: pygit2.GitError) -> RepoError:
     message = str(exc).splitlines()[0] if str(exc) else "git error"
     hint = " (pygit2 cannot read this repository format)" if _unsupported(exc) else ""
     return RepoError(f"cannot walk the history: {message}{hint}")
-
-
-def count_range(start: Path, spec: str | None) -> int:
-    """How many commits ``range_changes`` will yield (a walk without diffs: for progress)."""
-    repo = open_repo(start)
-    if repo is None:
-        raise RepoError(f"{start}: not inside a git repository")
-    try:
-        return sum(1 for _commit in _walk(repo, spec))
-    except pygit2.GitError as exc:
-        raise _walk_error(exc) from None
 
 
 def commit_exists(start: Path, rev: str) -> bool:

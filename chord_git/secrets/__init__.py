@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,61 @@ def _combine(findings: list[Finding]) -> list[Finding]:
     return sorted(unique, key=lambda f: (f.path, f.line or 0))
 
 
+Unit = tuple[str, Lines]  # a path and its added lines
+
+
+def load_baseline(baseline: Path | None) -> dict[str, Any] | None:
+    """The parsed ``.secrets.baseline`` (None without one); an unreadable one is an InputError."""
+    if baseline is None:
+        return None
+    from . import detect
+
+    return detect.load_baseline(baseline)
+
+
+def needs_layer2(units: Sequence[Unit], baseline: dict[str, Any] | None) -> bool:
+    """Whether any line of ``units`` goes to detect-secrets (so it must be imported)."""
+    gate = prefilter.default() if baseline is None else prefilter.for_baseline(baseline)
+    parts = prefilter.layer2_parts(gate, [(path, layer2_part(lines)) for path, lines in units])
+    return any(parts)
+
+
+def scan_units(units: Sequence[Unit], *, baseline: dict[str, Any] | None = None,
+               ignored_hashes: frozenset[str] = frozenset()) -> list[list[Finding]]:
+    """Secrets on each unit's added lines, both layers, one list per unit (paths may repeat: the
+    units of a history scan are the files of many commits).
+
+    Both layers honour the project's allowances (pragmas, the baseline's values and patterns) and
+    drop values whose hash is in ``ignored_hashes`` (the ignore file's value entries; its
+    positional fingerprints are the caller's, since they name a commit). Layer 2 reads only the
+    lines its plugins could report (``prefilter``), all units in one detect-secrets session; when
+    there are none, detect-secrets is not imported.
+    """
+    gate = prefilter.default() if baseline is None else prefilter.for_baseline(baseline)
+    bounded = [(path, layer2_part(lines)) for path, lines in units]
+    parts = prefilter.layer2_parts(gate, bounded)
+    wanted = [number for number, part in enumerate(parts) if part]
+    layer2: list[list[Finding]] = [[] for _ in units]
+    spans: list[dict[int, list[tuple[int, int]]]] = [{} for _ in units]
+    allowed = [allowances(path, lines, baseline) for path, lines in units]
+    if wanted:
+        from . import detect
+
+        picked = [(bounded[n][0], [(0 if i is None else bounded[n][1][i][0], text) for i, text in parts[n]])
+                  for n in wanted]
+        contexts: list[str | None] = ["\n".join(text for _, text in bounded[n][1]) for n in wanted]
+        found, baselined = detect.scan_units(picked, baseline, contexts, [allowed[n] for n in wanted],
+                                             ignored_hashes)
+        for n, unit_found, unit_spans in zip(wanted, found, baselined):
+            layer2[n], spans[n] = unit_found, unit_spans
+    results = []
+    for (path, lines), unit_layer2, unit_spans, allow in zip(units, layer2, spans, allowed):
+        allow = replace(allow, spans=unit_spans) if unit_spans else allow
+        layer1 = _layer1(path, lines, allow, ignored_hashes) if lines else []
+        results.append(_combine(layer1 + unit_layer2))
+    return results
+
+
 def scan_added_lines(added: Mapping[str, Lines], *, baseline: Path | None = None,
                      ignore: IgnoreList | None = None, commit: str | None = None) -> list[Finding]:
     """Secrets on the added lines of each file, both layers, sorted by path and line.
@@ -91,43 +147,18 @@ def scan_added_lines(added: Mapping[str, Lines], *, baseline: Path | None = None
     ``added`` maps a repository-relative path to ``(line_number, text)`` pairs; ``baseline`` is
     a ``.secrets.baseline`` whose values both layers accept; ``ignore`` holds the entries of
     ``.chord/secrets-ignore`` (positional fingerprints match in ``commit`` when given).
-    Findings never hold a value. Layer 2 reads only the lines its plugins could report
-    (``prefilter``); when there are none, detect-secrets is not imported.
+    Findings never hold a value.
     """
-    if not any(added.values()):
+    units = [(path, lines) for path, lines in added.items() if lines]
+    if not units:
         return []
-    data: dict[str, Any] | None = None
-    if baseline is not None:
-        from . import detect
-
-        data = detect.load_baseline(baseline)
     ignore = ignore or IgnoreList()
-    allowed = {path: allowances(path, lines, data) for path, lines in added.items() if lines}
-    gate = prefilter.default() if data is None else prefilter.for_baseline(data)
-    picked: dict[str, list[tuple[int, str]]] = {}
-    contexts: dict[str, str] = {}
-    for path, lines in added.items():
-        bounded = layer2_part(lines)
-        part = prefilter.layer2_lines(gate, path, bounded)
-        if part:
-            picked[path] = [(0 if index is None else bounded[index][0], text) for index, text in part]
-            contexts[path] = "\n".join(text for _, text in bounded)
-    layer2: list[Finding] = []
-    baselined: dict[str, dict[int, list[tuple[int, int]]]] = {}
-    if picked:
-        from . import detect
-
-        layer2, baselined = detect.scan_with_baseline(picked, data, allowed, ignore.hashes, contexts)
-    found: list[Finding] = []
-    for path, lines in added.items():
-        if lines:
-            allow = allowances(path, lines, data, baselined.get(path))
-            found.extend(_layer1(path, lines, allow, ignore.hashes))
-    combined = _combine(found + layer2)
+    found = scan_units(units, baseline=load_baseline(baseline), ignored_hashes=ignore.hashes)
+    combined = sorted((f for per_unit in found for f in per_unit), key=lambda f: (f.path, f.line or 0))
     if ignore.fingerprints:
         combined = [f for f in combined if not ignore.ignores(f.path, f.kind, f.line or 0, commit)]
     return combined
 
 
-__all__ = ["LAYER2_MAX_CHARS", "LAYER2_MAX_LINE", "IgnoreList", "SecretSpan", "find", "redact",
-           "scan_added_lines"]
+__all__ = ["LAYER2_MAX_CHARS", "LAYER2_MAX_LINE", "IgnoreList", "SecretSpan", "Unit", "find", "load_baseline",
+           "needs_layer2", "redact", "scan_added_lines", "scan_units"]

@@ -139,13 +139,14 @@ def test_layer_2_findings_are_the_same_with_and_without_the_prefilter(corpus_dir
     for number in range(60):
         texts = [rng.choice(pool) if rng.random() < 0.7 else rng.choice(pragmas) for _ in range(40)]
         files[f"f{number}.md"] = list(enumerate(texts, start=1))
-    whole = detect.scan_with_baseline(files, None)
+    units = list(files.items())
+    whole = detect.scan_units(units, None)
     gate = prefilter.default()
-    picked = {path: [(0 if i is None else lines[i][0], text) for i, text in prefilter.layer2_lines(gate, path, lines)]
-              for path, lines in files.items()}
-    contexts = {path: "\n".join(text for _, text in lines) for path, lines in files.items()}
-    assert len(whole[0]) > 50
-    assert detect.scan_with_baseline({p: v for p, v in picked.items() if v}, None, contexts=contexts) == whole
+    picked = [(path, [(0 if i is None else lines[i][0], text) for i, text in part])
+              for (path, lines), part in zip(units, prefilter.layer2_parts(gate, units))]
+    contexts: list[str | None] = ["\n".join(text for _, text in lines) for _, lines in units]
+    assert sum(map(len, whole[0])) > 50
+    assert detect.scan_units(picked, None, contexts) == whole
 
 
 def _cpu(gate: prefilter.Prefilter, text: str) -> float:

