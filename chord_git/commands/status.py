@@ -26,7 +26,7 @@ class Status:
     orphans: int
     promotions: int
     summary_budget: int
-    stale: int
+    stale: int  # among the entries within the summary budget, the ones sessions see
     queue_pending: int
     queue_failed: int
     config: dict[str, object] = field(default_factory=dict)  # which files are in force, and trust
@@ -38,7 +38,8 @@ class Status:
             out.append(f"{self.entries_beyond_budget} entries lie beyond the summary budget "
                        f"({self.summary_budget} characters) and are not injected")
         if self.stale:
-            out.append(f"{self.stale} stale {'entry' if self.stale == 1 else 'entries'} (hints only)")
+            out.append(f"{self.stale} stale {'entry' if self.stale == 1 else 'entries'} among those sessions see "
+                       "(hints only; git memory review list shows all)")
         if self.queue_pending or self.queue_failed:
             out.append(f"queue: {self.queue_pending} pending, {self.queue_failed} failed (git memory queue)")
         if self.config:
@@ -86,20 +87,23 @@ def badge(project: Project, cfg: config_mod.Config, state: view.IndexState,
 def collect(project: Project, cfg: config_mod.Config, refused: str | None = None) -> Status:
     state = view.read_index(project)
     label, reason = badge(project, cfg, state, refused)
-    lines = [entry.render() for entry in state.entries]
+    # Only the lines a session gets are rendered: the count stops at the budget.
+    shown = summary.fit_count((entry.render() for entry in state.entries), cfg.memory.summary_budget)
     pending, failed = queue_counts(project)
+    present = view.record_ids(project)
+    listed = {entry.id for entry in state.entries}
     return Status(
         badge=label if reason is None else f"{label}: {reason}",
         state=label,
         reason=reason,
         enabled=cfg.memory.enabled,
-        entries=len(lines),
-        entries_beyond_budget=len(lines) - summary.fit_count(lines, cfg.memory.summary_budget),
-        records=len(view.record_ids(project)),
-        orphans=len(view.orphan_ids(project, state)),
+        entries=len(state.entries),
+        entries_beyond_budget=len(state.entries) - shown,
+        records=len(present),
+        orphans=sum(1 for rid in present if rid not in listed),
         promotions=len(view.promotion_files(project)),
         summary_budget=cfg.memory.summary_budget,
-        stale=_stale_count(project, cfg, state),
+        stale=_stale_count(project, cfg, state, shown),
         queue_pending=pending,
         queue_failed=failed,
         config={
@@ -112,13 +116,15 @@ def collect(project: Project, cfg: config_mod.Config, refused: str | None = None
     )
 
 
-def _stale_count(project: Project, cfg: config_mod.Config, state: view.IndexState) -> int:
-    """Entries flagged by the staleness hints; reading their records is bounded by the index size."""
-    if not state.entries:
+def _stale_count(project: Project, cfg: config_mod.Config, state: view.IndexState, shown: int) -> int:
+    """Stale entries among the ``shown`` ones, those a session gets: reading their records is bounded
+    by the summary budget, not by the size of the index (``review list`` gives hints for all)."""
+    if not state.entries or not shown:
         return 0
     from chord_git.review import staleness
 
-    return len(staleness.stale_entries(project, stale_after_days=cfg.memory.stale_after_days, state=state))
+    return len(staleness.stale_entries(project, stale_after_days=cfg.memory.stale_after_days, state=state,
+                                       first=shown))
 
 
 def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool = False,

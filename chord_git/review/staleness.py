@@ -133,14 +133,15 @@ def _exists(root: Path, rel: str) -> bool:
 
 
 def stale_entries(project: Project, *, stale_after_days: int, state: view.IndexState | None = None,
-                  today: dt.date | None = None) -> dict[str, StaleHint]:
-    """Hints for the entries listed in the index, by id; entries without a record file get none."""
+                  today: dt.date | None = None, first: int | None = None) -> dict[str, StaleHint]:
+    """Hints for the entries listed in the index (the ``first`` ones only, when given), by id;
+    entries without a record file get none."""
     state = state or view.read_index(project)
     today = today or dt.date.today()
     hints: dict[str, StaleHint] = {}
     if not state.entries or not _records_dir_inside(project):
         return hints
-    for entry in state.entries:
+    for entry in state.entries[:first]:
         text = _read_record(project.records_dir, entry.id)
         hint = None if text is None else hint_for_text(project.root, entry.id, text,
                                                        stale_after_days=stale_after_days, today=today)

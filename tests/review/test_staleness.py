@@ -46,7 +46,7 @@ def test_missing_path_and_age_make_entries_stale(repo: Path) -> None:
     assert hints["20260110-old-entry-aa03"].age_days == 400
     before = index_digest(repo)
     result = run(status, repo)
-    assert "2 stale entries (hints only)" in result.stdout
+    assert "2 stale entries among those sessions see" in result.stdout
     data = json.loads(run(status, repo, as_json=True).stdout)
     assert data["stale"] == 2 and data["entries"] == 3
     assert len(listed(repo)) == 3  # hints never delete
@@ -70,3 +70,22 @@ def test_symlinked_record_is_not_followed(repo: Path, tmp_path: Path) -> None:
     path.unlink()
     path.symlink_to(outside)
     assert staleness.stale_entries(project_of(repo), stale_after_days=180) == {}
+
+
+def test_status_reads_only_the_records_sessions_see(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Staleness in ``status`` is bounded by the summary budget, not by the size of the index."""
+    recs = [make_record(repo, f"20260110-entry-{n:04d}", statement="Edit `src/gone.py`.") for n in range(60)]
+    write_index(repo, recs)
+    (repo / ".chord" / "config.yaml").write_text("memory:\n  summary_budget: 400\n")
+    read: list[str] = []
+    real = staleness._read_record
+
+    def counting(records_dir: Path, rid: str) -> str | None:
+        read.append(rid)
+        return real(records_dir, rid)
+
+    monkeypatch.setattr(staleness, "_read_record", counting)
+    data = json.loads(run(status, repo, as_json=True).stdout)
+    shown = data["entries"] - data["entries_beyond_budget"]
+    assert 0 < shown < 60 and data["stale"] == shown and len(read) == shown
+    assert len(staleness.stale_entries(project_of(repo), stale_after_days=180)) == 60  # review sees all
