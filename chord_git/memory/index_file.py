@@ -7,6 +7,7 @@ are pure; reading and writing the file is the store's job.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -135,8 +136,8 @@ def _newline_of(text: str) -> str:
     return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
 
 
-def parse_entry(line: str) -> Entry | str:
-    """An Entry, or a one-line reason the line is not one."""
+def parse_entry(line: str, number: int | None = None, eol: str | None = None) -> Entry | str:
+    """An Entry (parsed at line ``number``, ending with ``eol``), or a one-line reason the line is not one."""
     match = ENTRY_RE.match(line)
     if not match:
         return "not an index entry (expected '- [type] summary ([id](.chord/memory/records/id.md))')"
@@ -147,14 +148,34 @@ def parse_entry(line: str) -> Entry | str:
         return f"invalid record id {rid!r}"
     if file_id != rid:
         return f"link target {file_id}.md does not match id {rid}"
-    return Entry(type=kind, summary=summary.strip(), id=rid, raw=line)
-
-
-_BAD_BYTE_RE = re.compile("[\udc80-\udcff]")  # what surrogateescape made of invalid UTF-8
+    return Entry(type=kind, summary=summary.strip(), id=rid, raw=line, line=number, eol=eol)
 
 
 def _has_bad_bytes(text: str) -> bool:
-    return _BAD_BYTE_RE.search(text) is not None
+    """Whether ``surrogateescape`` had to stand in for invalid UTF-8: a bytes-level check (one
+    encode), not a scan per character."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _marker_candidates(text: str, physical: list[str]) -> list[int]:
+    """Indexes of the lines that can change a ``MarkerScanner``: markers and code fences. Other lines
+    never do, so a large index is scanned with a few string searches instead of a regex per line."""
+    offsets: list[int] = []
+    for needle in ("chord:memory:", "```", "~~~"):
+        at = text.find(needle)
+        while at >= 0:
+            offsets.append(at)
+            at = text.find(needle, at + 1)
+    if not offsets:
+        return []
+    starts = [0]
+    for part in physical[:-1]:
+        starts.append(starts[-1] + len(part))
+    return sorted({bisect_right(starts, offset) - 1 for offset in offsets})
 
 
 def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Problem]]:
@@ -167,7 +188,8 @@ def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Probl
         physical.pop()
     scanner = MarkerScanner()
     problems: list[Problem] = []
-    for number, raw in enumerate(physical, start=1):
+    for index in _marker_candidates(text, physical):
+        number, raw = index + 1, physical[index]
         inside, begin_at, end_at = scanner.inside, scanner.begin_at, scanner.end_at
         marker = scanner.feed(number, raw.rstrip("\r\n"))
         if marker == "begin" and inside:
@@ -190,25 +212,26 @@ def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Probl
 
     lines: list[Line] = []
     seen: dict[str, int] = {}
+    bad_bytes = _has_bad_bytes(text)  # once for the file; line by line only when there are some
     for number in range(begin_at + 1, end_at):
         content = physical[number - 1].rstrip("\r\n")
         eol = physical[number - 1][len(content):]
-        if _has_bad_bytes(content):
+        if bad_bytes and _has_bad_bytes(content):
             problems.append(Problem(number, "encoding", "not valid UTF-8"))
             continue
         if not content.strip():
             lines.append(Blank(content, eol))
             continue
-        parsed = parse_entry(content)
+        parsed = parse_entry(content, number, eol)
         if isinstance(parsed, str):
             problems.append(Problem(number, "index-line", parsed))
         elif parsed.id in seen:
             problems.append(Problem(number, "index-duplicate", f"id {parsed.id} is already listed at line {seen[parsed.id]}"))
         else:
             seen[parsed.id] = number
-            lines.append(replace(parsed, line=number, eol=eol))
+            lines.append(parsed)
     for segment, start, stop in ((physical, 0, begin_at - 1), (physical, end_at, len(physical))):
-        if any(_has_bad_bytes(part) for part in segment[start:stop]):
+        if bad_bytes and any(_has_bad_bytes(part) for part in segment[start:stop]):
             problems.append(_bad_bytes_problem(physical, start, stop))
     begin_line = physical[begin_at - 1]
     newline = "\r\n" if begin_line.endswith("\r\n") else "\n"
