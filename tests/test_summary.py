@@ -129,7 +129,7 @@ def test_session_memory_refreshes_only_on_cache_rebuild_events(tmp_path: Path) -
 
 def test_record_verdicts_are_cached_by_size_and_mtime(repo: Path) -> None:
     """R24 at load: the first start parses the shown records; later starts reuse the verdicts
-    (no YAML parsed at all) until a record file changes."""
+    (no front matter parsed at all) until a record file changes."""
     import subprocess
     import sys
 
@@ -142,14 +142,17 @@ def test_record_verdicts_are_cached_by_size_and_mtime(repo: Path) -> None:
     path.parent.mkdir(parents=True)
     path.write_text(records_mod.render(record))
     (repo / "MEMORY.md").write_text(f"{BEGIN}\n{Entry(record.type, record.summary, record.id).render()}\n{END}\n")
-    probe = ("import sys; from chord_git.main import main; main(['summary']); "
-             "print('yaml-loaded' if 'yaml' in sys.modules else 'no-yaml')")
+    probe = ("import sys; from chord_git.memory import frontmatter; calls = []; split = frontmatter.split; "
+             "frontmatter.split = lambda *a, **k: calls.append(1) or split(*a, **k); "
+             "from chord_git.main import main; main(['summary']); print('parsed' if calls else 'not-parsed')")
 
     def start() -> str:
         return subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True, text=True,
                               check=True).stdout
 
-    assert "Cached entry." in start() and start().endswith("no-yaml\n")
+    first = start()
+    assert "Cached entry." in first and first.splitlines()[-1] == "parsed"
+    assert start().splitlines()[-1] == "not-parsed"
     path.write_text(records_mod.render(record).replace("statement: ", "statement: " + "x" * 700, 1))
     second = start()
-    assert "Cached entry." not in second and second.endswith("yaml-loaded\n")
+    assert "Cached entry." not in second and second.splitlines()[-1] == "parsed"
