@@ -349,20 +349,15 @@ def _history_findings(start: Path, commits: list[str], root: Path | None, cache:
     from chord_git.check import cache as cache_mod
     from chord_git.git import libgit2
 
-    found: list[Finding] = []
+    per_commit: dict[str, list[Finding]] = {}
     version = ""
-    known: dict[str, str] = {}
     if cache is not None:
         version = _settings_key(root)
-        known = cache.get_many([cache_mod.key("commit", version, oid) for oid in commits])
-    todo: list[str] = []
+        keys = {oid: cache_mod.key("commit", version, oid) for oid in commits}
+        known = cache.get_many(list(keys.values()))
+        per_commit = {oid: cache_mod.decode(known[keys[oid]], oid) for oid in commits if keys[oid] in known}
+    todo = [oid for oid in commits if oid not in per_commit]
     accepted = project_ignore(root)
-    for oid in commits:
-        value = known.get(cache_mod.key("commit", version, oid)) if cache is not None else None
-        if value is not None:
-            found.extend(cache_mod.decode(value, oid))
-        else:
-            todo.append(oid)
     step(len(commits) - len(todo))
     for start_at in range(0, len(todo), HISTORY_BATCH):
         batch = list(libgit2.commit_changes(start, todo[start_at:start_at + HISTORY_BATCH], changes.is_checked_path))
@@ -370,17 +365,18 @@ def _history_findings(start: Path, commits: list[str], root: Path | None, cache:
         contents = iter(content_findings(units, root=root, schema=False, cache=cache, ignore=accepted))
         stored: list[tuple[str, str]] = []
         for commit in batch:
-            per_commit: list[Finding] = []
+            found: list[Finding] = []
             for change in commit.files:
-                per_commit.extend(changes.file_findings(change))
-                per_commit.extend(next(contents))
-            per_commit = drop_ignored(per_commit, accepted, commit.commit)
-            stored.append((cache_mod.key("commit", version, commit.commit), cache_mod.encode(per_commit)))
-            found.extend(replace(finding, commit=commit.commit) for finding in per_commit)
+                found.extend(changes.file_findings(change))
+                found.extend(next(contents))
+            found = drop_ignored(found, accepted, commit.commit)
+            stored.append((cache_mod.key("commit", version, commit.commit), cache_mod.encode(found)))
+            per_commit[commit.commit] = [replace(finding, commit=commit.commit) for finding in found]
         if cache is not None:
             cache.put_many(stored)
         step(len(batch))
-    return sort_findings(found)
+    # Oldest commit first; within a commit, by path and line.
+    return [finding for oid in commits for finding in sort_findings(per_commit[oid])]
 
 
 def uri_prefix(project: Project) -> str:
