@@ -182,13 +182,9 @@ def key(*parts: bytes | str) -> str:
 
 
 def lines_digest(lines: Sequence[tuple[int, str]]) -> bytes:
-    """The added lines, numbers included, as hash input."""
-    digest = hashlib.sha256()
-    for number, text in lines:
-        data = text.encode("utf-8", "surrogateescape")
-        digest.update(b"%d:%d:" % (number, len(data)))
-        digest.update(data)
-    return digest.digest()
+    """The added lines, numbers included, as hash input: their ``repr`` (built in C, unambiguous:
+    every string is quoted and escaped, surrogates included)."""
+    return hashlib.sha256(repr(tuple(lines)).encode("ascii", "backslashreplace")).digest()
 
 
 __all__ = ["FILE_NAME", "ResultCache", "decode", "encode", "key", "lines_digest", "rules_version",

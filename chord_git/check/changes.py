@@ -56,6 +56,8 @@ def text_lines(data: bytes) -> tuple[tuple[int, str], ...]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    if "\r" not in text:
+        return tuple(enumerate(lines, 1))
     return tuple((number, line[:-1] if line.endswith("\r") else line) for number, line in enumerate(lines, 1))
 
 

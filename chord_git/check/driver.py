@@ -259,9 +259,16 @@ def _given_files(project: Project, paths: list[str]) -> list[Path]:
     return candidates
 
 
-def _worktree_change(project: Project, path: Path) -> FileChange | Finding:
+def _worktree_change(project: Project, path: Path, reader: memory_paths.Reader | None = None) -> FileChange | Finding:
     """A working-tree file as a change whose every line is added, or why it cannot be read."""
     rel = project.relative(path)
+    if reader is not None:
+        try:  # the common case in one open: no link anywhere, a regular file
+            data = reader.read(path)
+        except (OSError, memory_paths.UnsafePath):
+            pass  # below, the checks one by one say exactly what is wrong
+        else:
+            return FileChange(rel, _REGULAR, False, changes.text_lines(data), data)
     reason = memory_paths.escape_reason(project.root, path)
     if reason is not None:  # a symlink anywhere from the project root down, or outside it
         return Finding(rel, Problem(None, "symlink" if "symlink" in reason else "escape", f"refused: {reason}"))
@@ -281,15 +288,17 @@ def worktree(project: Project, paths: list[str] | None = None, progress: Progres
     files = _given_files(project, paths) if paths else _memory_files(project)
     unreadable: list[Finding] = []
     readable: list[FileChange] = []
-    for path in files:
-        read = _worktree_change(project, path)
-        if isinstance(read, Finding):
-            unreadable.append(read)
-        else:
-            readable.append(read)
+    with memory_paths.Reader(project.root) as reader:
+        for path in files:
+            read = _worktree_change(project, path, reader)
+            if isinstance(read, Finding):
+                unreadable.append(read)
+            else:
+                readable.append(read)
+    listed = {project.relative(path) for path in files}
 
     def present(rel: str) -> bool:
-        return os.path.lexists(project.root / rel)
+        return rel in listed or os.path.lexists(project.root / rel)
 
     bar = progress("checking memory files", len(readable)) \
         if progress is not None and not paths and len(readable) >= PROGRESS_MIN_FILES else None

@@ -129,6 +129,49 @@ def _raise(root: Path, path: Path, exc: OSError) -> None:
     raise exc
 
 
+class Reader:
+    """``read_inside`` for many files (a whole-project check reads thousands): each directory is
+    opened once, component by component without following links, and kept open, so every file is
+    one ``openat`` with ``O_NOFOLLOW`` below a directory that cannot be swapped for a link."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._dirs: dict[tuple[str, ...], int] = {}
+
+    def __enter__(self) -> Reader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for fd in self._dirs.values():
+            os.close(fd)
+        self._dirs.clear()
+
+    def _directory(self, parts: tuple[str, ...]) -> int:
+        found = self._dirs.get(parts)
+        if found is not None:
+            return found
+        flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+        if parts:
+            fd = os.open(parts[-1], flags | getattr(os, "O_NOFOLLOW", 0), dir_fd=self._directory(parts[:-1]))
+        else:
+            fd = os.open(self.root, flags)
+        self._dirs[parts] = fd
+        return fd
+
+    def read(self, path: Path, limit: int | None = None) -> bytes:
+        """What ``read_inside(root, path, limit)`` returns, with the same errors."""
+        parts = _parts(self.root, path)
+        nofollow = getattr(os, "O_NOFOLLOW", 0)
+        if not parts or len(parts) == 1 or not nofollow or os.open not in os.supports_dir_fd:
+            return read_inside(self.root, path, limit)
+        try:
+            fd = os.open(parts[-1], os.O_RDONLY | nofollow | _NONBLOCK, dir_fd=self._directory(parts[:-1]))
+        except OSError as exc:
+            _raise(self.root, path, exc)
+        with os.fdopen(_regular(self.root, path, fd), "rb") as handle:
+            return handle.read() if limit is None else handle.read(limit + 1)
+
+
 def read_inside(root: Path, path: Path, limit: int | None = None) -> bytes:
     """The bytes of ``path`` (at most ``limit`` + 1 when a limit is given, so callers see "too big")."""
     fd = open_inside(root, path)
