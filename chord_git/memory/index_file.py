@@ -7,13 +7,13 @@ are pure; reading and writing the file is the store's job.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from chord_git.errors import InputError
 from chord_git.findings import Problem
-from chord_git.memory.records import RECORD_TYPES, valid_id
+from chord_git.memory.records import ID_RE, RECORD_TYPES, valid_id
 
 BEGIN = "<!-- chord:memory:begin -->"
 END = "<!-- chord:memory:end -->"
@@ -22,6 +22,7 @@ DEFAULT_HEADER = "# Project memory\n\n"
 
 MARKER_RE = re.compile(r"^\s*<!--\s*chord:memory:(begin|end)\s*-->\s*$")
 FENCE_RE = re.compile(r"^\s{0,3}(```|~~~)")
+_TYPES = frozenset(RECORD_TYPES)
 ENTRY_RE = re.compile(
     r"^- \[(?P<type>[^\]\s]+)\] (?P<summary>.*\S) "
     r"\(\[(?P<id>[^\]]*)\]\(\.chord/memory/records/(?P<file>[^)]*)\.md\)\)\s*$"
@@ -66,7 +67,7 @@ class MemoryDoc:
     has_markers: bool
     bom: bool = False
 
-    @property
+    @cached_property
     def entries(self) -> tuple[Entry, ...]:
         return tuple(line for line in self.lines if isinstance(line, Entry))
 
@@ -161,21 +162,20 @@ def _has_bad_bytes(text: str) -> bool:
     return False
 
 
-def _marker_candidates(text: str, physical: list[str]) -> list[int]:
+def _marker_candidates(text: str) -> list[int]:
     """Indexes of the lines that can change a ``MarkerScanner``: markers and code fences. Other lines
-    never do, so a large index is scanned with a few string searches instead of a regex per line."""
-    offsets: list[int] = []
-    for needle in ("chord:memory:", "```", "~~~"):
-        at = text.find(needle)
-        while at >= 0:
-            offsets.append(at)
-            at = text.find(needle, at + 1)
-    if not offsets:
-        return []
-    starts = [0]
-    for part in physical[:-1]:
-        starts.append(starts[-1] + len(part))
-    return sorted({bisect_right(starts, offset) - 1 for offset in offsets})
+    never do, so a large index is scanned with one search instead of a regex per line."""
+    found: list[int] = []
+    line = counted = 0
+    for match in _CANDIDATE_RE.finditer(text):
+        line += text.count("\n", counted, match.start())  # from the last hit on: linear
+        counted = match.start()
+        if not found or found[-1] != line:
+            found.append(line)
+    return found
+
+
+_CANDIDATE_RE = re.compile(r"chord:memory:|```|~~~")
 
 
 def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Problem]]:
@@ -188,7 +188,7 @@ def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Probl
         physical.pop()
     scanner = MarkerScanner()
     problems: list[Problem] = []
-    for index in _marker_candidates(text, physical):
+    for index in _marker_candidates(text):
         number, raw = index + 1, physical[index]
         inside, begin_at, end_at = scanner.inside, scanner.begin_at, scanner.end_at
         marker = scanner.feed(number, raw.rstrip("\r\n"))
@@ -213,12 +213,21 @@ def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Probl
     lines: list[Line] = []
     seen: dict[str, int] = {}
     bad_bytes = _has_bad_bytes(text)  # once for the file; line by line only when there are some
+    match_entry, types, id_ok = ENTRY_RE.match, _TYPES, ID_RE.match  # locals: a large index is 10,000 lines
     for number in range(begin_at + 1, end_at):
         content = physical[number - 1].rstrip("\r\n")
         eol = physical[number - 1][len(content):]
         if bad_bytes and _has_bad_bytes(content):
             problems.append(Problem(number, "encoding", "not valid UTF-8"))
             continue
+        # The common case inline (a well-formed entry seen first); anything else via parse_entry.
+        found = match_entry(content)
+        if found is not None:
+            kind, summary, rid, file_id = found.group("type", "summary", "id", "file")
+            if kind in types and rid == file_id and rid not in seen and id_ok(rid):
+                seen[rid] = number
+                lines.append(Entry(kind, summary.strip(), rid, content, number, eol))
+                continue
         if not content.strip():
             lines.append(Blank(content, eol))
             continue

@@ -1,6 +1,8 @@
 """Read-side view of a project's memory: the index as it is now, record files, orphans (R24, R34)."""
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -76,10 +78,15 @@ def record_ids(project: Project) -> list[str]:
     if paths.escape_reason(project.root, project.records_dir):
         return []
     try:
-        names = sorted(entry.name for entry in project.records_dir.iterdir())
+        names = os.listdir(project.records_dir)
     except (FileNotFoundError, NotADirectoryError):
         return []
-    return [name[:-3] for name in names if name.endswith(".md") and records.valid_id(name[:-3])]
+    # One pass over all names ('/' cannot occur in a file name), not a match per file.
+    return sorted(_RECORD_NAME.findall("/".join(names)))
+
+
+# A record file name (``records.ID_RE`` + ".md") between slashes.
+_RECORD_NAME = re.compile(r"(?:^|(?<=/))([a-z0-9][a-z0-9-]{2,79})\.md(?=/|$)")
 
 
 def promotion_files(project: Project) -> list[Path]:

@@ -152,3 +152,25 @@ def test_parse_render_round_trip(prefix: str, suffix: str, items: list[tuple[str
     moved = index_file.apply(doc, IndexDelta(insert=(Entry("fact", "Added entry.", "zz-added"),)))
     again, _ = index_file.parse(index_file.render(moved))
     assert again is not None and again.ids() == moved.ids()
+
+
+def _parse_cpu(text: str) -> float:
+    import time
+
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        index_file.parse(text)
+        best = min(best, time.process_time() - start)
+    return max(best, 1e-4)
+
+
+@pytest.mark.parametrize("line", ["- [fact] Run `make check` first. ([20261129-note-{n:05d}](.chord/memory/records/20261129-note-{n:05d}.md))",
+                                  "``` a fence in the user's text {n}", "<!-- chord:memory:begin --> {n}"])
+def test_parsing_is_linear(line: str) -> None:
+    """4x the lines costs about 4x, never 16x (markers and fences are found in one pass)."""
+    def document(count: int) -> str:
+        body = "\n".join(line.format(n=n) for n in range(count))
+        return f"# Project memory\n\n{index_file.BEGIN}\n{body}\n{index_file.END}\n"
+
+    assert _parse_cpu(document(16_000)) / _parse_cpu(document(4_000)) < 8
