@@ -133,6 +133,10 @@ def apply_rules(files: Iterable[FileChange], *, root: Path | None, schema: bool 
     for found in content_findings(files, root=root, schema=schema, cache=cache, step=step, ignore=ignore):
         findings.extend(found)
     findings = drop_ignored(findings, ignore, commit)
+    # A config refused for a secret the secret layers report too: their finding says more.
+    places = {(finding.path, finding.line) for finding in findings if finding.is_secret}
+    if places:
+        findings = [f for f in findings if f.kind != "config" or (f.path, f.line) not in places]
     if commit is not None:
         findings = [replace(finding, commit=commit) for finding in findings]
     return sort_findings(findings)
@@ -154,13 +158,7 @@ def _compute(units: list[FileChange], schema: bool, baseline_data: dict[str, Any
 
     scanned = secrets.scan_units([(unit.path, changes.secret_input(unit)) for unit in units],
                                  baseline=baseline_data, ignored_hashes=ignored_hashes)
-    results = []
-    for unit, found in zip(units, scanned):
-        formats = changes.schema_findings(unit) if schema else []
-        # A config refused for a secret the secret layers report too: their finding says more.
-        places = {finding.line for finding in found}
-        results.append([f for f in formats if f.kind != "config" or f.line not in places] + found)
-    return results
+    return [(changes.schema_findings(unit) if schema else []) + found for unit, found in zip(units, scanned)]
 
 
 def _unit_key(change: FileChange, version: str, schema: bool) -> str:
