@@ -44,7 +44,7 @@ PROGRESS_MIN_COMMITS = 200
 # Units whose rules run together: one detect-secrets session, one pool; a bar moves per batch.
 BATCH_UNITS = 1000
 # A batch smaller than this (bytes of text) is not worth a second process.
-POOL_MIN_BYTES = 384 * 1024
+POOL_MIN_BYTES = 128 * 1024
 # Commits whose changes are read and checked together: bounds memory on a long history.
 HISTORY_BATCH = 2000
 

@@ -5,7 +5,7 @@ staging and committing, and reads must leave ``.git/index`` byte-identical.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -177,15 +177,27 @@ def range_commits(start: Path, spec: str | None) -> list[str]:
         raise _walk_error(exc) from None
 
 
-def commit_changes(start: Path, commits: Iterable[str], wanted: Callable[[str], bool]) -> Iterator[CommitChanges]:
-    """Each of ``commits`` with the ``wanted`` files it added or changed and their added lines."""
+def commit_changes(start: Path, commits: Sequence[str], wanted: Callable[[str], bool]) -> Iterator[CommitChanges]:
+    """Each of ``commits`` with the ``wanted`` files it added or changed and their added lines.
+
+    Commits with one parent (or none) are read through ``git diff-tree`` in two calls for them all
+    (``command.commit_changes``): libgit2 compares every entry of a changed folder in a slow loop,
+    which a memory of thousands of records makes the whole cost of a history scan. Merges, where
+    what counts is what the merge adds against every parent, are diffed here.
+    """
     repo = open_repo(start)
     if repo is None:
         raise RepoError(f"{start}: not inside a git repository")
     try:
+        merges = {oid for oid in commits if len(repo[oid].peel(pygit2.Commit).parent_ids) > 1}
+        plain = [oid for oid in commits if oid not in merges]
+        where = Path(repo.workdir) if repo.workdir else Path(repo.path)
+        linear = command.commit_changes(where, plain, wanted) if plain else {}
         for oid in commits:
-            commit = repo[oid].peel(pygit2.Commit)
-            yield CommitChanges(oid, _commit_files(repo, commit, wanted))
+            if oid in merges:
+                yield CommitChanges(oid, _commit_files(repo, repo[oid].peel(pygit2.Commit), wanted))
+            else:
+                yield CommitChanges(oid, linear[oid])
     except pygit2.GitError as exc:
         raise _walk_error(exc) from None
 

@@ -9,11 +9,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 # Scripts of the labels matched as written (Chinese, Japanese, Korean, Cyrillic, Spanish ñ).
 _LABEL_SCRIPTS = re.compile(r"[\u00f1\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # Searched first when asked for, so that longer words can be derived from them.
 BASES = ("pass", "pw", "token", "secret", "key", "cred", "auth", "log", "access")
+
+
+@lru_cache(maxsize=1024)
+def _base(word: str) -> str | None:
+    """The first of ``BASES`` inside ``word`` (not the word itself): found once per word per process."""
+    return next((b for b in BASES if b in word and b != word), None)
 
 
 class Occurrences:
@@ -42,7 +49,7 @@ class Occurrences:
     def of(self, word: str) -> list[int]:
         found = self._found.get(word)
         if found is None:
-            base = next((b for b in BASES if b in word and b != word), None)
+            base = _base(word)
             if base is None:
                 found = self._search(word)
             else:
