@@ -366,8 +366,7 @@ def _history_findings(start: Path, commits: list[str], root: Path | None, cache:
     todo = [oid for oid in commits if oid not in per_commit]
     accepted = project_ignore(root)
     step(len(commits) - len(todo))
-    for start_at in range(0, len(todo), HISTORY_BATCH):
-        batch = list(libgit2.commit_changes(start, todo[start_at:start_at + HISTORY_BATCH], changes.is_checked_path))
+    for batch in libgit2.commit_batches(start, todo, changes.is_checked_path, HISTORY_BATCH):
         units = [change for commit in batch for change in commit.files]
         contents = iter(content_findings(units, root=root, schema=False, cache=cache, ignore=accepted))
         stored: list[tuple[str, str]] = []

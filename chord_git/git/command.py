@@ -166,36 +166,61 @@ _NO_BLOB = "0" * 40
 _BINARY_PROBE = 8000  # git calls a blob binary when a NUL byte sits in its first 8,000 bytes
 
 
-def _changed_in_commits(workdir: Path, commits: Sequence[str],
-                        wanted: Callable[[str], bool]) -> dict[str, list[_Changed]]:
-    """Each ``wanted`` file each commit adds or changes, from one ``diff-tree --raw`` over them all.
+class ChangeListing:
+    """``diff-tree --raw`` over many commits, started now and read later: git writes to a temporary
+    file, so it runs on while the caller checks the previous batch (both cores busy).
 
     No pathspec: git matches a ``**/`` pathspec against every entry of every tree it compares
     (five times slower on a memory of thousands of records), while without one it skips every
-    subtree whose id did not change. The lines stream: one per changed file of the history.
+    subtree whose id did not change. Python reads one line per changed file of the history.
     """
+
+    def __init__(self, workdir: Path, commits: Sequence[str]) -> None:
+        import tempfile
+
+        self.commits = list(commits)
+        self._stdin = tempfile.TemporaryFile()
+        self._stdin.write("".join(f"{oid}\n" for oid in self.commits).encode())
+        self._stdin.seek(0)
+        self._stdout = tempfile.TemporaryFile()
+        self._stderr = tempfile.TemporaryFile()
+        try:
+            self._process = subprocess.Popen(
+                ["git", "diff-tree", "--stdin", "--always", "-r", "--root", "--raw", "--no-abbrev", *_DIFF_OPTIONS],
+                cwd=workdir, stdin=self._stdin, stdout=self._stdout, stderr=self._stderr, env=_env())
+        except OSError as exc:
+            self.close()
+            raise RepoError(f"cannot run git: {exc.strerror}") from None
+
+    def close(self) -> None:
+        for handle in (self._stdin, self._stdout, self._stderr):
+            handle.close()
+
+    def abandon(self) -> None:
+        """Stop git (the caller stopped early) and drop what it wrote."""
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+        self.close()
+
+    def result(self, wanted: Callable[[str], bool]) -> dict[str, list[_Changed]]:
+        """Each ``wanted`` file each commit adds or changes (waits for git)."""
+        try:
+            status = self._process.wait()
+            if status != 0:
+                self._stderr.seek(0)
+                message = self._stderr.read().decode("utf-8", "replace").strip().splitlines()
+                raise RepoError(f"git diff-tree failed: {message[0] if message else status}")
+            self._stdout.seek(0)
+            return _parse_listing(self._stdout, self.commits, wanted)
+        finally:
+            self.close()
+
+
+def _parse_listing(lines: Iterable[bytes], commits: Sequence[str], wanted: Callable[[str], bool]) -> dict[str, list[_Changed]]:
     found: dict[str, list[_Changed]] = {oid: [] for oid in commits}
     current: list[_Changed] | None = None
-    try:
-        process = subprocess.Popen(
-            ["git", "diff-tree", "--stdin", "--always", "-r", "--root", "--raw", "--no-abbrev", *_DIFF_OPTIONS],
-            cwd=workdir, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
-    except OSError as exc:
-        raise RepoError(f"cannot run git: {exc.strerror}") from None
-    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-    import threading
-
-    def feed() -> None:
-        assert process.stdin is not None
-        try:
-            process.stdin.write("".join(f"{oid}\n" for oid in commits).encode())
-            process.stdin.close()
-        except OSError:
-            pass  # git stopped early; its status says why
-
-    feeder = threading.Thread(target=feed, daemon=True)
-    feeder.start()
-    for raw in process.stdout:
+    for raw in lines:
         if raw.startswith(b":"):
             if current is None:
                 continue
@@ -207,11 +232,6 @@ def _changed_in_commits(workdir: Path, commits: Sequence[str],
                 current.append((int(new_mode, 8), status[:1], path, old_id if old_regular else "", new_id))
         else:
             current = found.get(raw.strip().decode("ascii", "replace"))
-    feeder.join()
-    error = process.stderr.read()
-    if process.wait() != 0:
-        message = error.decode("utf-8", "replace").strip().splitlines()
-        raise RepoError(f"git diff-tree failed: {message[0] if message else process.returncode}")
     return found
 
 
@@ -243,15 +263,17 @@ def added_lines(old: bytes | None, new: bytes) -> AddedLines:
     return tuple(added)
 
 
-def commit_changes(workdir: Path, commits: Sequence[str], wanted: Callable[[str], bool]) -> dict[str, tuple[FileChange, ...]]:
+def commit_changes(workdir: Path, commits: Sequence[str], wanted: Callable[[str], bool],
+                   listing: ChangeListing | None = None) -> dict[str, tuple[FileChange, ...]]:
     """What each of ``commits`` (none a merge) adds to the ``wanted`` files, against its parent
     (or nothing, for a root or a shallow clone's boundary), in two calls to git for them all.
 
     ``diff-tree --raw`` lists the changed files with their old and new blob ids; ``cat-file
     --batch`` reads those blobs; the added lines are what the new blob holds that the old one
     does not (``added_lines``). A binary blob (a NUL byte early on, as git decides) is kept whole.
+    ``listing`` is the first call, started earlier for these commits.
     """
-    listed = _changed_in_commits(workdir, commits, wanted)
+    listed = (listing or ChangeListing(workdir, commits)).result(wanted)
     ids = [blob for oid in commits for mode, _, _, old, new in listed[oid]
            if mode & 0o170000 == 0o100000 for blob in (old, new) if blob]
     blobs = _blobs(workdir, list(dict.fromkeys(ids)))

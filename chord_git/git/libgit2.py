@@ -178,9 +178,17 @@ def range_commits(start: Path, spec: str | None) -> list[str]:
 
 
 def commit_changes(start: Path, commits: Sequence[str], wanted: Callable[[str], bool]) -> Iterator[CommitChanges]:
-    """Each of ``commits`` with the ``wanted`` files it added or changed and their added lines.
+    """Each of ``commits`` with the ``wanted`` files it added or changed and their added lines."""
+    for batch in commit_batches(start, commits, wanted, max(1, len(commits))):
+        yield from batch
 
-    Commits with one parent (or none) are read through ``git diff-tree`` in two calls for them all
+
+def commit_batches(start: Path, commits: Sequence[str], wanted: Callable[[str], bool],
+                   size: int) -> Iterator[list[CommitChanges]]:
+    """``commit_changes`` in batches of ``size`` commits; while the caller checks one batch, git
+    already lists the changes of the next.
+
+    Commits with one parent (or none) are read through ``git diff-tree`` and ``cat-file``
     (``command.commit_changes``): libgit2 compares every entry of a changed folder in a slow loop,
     which a memory of thousands of records makes the whole cost of a history scan. Merges, where
     what counts is what the merge adds against every parent, are diffed here.
@@ -188,18 +196,25 @@ def commit_changes(start: Path, commits: Sequence[str], wanted: Callable[[str], 
     repo = open_repo(start)
     if repo is None:
         raise RepoError(f"{start}: not inside a git repository")
+    where = Path(repo.workdir) if repo.workdir else Path(repo.path)
+    batches = [list(commits[first:first + size]) for first in range(0, len(commits), size)]
+    pending: command.ChangeListing | None = None
     try:
         merges = {oid for oid in commits if len(repo[oid].peel(pygit2.Commit).parent_ids) > 1}
-        plain = [oid for oid in commits if oid not in merges]
-        where = Path(repo.workdir) if repo.workdir else Path(repo.path)
-        linear = command.commit_changes(where, plain, wanted) if plain else {}
-        for oid in commits:
-            if oid in merges:
-                yield CommitChanges(oid, _commit_files(repo, repo[oid].peel(pygit2.Commit), wanted))
-            else:
-                yield CommitChanges(oid, linear[oid])
+        plain = [[oid for oid in batch if oid not in merges] for batch in batches]
+        pending = command.ChangeListing(where, plain[0]) if batches and plain[0] else None
+        for number, batch in enumerate(batches):
+            current = pending
+            following = plain[number + 1] if number + 1 < len(batches) else []
+            pending = command.ChangeListing(where, following) if following else None
+            linear = command.commit_changes(where, plain[number], wanted, current) if current else {}
+            yield [CommitChanges(oid, _commit_files(repo, repo[oid].peel(pygit2.Commit), wanted)
+                                 if oid in merges else linear[oid]) for oid in batch]
     except pygit2.GitError as exc:
         raise _walk_error(exc) from None
+    finally:
+        if pending is not None:
+            pending.abandon()
 
 
 def _walk(repo: pygit2.Repository, spec: str | None) -> Iterator[pygit2.Commit]:

@@ -106,14 +106,14 @@ def test_a_second_history_scan_reads_no_diff(mrepo: Path, monkeypatch: pytest.Mo
     git(mrepo, "add", "-A")
     git(mrepo, "commit", "-q", "--no-verify", "-m", "one more")
     read: list[str] = []
-    real = libgit2.commit_changes
+    real = libgit2.commit_batches
 
-    def counting(start: Path, commits: Any, wanted: Any) -> Any:
+    def counting(start: Path, commits: Any, wanted: Any, size: int) -> Any:
         commits = list(commits)
         read.extend(commits)
-        return real(start, commits, wanted)
+        return real(start, commits, wanted, size)
 
-    monkeypatch.setattr(libgit2, "commit_changes", counting)
+    monkeypatch.setattr(libgit2, "commit_batches", counting)
     first = driver.history(mrepo, None)
     assert len(read) == 4 and [f.kind for f in first.findings] == ["github-token"]
     read.clear()
