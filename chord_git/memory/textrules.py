@@ -7,6 +7,8 @@ from __future__ import annotations
 import ipaddress
 import re
 
+from chord_git.regex_lazy import lazy
+
 # Lookbehinds are ASCII-only on purpose: Unicode \w would match CJK text written right before a
 # path ("代码在/Users/li/src"). Roots that only ever name a machine's own layout; API routes such as /v1/chat stay legal.
 _POSIX_ROOTS = (
@@ -18,7 +20,7 @@ _POSIX_ROOTS = (
     "shared|net|afs|nfs|export|exports|volume|volumes|storage|jenkins|teamcity|buildkite|azp|vsts|"
     "persist|efs|gpfs|lustre"
 )
-ABSOLUTE_PATH = re.compile(
+ABSOLUTE_PATH = lazy(
     r"(?:(?<![A-Za-z0-9_.~/\\:-])/(?:" + _POSIX_ROOTS + r")(?:/[^\s/`'\")\]>]+)+/?)"  # /home/ana/src
     r"|(?:(?<![A-Za-z0-9_])[A-Za-z]:[\\/][^\s`'\")\]>]*)"  # C:\Users\ana, D:/work
     r"|(?:(?<![A-Za-z0-9_\\])\\\\[\w.$-]+\\[^\s`'\")\]>]+)"  # \\server\share
@@ -46,7 +48,7 @@ def line_of(text: str, offset: int) -> int:
 # R23: commit SHAs. Candidates are whole hex words (ASCII word boundaries, so CJK text right
 # before or after still counts as a boundary); a word needs a digit and a letter to be a SHA, so
 # "deadbeef", "2026011512" and record ids (whose hex part is four characters) are left alone.
-_HEX_WORD = re.compile(r"(?<![0-9A-Za-z_])[0-9A-Fa-f]{7,40}(?![0-9A-Za-z_])")
+_HEX_WORD = lazy(r"(?<![0-9A-Za-z_])[0-9A-Fa-f]{7,40}(?![0-9A-Za-z_])")
 
 
 def commit_shas(text: str) -> list[tuple[int, int]]:
@@ -63,7 +65,7 @@ def commit_shas(text: str) -> list[tuple[int, int]]:
 # hyphen precedes it (so each dotted name is tried once: linear), and must not run on into a
 # longer name (``app.local.example.com``) or a file name (``settings.local.json``). Dotfiles such
 # as ``.env.local`` never match because a name cannot start with a dot.
-_HOST = re.compile(
+_HOST = lazy(
     r"(?<![A-Za-z0-9.-])(?:[A-Za-z0-9][A-Za-z0-9-]{0,62}\.)+"
     r"(?:local|lan|internal|localdomain|home\.arpa)(?![A-Za-z0-9-]|\.[A-Za-z0-9])",
     re.IGNORECASE,
@@ -74,12 +76,12 @@ _PACKAGE_ROOTS = frozenset({"com", "org", "net", "io", "dev", "edu", "gov", "jav
 
 # Any dotted name of three or more labels, to look at label by label: machines inside a company
 # network live under its public domain (``db01.corp.acme.com``, ``ci.internal.acme.com``).
-_DOTTED = re.compile(r"(?<![A-Za-z0-9.@/-])(?:[A-Za-z0-9][A-Za-z0-9-]{0,62}\.){2,}[A-Za-z][A-Za-z0-9-]{1,62}"
+_DOTTED = lazy(r"(?<![A-Za-z0-9.@/-])(?:[A-Za-z0-9][A-Za-z0-9-]{0,62}\.){2,}[A-Za-z][A-Za-z0-9-]{1,62}"
                      r"(?![A-Za-z0-9-]|\.[A-Za-z0-9])")
 _INTERNAL_LABELS = frozenset({"corp", "internal", "intra", "intranet", "lan", "local", "localdomain", "priv",
                               "private", "office", "vpn", "mgmt", "infra", "int", "ad", "onprem", "on-prem"})
 # A first label that names one machine: db01, web-03, gpu-node-7, ip-10-0-0-1, build42.
-_MACHINE_LABEL = re.compile(r"^(?:[a-z]+[-_]?\d{2,}|[a-z]+(?:-[a-z]+)*-\d+|ip(?:-\d{1,3}){4})$", re.IGNORECASE)
+_MACHINE_LABEL = lazy(r"^(?:[a-z]+[-_]?\d{2,}|[a-z]+(?:-[a-z]+)*-\d+|ip(?:-\d{1,3}){4})$", re.IGNORECASE)
 # File names with dotted extensions are not hosts (``app.config.json``, ``docker.compose.yml``).
 _FILE_SUFFIXES = frozenset({"json", "yml", "yaml", "toml", "md", "txt", "py", "js", "ts", "tsx", "jsx", "go",
                             "rs", "java", "kt", "rb", "sh", "cfg", "ini", "conf", "lock", "xml", "html", "css",
@@ -103,9 +105,9 @@ def host_names(text: str) -> list[tuple[int, int]]:
     return sorted(set(spans))
 
 
-_IPV4 = re.compile(r"(?<![0-9A-Za-z.])(?:\d{1,3}\.){3}\d{1,3}(?![0-9]|\.[0-9])")
+_IPV4 = lazy(r"(?<![0-9A-Za-z.])(?:\d{1,3}\.){3}\d{1,3}(?![0-9]|\.[0-9])")
 # Bounded repetition only; ipaddress decides what is really an address.
-_IPV6 = re.compile(r"(?<![0-9A-Za-z:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:%[A-Za-z0-9]{1,15})?(?![0-9A-Za-z:])")
+_IPV6 = lazy(r"(?<![0-9A-Za-z:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:%[A-Za-z0-9]{1,15})?(?![0-9A-Za-z:])")
 PRIVATE_NETWORKS = tuple(
     ipaddress.ip_network(net) for net in (
         "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "127.0.0.0/8",
@@ -134,7 +136,7 @@ def private_ips(text: str) -> list[tuple[int, int]]:
 # R18: transient git state. Mentions of git as a workflow ("rebase feature branches on main")
 # are fine; phrases that describe the state of one checkout at one moment are not. Worktrees
 # are named by the product page itself as never-memory, so any mention counts.
-TRANSIENT_GIT_STATE = re.compile(
+TRANSIENT_GIT_STATE = lazy(
     r"\bcurrent(?:ly)?\s+(?:checked[- ]out\s+|active\s+|git\s+|working\s+)?branch\b"
     r"|\b(?:currently|now|still)\s+on\s+(?:the\s+)?(?:branch\s+[\w./-]+|[\w./-]+\s+branch)\b"
     r"|\b(?:we|i|you)(?:'re|'m|\s+are|\s+am)\s+on\s+(?:the\s+)?(?:branch\s+[\w./-]+|[\w./-]+\s+branch)\b"
@@ -180,7 +182,7 @@ def transient_git_state(text: str) -> list[tuple[int, int]]:
 # Memory is background, never authority: it may not grant a permission, override instructions, or
 # order a destructive or privileged command. A prohibition is fine ("never push --force to main"),
 # so a match preceded in its clause by a negation does not count.
-PERMISSION_GRANT = re.compile(
+PERMISSION_GRANT = lazy(
     r"\b(?:is|are|was|were|be)\s+(?:now\s+|always\s+|also\s+)?(?:allowed|permitted|authori[sz]ed|pre-?approved)\b"
     r"|\b(?:is|are|was|were|be)\s+(?:now\s+|always\s+|also\s+)?(?:approved|ok(?:ay)?|fine)\s+(?:to|for)\s+(?:skip|bypass|push|merge|deploy|delete|force|run|release)"
     r"|\byou\s+(?:may|can)\s+(?:always\s+|freely\s+|now\s+|safely\s+)?(?:skip|bypass|ignore|disable|push|merge|deploy|"
@@ -197,7 +199,7 @@ PERMISSION_GRANT = re.compile(
     r"|可以直接(?:推|push|合并|merge|提交|部署|删除|发布|上线|强推)|随意|自行决定",
     re.IGNORECASE,
 )
-INSTRUCTION_OVERRIDE = re.compile(
+INSTRUCTION_OVERRIDE = lazy(
     r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|"
     r"other|existing|system|safety|original)?\s*(?:instructions?|rules|guidelines|prompts?|messages|agents\.md|policies)\b"
     r"|\bsystem\s+prompt\b|\bdeveloper\s+(?:mode|message)\b|\bjailbreak\b|\byou\s+are\s+now\b"
@@ -206,7 +208,7 @@ INSTRUCTION_OVERRIDE = re.compile(
     r"|无视(?:之前|以上|所有)?(?:的)?(?:指令|规则)|优先于\s?(?:AGENTS\.md|用户|指令)",
     re.IGNORECASE,
 )
-DANGEROUS_COMMAND = re.compile(
+DANGEROUS_COMMAND = lazy(
     r"\bsudo\b|\brm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\b|\brm\s+--recursive\b|\bchmod\s+(?:-R\s+)?0?777\b"
     r"|\bgit\s+push\s+(?:[^\n;|&]*\s)?(?:--force(?!-with-lease)|-f)\b|\bforce[- ]push(?:ing|ed)?\b|强推|强制推送"
     r"|\bgit\s+reset\s+--hard\b|\bgit\s+clean\s+-[a-z]*[fdx][a-z]*\b|\bgit\s+branch\s+-D\b"
@@ -215,13 +217,13 @@ DANGEROUS_COMMAND = re.compile(
     r"|\bkubectl\s+delete\b|\bterraform\s+destroy\b|\bdocker\s+system\s+prune\b",
     re.IGNORECASE,
 )
-_NEGATION = re.compile(
+_NEGATION = lazy(
     r"\b(?:never|not|no|don'?t|do\s+not|doesn'?t|does\s+not|mustn'?t|must\s+not|shouldn'?t|should\s+not|"
     r"cannot|can'?t|won'?t|avoid|forbidden|prohibited|disallowed|refuse|without\s+ever|nor)\b"
     r"|不要|不准|不许|不能|不可|不得|禁止|别|切勿|千万别|不允许|严禁|避免|绝不|不应|不该",
     re.IGNORECASE,
 )
-_CLAUSE_START = re.compile(r"[.;!?\n。；！？]|\b(?:but|however)\b|但是|但|不过")
+_CLAUSE_START = lazy(r"[.;!?\n。；！？]|\b(?:but|however)\b|但是|但|不过")
 
 
 def _unnegated(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:

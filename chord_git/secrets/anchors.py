@@ -7,12 +7,13 @@ filtering that word's positions instead of another pass.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from ..regex_lazy import lazy
+
 # Scripts of the labels matched as written (Chinese, Japanese, Korean, Cyrillic, Spanish ñ).
-_LABEL_SCRIPTS = re.compile(r"[\u00f1\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_LABEL_SCRIPTS = lazy(r"[\u00f1\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # Searched first when asked for, so that longer words can be derived from them.
 BASES = ("pass", "pw", "token", "secret", "key", "cred", "auth", "log", "access")
 

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import re
 
+from ..regex_lazy import lazy
 from . import benign, keys
 from .values import is_reference_or_default
 from .anchors import Occurrences
 from .formats import RANK_ASSIGNMENT, Span
 
-_KEY_CHARS = re.compile(r"[\w.\-$]*")
+_KEY_CHARS = lazy(r"[\w.\-$]*")
 _MAX_KEY = 100
-_SEP = re.compile(
+_SEP = lazy(
     r"""(?P<close>["'`]?\]?)(?:\[\d{0,4}\])?(?:
         (?:[ \t]+[A-Za-z_][\w.<>\[\]*]{0,40})?[ \t]*(?P<assign>:{1,3}=|\?=|\.=|\+=|=(?![=>~]))
       | [ \t]*(?P<op>=>|===?|!==?|:(?![:/])|<-)
@@ -30,25 +31,25 @@ _SEP = re.compile(
     )[ \t]*""",
     re.X,
 )
-_FLAG_VALUE = re.compile(r"[ \t]+")
-_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
-_VALUE = re.compile(
+_FLAG_VALUE = lazy(r"[ \t]+")
+_WORD_BEFORE = lazy(r"([A-Za-z]+)[ \t]+$")
+_VALUE = lazy(
     r"""(?:[@fFrRbBuU]{1,2}(?=["'`]))?(?:"(?P<dq>[^"\n]{0,512})"|'(?P<sq>[^'\n]{0,512})'|`(?P<bq>[^`\n]{0,512})`
       |(?P<bare>[^\s"'`]{1,512}))""",
     re.X,
 )
-_XML_VALUE = re.compile(r"\s{0,64}(?P<bare>[^<\s]{1,512})\s{0,64}</")
-_ESCAPE_CUT = re.compile(r"\\[nrt\"']|&&|\|\|")
-_SCHEME_WORD = re.compile(keys.AUTH_SCHEMES.pattern[: -len(r"\s+")])
-_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
-_SLUG_SEGMENT = re.compile(r"^(?:[a-z]{1,10}\d{0,3}|\d+)$")
-_QUERY_CUT = re.compile(r"[&#]")
-_FLAG = re.compile(r"--?[A-Za-z]")  # "pass `--keyring=…`": a command-line flag, not a value
-_INDIRECT = re.compile(r"[A-Za-z_][\w.]*[\(\[]")
-_SPACE = re.compile(r"\s")
-_DIGIT = re.compile(r"\d")
-_ALPHA = re.compile(r"[^\W\d_]")
-_NOT_ALNUM = re.compile(r"[\W_]")
+_XML_VALUE = lazy(r"\s{0,64}(?P<bare>[^<\s]{1,512})\s{0,64}</")
+_ESCAPE_CUT = lazy(r"\\[nrt\"']|&&|\|\|")
+_SCHEME_WORD = lazy(keys.AUTH_SCHEMES.pattern[: -len(r"\s+")])
+_SLUG = lazy(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
+_SLUG_SEGMENT = lazy(r"^(?:[a-z]{1,10}\d{0,3}|\d+)$")
+_QUERY_CUT = lazy(r"[&#]")
+_FLAG = lazy(r"--?[A-Za-z]")  # "pass `--keyring=…`": a command-line flag, not a value
+_INDIRECT = lazy(r"[A-Za-z_][\w.]*[\(\[]")
+_SPACE = lazy(r"\s")
+_DIGIT = lazy(r"\d")
+_ALPHA = lazy(r"[^\W\d_]")
+_NOT_ALNUM = lazy(r"[\W_]")
 
 
 def looks_secret(value: str, strength: str) -> bool:
@@ -219,7 +220,7 @@ def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int,
     return Span(span[0], span[1], kind, RANK_ASSIGNMENT), resume
 
 
-_LAST_WORD = re.compile(r"[A-Za-z]+$")
+_LAST_WORD = lazy(r"[A-Za-z]+$")
 
 
 def service_values(view: str, text: str, runs: list[tuple[int, int]]) -> list[Span]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from ..regex_lazy import lazy
 from .keys import key_is_non_secret
 from .shapes import (
     _NON_ALNUM,
@@ -34,29 +35,29 @@ from .shapes import (
 # Soft categories: overridden when the value is assigned to a secret-looking key.
 SOFT_REASONS = frozenset({"uuid", "hex", "number"})
 
-_UUID = re.compile(r"^\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}?$")
-_HEX = re.compile(r"^(?:0x)?[0-9a-fA-F]+$")
-_DIGEST_PREFIX = re.compile(
+_UUID = lazy(r"^\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}?$")
+_HEX = lazy(r"^(?:0x)?[0-9a-fA-F]+$")
+_DIGEST_PREFIX = lazy(
     r"^(?:sha1|sha224|sha256|sha384|sha512|sha3-\d+|md5|blake2[bs]?|blake3|xxh\d*|crc32|h1|"
     r"sri|etag|W/)[:=\-/]", re.I)
-_VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+(?:[-+~][\w.+-]*)?$")
+_VERSION = lazy(r"^[vV]?\d+(?:\.\d+)+(?:[-+~][\w.+-]*)?$")
 # ``chalk-4.1.2``, ``jjwt-jackson-0.11.2``: a package name with its version.
-_NAME_VERSION = re.compile(r"^(?:[\w.]+:)?[a-z][a-z0-9]*(?:[-_.][a-z][a-z0-9]*)*[-_@:]v?\d+(?:\.\d+)+(?:[-+.][\w.]+)?$")
-_PROSE = re.compile(r"^[A-Za-z][a-z'’]*(?:[ ,;:]+[A-Za-z][a-z'’]*[.!?]?){1,}[.!?]?$")
-_NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)*(?:[eE][+-]?\d+)?[a-zA-Z%]{0,3}$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
-_IPV4 = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:/\d{1,2})?$")
-_IPV6 = re.compile(r"^[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{0,4}){2,7}$")
-_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
-_DOMAIN = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,10}(?::\d{1,5})?(?:/[\w./%-]*)?$")
-_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]{1,20}://")
-_URL_CREDENTIAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^/\s@]*:[^/\s@]*@")
-_PATH = re.compile(r"^(?:~|\.{1,2})?/[\w.@%+~-]*(?:/[\w.@%+~-]*)*$|^[A-Za-z]:\\")
-_FILE_NAME = re.compile(
+_NAME_VERSION = lazy(r"^(?:[\w.]+:)?[a-z][a-z0-9]*(?:[-_.][a-z][a-z0-9]*)*[-_@:]v?\d+(?:\.\d+)+(?:[-+.][\w.]+)?$")
+_PROSE = lazy(r"^[A-Za-z][a-z'’]*(?:[ ,;:]+[A-Za-z][a-z'’]*[.!?]?){1,}[.!?]?$")
+_NUMBER = lazy(r"^[+-]?\d+(?:[.,]\d+)*(?:[eE][+-]?\d+)?[a-zA-Z%]{0,3}$")
+_DATE = lazy(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
+_IPV4 = lazy(r"^\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:/\d{1,2})?$")
+_IPV6 = lazy(r"^[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{0,4}){2,7}$")
+_EMAIL = lazy(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
+_DOMAIN = lazy(r"^(?:[a-z0-9-]+\.)+[a-z]{2,10}(?::\d{1,5})?(?:/[\w./%-]*)?$")
+_URL = lazy(r"^[a-zA-Z][a-zA-Z0-9+.-]{1,20}://")
+_URL_CREDENTIAL = lazy(r"^[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^/\s@]*:[^/\s@]*@")
+_PATH = lazy(r"^(?:~|\.{1,2})?/[\w.@%+~-]*(?:/[\w.@%+~-]*)*$|^[A-Za-z]:\\")
+_FILE_NAME = lazy(
     r"^[\w.@+-]*(?:/[\w.@+-]+)*\.(?:pem|key|p12|pfx|jks|keystore|keytab|crt|cer|der|pub|json|"
     r"ya?ml|toml|ini|cfg|conf|env|txt|md|py|js|ts|go|rb|sh|xml|html|png|jpe?g|gif|svg|zip|gz|"
     r"tgz|tar|whl|jar|so|dll|exe|log|lock|sql|db|csv|gpg|asc)$", re.I)
-_PUBLIC_KEY = re.compile(
+_PUBLIC_KEY = lazy(
     r"^(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\b|"
     r"^AAAA(?:B3NzaC1|C3NzaC1|E2VjZHNh)|BEGIN (?:[A-Z]+ )?PUBLIC KEY|BEGIN CERTIFICATE")
 DIGEST_KEYS = frozenset({
@@ -110,10 +111,10 @@ def is_benign_value(value: str) -> bool:
     return benign_reason(value) is not None
 
 
-_KEY_ASSIGNED = re.compile(r"([A-Za-z_][\w.\-]{0,80})[\"'`\]]?\s*(?:[:=]|:=|=>|==|!=)\s*[\"'`@]?$")
-_KEY_ADJACENT = re.compile(r"([A-Za-z_][\w.\-]{0,80})\s*$")
-_DIGEST_WORDS = re.compile(r"sha\d*|md5|checksum|digest|integrity|hash|commit|etag|nonce")
-_ATTRIBUTE_NAME = re.compile(r"""(?:name|key|id|property)\s*=\s*["']([^"'<>]{1,80})["']\s+$""", re.I)
+_KEY_ASSIGNED = lazy(r"([A-Za-z_][\w.\-]{0,80})[\"'`\]]?\s*(?:[:=]|:=|=>|==|!=)\s*[\"'`@]?$")
+_KEY_ADJACENT = lazy(r"([A-Za-z_][\w.\-]{0,80})\s*$")
+_DIGEST_WORDS = lazy(r"sha\d*|md5|checksum|digest|integrity|hash|commit|etag|nonce")
+_ATTRIBUTE_NAME = lazy(r"""(?:name|key|id|property)\s*=\s*["']([^"'<>]{1,80})["']\s+$""", re.I)
 
 
 def assigned_key(line: str, start: int) -> str:

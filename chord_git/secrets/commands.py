@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..regex_lazy import lazy
 from . import values, vocab
 from .anchors import Occurrences
 from .formats import RANK_ASSIGNMENT, Span
@@ -84,12 +85,12 @@ for _rule in TOOL_RULES:
         _RULES.setdefault(_tool, []).append(_rule)
 del _rule, _tool
 
-_TOOL = re.compile(r"(?<![\w.-])(?:" + "|".join(sorted(map(re.escape, _RULES), key=len, reverse=True)) + r")(?![\w-])")
+_TOOL = lazy(r"(?<![\w.-])(?:" + "|".join(sorted(map(re.escape, _RULES), key=len, reverse=True)) + r")(?![\w-])")
 # Literal anchors besides " -": positional rules and pipes into --password-stdin.
 _ANCHORS = (" -", "rabbitmqctl", "net use ", "password-stdin")
-_SEGMENT_SPLIT = re.compile(r"[`|;()]|&&")
-_ARG = re.compile(r"""(?:[^\s'"`|;&<>]+|'[^'\n]*'|"[^"\n]*")+""")
-_ECHO = re.compile(r"""(?:echo|printf(?:[ \t]+'%s')?)[ \t]+(?:-n[ \t]+)?(?P<value>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s|'"]{1,200})[ \t]*\|\Z""")
+_SEGMENT_SPLIT = lazy(r"[`|;()]|&&")
+_ARG = lazy(r"""(?:[^\s'"`|;&<>]+|'[^'\n]*'|"[^"\n]*")+""")
+_ECHO = lazy(r"""(?:echo|printf(?:[ \t]+'%s')?)[ \t]+(?:-n[ \t]+)?(?P<value>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s|'"]{1,200})[ \t]*\|\Z""")
 
 
 def _segments(view: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from collections.abc import Callable
 
+from ..regex_lazy import lazy
 from .formats import Span
 
 Rescan = Callable[[str], list[Span]]
@@ -25,23 +25,23 @@ Rescan = Callable[[str], list[Span]]
 MAX_RUN = 8192
 _MIN_DECODED = 12
 _JOIN_CONTEXT = 160
-_B64_RUN = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_\-]{24,}={0,2}")
-_HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){12,}")
+_B64_RUN = lazy(r"[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_\-]{24,}={0,2}")
+_HEX_RUN = lazy(r"(?:[0-9a-fA-F]{2}){12,}")
 # Base64 of ASCII text: each 4-character group starts with a character worth less than 32
 # (the byte's top bit is clear); hex of printable ASCII has a first digit 2-7 in every pair. A
 # cheap test on the first groups that rejects random runs before decoding them.
-_B64_OF_TEXT = re.compile(r"(?:[A-Za-f][A-Za-z0-9+/_\-]{3}){4}")
-_HEX_OF_TEXT = re.compile(r"(?:[2-7][0-9a-fA-F]){8}")
-_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}")
+_B64_OF_TEXT = lazy(r"(?:[A-Za-f][A-Za-z0-9+/_\-]{3}){4}")
+_HEX_OF_TEXT = lazy(r"(?:[2-7][0-9a-fA-F]){8}")
+_ESCAPE = lazy(r"%[0-9A-Fa-f]{2}|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}")
 
 # A line break with a value character on both sides (a digit just before it, and a run on the
 # next line, indented at most 8): the literal newline first lets the engine skip between lines.
-_LINE_BREAK_IN_VALUE = re.compile(r"\n(?<=[0-9A-Za-z_\-+/=~%\\]{12}\n)[ \t]{0,8}[A-Za-z0-9_\-+/=~%]{6}")
-_DIGITS = re.compile(r"\d")
-_LETTERS = re.compile(r"[A-Za-z]")
-_UPPER = re.compile(r"[A-Z]")
-_LOWER = re.compile(r"[a-z]")
-_RUN = re.compile(r"[A-Za-z0-9_\-+/=.~%\\]+")
+_LINE_BREAK_IN_VALUE = lazy(r"\n(?<=[0-9A-Za-z_\-+/=~%\\]{12}\n)[ \t]{0,8}[A-Za-z0-9_\-+/=~%]{6}")
+_DIGITS = lazy(r"\d")
+_LETTERS = lazy(r"[A-Za-z]")
+_UPPER = lazy(r"[A-Z]")
+_LOWER = lazy(r"[a-z]")
+_RUN = lazy(r"[A-Za-z0-9_\-+/=.~%\\]+")
 
 
 def _text(data: bytes) -> str | None:

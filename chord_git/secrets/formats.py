@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from ..regex_lazy import lazy
 from . import benign, patterns
 
 # Ranks order kinds when spans overlap: lower is more specific.
@@ -52,7 +53,7 @@ def _build_dispatch() -> tuple[Dispatch, Dispatch]:
 
 
 _BY_TWO, _BY_ONE = _build_dispatch()
-_SUBSTART = re.compile(r"[=/](?=[A-Za-z0-9_])")
+_SUBSTART = lazy(r"[=/](?=[A-Za-z0-9_])")
 
 
 def _b64decode(data: str) -> bytes | None:
@@ -193,7 +194,7 @@ def private_keys(view: str, text: str) -> list[Span]:
         pos = stop
 
 
-_SCHEME_BACK = re.compile(r"[A-Za-z0-9+.\-]{1,30}")
+_SCHEME_BACK = lazy(r"[A-Za-z0-9+.\-]{1,30}")
 
 
 def url_credentials(view: str, text: str) -> list[Span]:

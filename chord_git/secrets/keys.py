@@ -6,8 +6,7 @@ name, which then need a more random value).
 """
 from __future__ import annotations
 
-import re
-
+from ..regex_lazy import lazy
 from .shapes import word_parts
 
 # Vocabulary for the assignment detector (``export X_TOKEN=…``, ``password: …``).
@@ -85,7 +84,7 @@ NON_SECRET_QUALIFIERS = frozenset({
 ID_KEY_QUALIFIERS = frozenset({"session", "routing", "request", "trace", "correlation", "sticky",
                                "affinity", "dedup", "dedupe", "feature", "flag", "translation", "i18n"})
 # Words in front of a value that say an Authorization header value follows.
-AUTH_SCHEMES = re.compile(
+AUTH_SCHEMES = lazy(
     r"(?i)(?:bearer|basic|token|digest|api-?token|api-?key|apikey|key|bot|oauth|sso-key|"
     r"ssws|jwt|negotiate|splunk|hmac)\s+")
 

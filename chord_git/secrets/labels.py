@@ -16,15 +16,16 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from ..regex_lazy import lazy
 from . import keys, vocab
 from .anchors import Occurrences
 from .shapes import word_parts
 
 _WORD_SET = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
-_WORD_FORWARD = re.compile(r"[a-z0-9_\-]*")
+_WORD_FORWARD = lazy(r"[a-z0-9_\-]*")
 # The word before a label, read backwards: blanks, then word characters not starting with - or _.
-_PREV_REVERSED = re.compile(r"[ \t]{1,3}([a-z0-9_\-]{0,30}[a-z0-9])(?![a-z0-9_\-])")
-_NEXT_WORD = re.compile(r"[*_`'\"]{0,3}[ \t]{1,3}([a-z][a-z0-9_\-]{0,30})")
+_PREV_REVERSED = lazy(r"[ \t]{1,3}([a-z0-9_\-]{0,30}[a-z0-9])(?![a-z0-9_\-])")
+_NEXT_WORD = lazy(r"[*_`'\"]{0,3}[ \t]{1,3}([a-z][a-z0-9_\-]{0,30})")
 _LAST_WORDS = frozenset({*vocab.ASCII_PASSWORD_WORDS, *vocab.ASCII_WEAK_WORDS, *keys.STRONG_KEY_WORDS})
 _LAST_SUFFIXES = (*keys.STRONG_SUFFIXES, "password", "passwd", "pwd")
 _PLURALS = frozenset({"passwords", "tokens", "secrets", "keys", "credentials", "creds"})
@@ -33,7 +34,7 @@ _SCRIPT_CLASS = {form: cls
                  for table, cls in ((vocab.PASSWORD_LABELS, vocab.PASSWORD), (vocab.SECRET_LABELS, vocab.SECRET),
                                     (vocab.WEAK_LABELS, vocab.WEAK))
                  for label in table for form in (label, label.capitalize())}
-_SCRIPT_LABEL = re.compile("|".join(re.escape(f) for f in sorted(_SCRIPT_CLASS, key=len, reverse=True)))
+_SCRIPT_LABEL = lazy("|".join(re.escape(f) for f in sorted(_SCRIPT_CLASS, key=len, reverse=True)))
 
 
 class Label(NamedTuple):

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
+from ..regex_lazy import lazy
 from . import keys, values, vocab
 from .formats import RANK_URL, Span
 
@@ -22,10 +23,10 @@ KIND = "token-in-url"
 # After one of "?&#;": a parameter and its value (matched at each such character, found by
 # ``str.find``, which is faster than letting the engine test every position). A value never
 # holds one of those characters, so no match is read twice.
-_PARAMETER = re.compile(r"([A-Za-z][A-Za-z0-9_.\-]{0,39})=([^?&#;\s\"'<>`)\]|]{1,4096})")
+_PARAMETER = lazy(r"([A-Za-z][A-Za-z0-9_.\-]{0,39})=([^?&#;\s\"'<>`)\]|]{1,4096})")
 _PARAMETER_STARTS = "?&#;"
 _PATH_WORDS = "|".join(sorted((re.escape(w) for w in vocab.URL_TOKEN_PATH_WORDS), key=len, reverse=True))
-_PATH = re.compile(rf"/(?:{_PATH_WORDS})/([a-z0-9_\-~.]{{16,256}})(?=[/?#\s\"'<>`)\]|]|$)")
+_PATH = lazy(rf"/(?:{_PATH_WORDS})/([a-z0-9_\-~.]{{16,256}})(?=[/?#\s\"'<>`)\]|]|$)")
 _PASSWORD_PARAMS = frozenset({"password", "passwd", "pwd", "pass"})
 
 

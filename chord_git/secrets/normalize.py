@@ -16,6 +16,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..regex_lazy import lazy
+
 # Characters that render as nothing (or only reorder what follows) and can hide inside a token.
 _INVISIBLE = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f"
@@ -73,9 +75,9 @@ _TABLE = _build_table()
 # Every character to fold or drop: text without any is left as it is, and text with some is
 # rewritten only there (``str.translate`` would look up every character). Astral characters get
 # their own class so the other one stays a bitmap.
-_FOLDABLE_BMP = re.compile(f"[{_character_class([c for c in _TABLE if ord(c) < 0x10000])}]")
-_FOLDABLE_ALL = re.compile(f"{_FOLDABLE_BMP.pattern}|[{_character_class([c for c in _TABLE if ord(c) >= 0x10000])}]")
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_FOLDABLE_BMP = lazy(f"[{_character_class([c for c in _TABLE if ord(c) < 0x10000])}]")
+_FOLDABLE_ALL = lazy(f"{_FOLDABLE_BMP.pattern}|[{_character_class([c for c in _TABLE if ord(c) >= 0x10000])}]")
+_ASTRAL = lazy("[\U00010000-\U0010ffff]")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from ..regex_lazy import lazy
 from . import values, vocab
 from .anchors import Occurrences
 from .formats import Span
@@ -21,27 +22,27 @@ KIND = "login-credentials"
 _WINDOW = 80
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _QUOTED = r"`[^`\n]{1,100}`|\"[^\"\n]{1,100}\"|'[^'\n]{1,100}'"
-_PAIR = re.compile(rf"""
+_PAIR = lazy(rf"""
     (?:[ \t]as[ \t]+[^\s]{{1,60}}[ \t]+(?:with|using)[ \t]+(?P<with>{_QUOTED}|[\x21-\x7e]{{1,100}})
      | (?P<user>[`'"*]{{0,2}}(?<![A-Za-z0-9_.@+\-])[A-Za-z0-9][A-Za-z0-9_.@+\-]{{0,40}}+[`'"*]{{0,2}})
        (?P<sep>[ \t]*/[ \t]*|:(?![/:\s]))
        (?P<pass>{_QUOTED}|[^\s/,;`'"{_CJK}]{{1,100}})
     )""", re.X)
 # "请用 <password> 登录": the value before a login word.
-_USE_BEFORE = re.compile(rf"(?:用|使用)[ \t]*(?P<value>{_QUOTED}|[\x21-\x7e]{{1,100}})[ \t]*\Z")
+_USE_BEFORE = lazy(rf"(?:用|使用)[ \t]*(?P<value>{_QUOTED}|[\x21-\x7e]{{1,100}})[ \t]*\Z")
 # Longest first: "credentials" before "credential", "logins" before "login".
 _PAIR_FORMS = tuple(sorted(vocab.PAIR_WORDS, key=len, reverse=True))
 # A pair standing alone: a user right before " / " and a value right after it.
 # After a spaced slash with no account word: a slash (a path) or brackets (code) end the pair.
-_PATH_OR_CODE = re.compile(r"[/()\[\]{}]")
-_USER_BEFORE = re.compile(r"(?<![A-Za-z0-9_.@+\-])[`'\"*]{0,2}([A-Za-z0-9][A-Za-z0-9_.@+\-]{0,40})[`'\"*]{0,2}\Z")
-_VALUE_AFTER = re.compile(rf"{_QUOTED}|[^\s/,;`'\"{_CJK}]{{6,100}}")
+_PATH_OR_CODE = lazy(r"[/()\[\]{}]")
+_USER_BEFORE = lazy(r"(?<![A-Za-z0-9_.@+\-])[`'\"*]{0,2}([A-Za-z0-9][A-Za-z0-9_.@+\-]{0,40})[`'\"*]{0,2}\Z")
+_VALUE_AFTER = lazy(rf"{_QUOTED}|[^\s/,;`'\"{_CJK}]{{6,100}}")
 # Accounts every system ships; "admin:…" right before a password-shaped value is a pair.
 _STOCK_ACCOUNTS = ("admin", "root")
-_PAIR_LABEL = re.compile("|".join(re.escape(a) for a in vocab.PAIR_LABELS))
+_PAIR_LABEL = lazy("|".join(re.escape(a) for a in vocab.PAIR_LABELS))
 _NOT_USERS = frozenset({"sha1", "sha256", "sha512", "md5", "http", "https", "ssh", "git", "file", "ftp",
                         "mailto", "tcp", "udp", "localhost"})
-_HOST = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,10}(?::\d+)?")  # a host before "/path" is a URL
+_HOST = lazy(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,10}(?::\d+)?")  # a host before "/path" is a URL
 
 
 def _plausible_user(user: str, sep: str) -> bool:

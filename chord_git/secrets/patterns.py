@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..regex_lazy import lazy
+
 # A token ends where token characters end; exact-length formats rely on it.
 _END = r"(?![A-Za-z0-9_\-])"
 _END_B64 = r"(?![A-Za-z0-9_\-+/=])"
@@ -46,7 +48,7 @@ def _tok(kind: str, prefixes: str | tuple[str, ...], body: str, source: str,
          *, end: str = _END, check: str = "placeholder") -> TokenFormat:
     pre = (prefixes,) if isinstance(prefixes, str) else prefixes
     lead = "|".join(re.escape(p) for p in pre)
-    return TokenFormat(kind, pre, re.compile(f"(?:{lead}){body}{end}"), source, check)
+    return TokenFormat(kind, pre, lazy(f"(?:{lead}){body}{end}"), source, check)
 
 
 # Tokens with a vendor prefix. Bodies use the character sets and lengths of the public formats.
@@ -184,54 +186,54 @@ TOKEN_FORMATS: tuple[TokenFormat, ...] = (
 # literal that is not at a token start.
 TEXT_FORMATS: tuple[TextFormat, ...] = (
     # https://core.telegram.org/bots/api#authorizing-your-bot : <bot id>:<35 chars starting A>
-    TextFormat("telegram-bot-token", re.compile(r":A[\w-]{34}(?![\w-])"), "Telegram bot token",
-               back=re.compile(r"(?<![\w:])\d{5,16}$")),
+    TextFormat("telegram-bot-token", lazy(r":A[\w-]{34}(?![\w-])"), "Telegram bot token",
+               back=lazy(r"(?<![\w:])\d{5,16}$")),
     # https://developers.facebook.com/docs/facebook-login/guides/access-tokens#apptokens
-    TextFormat("facebook-access-token", re.compile(r"\|[\w-]{27,40}(?![\w-])"), "Facebook app access token",
-               back=re.compile(r"(?<!\d)\d{15,16}$")),
-    TextFormat("facebook-access-token", re.compile(r"%7[Cc][\w-]{27,40}(?![\w-])"), "Facebook app access token",
-               back=re.compile(r"(?<!\d)\d{15,16}$")),
+    TextFormat("facebook-access-token", lazy(r"\|[\w-]{27,40}(?![\w-])"), "Facebook app access token",
+               back=lazy(r"(?<!\d)\d{15,16}$")),
+    TextFormat("facebook-access-token", lazy(r"%7[Cc][\w-]{27,40}(?![\w-])"), "Facebook app access token",
+               back=lazy(r"(?<!\d)\d{15,16}$")),
     # https://api.slack.com/messaging/webhooks
-    TextFormat("slack-webhook", re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,160}"),
+    TextFormat("slack-webhook", lazy(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,160}"),
                "Slack incoming webhook URL"),
-    TextFormat("teams-webhook", re.compile(r"\.webhook\.office\.com/webhookb2/[\w\-]{10,}@[\w\-]{10,}/IncomingWebhook/[\w]{20,}/[\w\-]{10,}"),
+    TextFormat("teams-webhook", lazy(r"\.webhook\.office\.com/webhookb2/[\w\-]{10,}@[\w\-]{10,}/IncomingWebhook/[\w]{20,}/[\w\-]{10,}"),
                "Microsoft Teams incoming webhook"),
-    TextFormat("discord-webhook", re.compile(r"discord(?:app)?\.com/api/webhooks/\d{5,30}/[\w\-]{40,100}"),
+    TextFormat("discord-webhook", lazy(r"discord(?:app)?\.com/api/webhooks/\d{5,30}/[\w\-]{40,100}"),
                "Discord webhook URL"),
     # Sidekiq Enterprise gem credentials: https://github.com/sidekiq/sidekiq/wiki/Sidekiq-Pro
-    TextFormat("sidekiq-secret", re.compile(r"BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM[\"']?\s*(?::|=)\s*[\"']?([a-f0-9]{8}:[a-f0-9]{8})"),
+    TextFormat("sidekiq-secret", lazy(r"BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM[\"']?\s*(?::|=)\s*[\"']?([a-f0-9]{8}:[a-f0-9]{8})"),
                "gitleaks sidekiq-secret", group=1),
     # Azure storage: https://learn.microsoft.com/azure/storage/common/storage-configure-connection-string
-    TextFormat("azure-storage-key", re.compile(r"AccountKey=([A-Za-z0-9+/]{86,88}={0,2})"), "Azure storage connection string",
+    TextFormat("azure-storage-key", lazy(r"AccountKey=([A-Za-z0-9+/]{86,88}={0,2})"), "Azure storage connection string",
                group=1),
     # Azure AD client secrets: 3 chars, a digit, "Q~", 31-34 chars (gitleaks azure-ad-client-secret).
     # HashiCorp Terraform Cloud tokens: <14 chars>.atlasv1.<60-70 chars> (gitleaks hashicorp-tf-api-token).
     # SoftLayer API URLs carry the key in the path (detect-secrets SoftlayerDetector).
-    TextFormat("softlayer-credentials", re.compile(r"api\.softlayer\.com/soap/v3(?:\.1)?/([a-z0-9]{64})(?![a-z0-9])"),
+    TextFormat("softlayer-credentials", lazy(r"api\.softlayer\.com/soap/v3(?:\.1)?/([a-z0-9]{64})(?![a-z0-9])"),
                "SoftLayer SOAP API URL", group=1),
     # Mailchimp API keys: 32 hex digits and the data-center suffix (detect-secrets MailchimpDetector).
-    TextFormat("mailchimp-api-key", re.compile(r"-us\d{1,2}(?![\w-])"), "Mailchimp API key",
-               back=re.compile(r"(?<![\w-])[0-9a-f]{32}$")),
-    TextFormat("terraform-token", re.compile(r"\.atlasv1\.[a-zA-Z0-9\-_=]{60,70}(?![\w=\-])"),
-               "gitleaks hashicorp-tf-api-token", back=re.compile(r"(?<![A-Za-z0-9])[a-zA-Z0-9]{14}$")),
+    TextFormat("mailchimp-api-key", lazy(r"-us\d{1,2}(?![\w-])"), "Mailchimp API key",
+               back=lazy(r"(?<![\w-])[0-9a-f]{32}$")),
+    TextFormat("terraform-token", lazy(r"\.atlasv1\.[a-zA-Z0-9\-_=]{60,70}(?![\w=\-])"),
+               "gitleaks hashicorp-tf-api-token", back=lazy(r"(?<![A-Za-z0-9])[a-zA-Z0-9]{14}$")),
     # MaxMind license keys end in "_mmk" (gitleaks maxmind-license-key).
-    TextFormat("maxmind-license-key", re.compile(r"_mmk(?![\w-])"), "gitleaks maxmind-license-key",
-               back=re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}$")),
-    TextFormat("azure-ad-client-secret", re.compile(r"Q~[a-zA-Z0-9_~.\-]{31,34}(?![a-zA-Z0-9_~.\-])"),
-               "gitleaks azure-ad-client-secret", back=re.compile(r"(?<![a-zA-Z0-9_~.\-])[a-zA-Z0-9_~.\-]{3}\d$")),
+    TextFormat("maxmind-license-key", lazy(r"_mmk(?![\w-])"), "gitleaks maxmind-license-key",
+               back=lazy(r"(?<![A-Za-z0-9_])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}$")),
+    TextFormat("azure-ad-client-secret", lazy(r"Q~[a-zA-Z0-9_~.\-]{31,34}(?![a-zA-Z0-9_~.\-])"),
+               "gitleaks azure-ad-client-secret", back=lazy(r"(?<![a-zA-Z0-9_~.\-])[a-zA-Z0-9_~.\-]{3}\d$")),
 )
 
 # Private-key armour (RFC 7468, OpenSSH PROTOCOL.key, RFC 4880 for PGP).
-PRIVATE_KEY_BEGIN = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ ){0,4})PRIVATE KEY( BLOCK)?-----")
-PRIVATE_KEY_END = re.compile(r"-----END (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----")
+PRIVATE_KEY_BEGIN = lazy(r"-----BEGIN ((?:[A-Z0-9]+ ){0,4})PRIVATE KEY( BLOCK)?-----")
+PRIVATE_KEY_END = lazy(r"-----END (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----")
 
 # scheme://user:{password}@host (RFC 3986 userinfo): matched right after "://"; the password may
 # hold "@" (greedy up to the last "@" before the host) and "#" (people write it unencoded),
 # never "/" or whitespace.
-URL_USERINFO = re.compile(r"([^\s:/?#@\"'`<>\[\]]{0,256}):([^\s/?\"'`<>]{1,256})@(?=[A-Za-z0-9\[._\-])")
+URL_USERINFO = lazy(r"([^\s:/?#@\"'`<>\[\]]{0,256}):([^\s/?\"'`<>]{1,256})@(?=[A-Za-z0-9\[._\-])")
 
 # curl -u user:password / --user user:password (gitleaks curl-auth-user); quoted or bare.
-CURL_USER = re.compile(
+CURL_USER = lazy(
     r"-(?:u|-user)[ \t=]{1,4}(?:\"([^\"\n]{0,200})\"(?::\"([^\"\n]{0,200})\")?"
     r"|([^\s\"':|;&]{0,200}):(?:'([^'\n]{1,200})'|\"([^\"\n]{1,200})\")"
     r"|'([^'\n]{0,200})'|([^\s\"'|;&]{1,200}))")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..regex_lazy import lazy
 from . import shapes, values, vocab
 from .anchors import Occurrences
 from .formats import RANK_ASSIGNMENT, Span
@@ -39,7 +40,7 @@ def _bridge(bare_to: bool) -> re.Pattern[str]:
     """
     to_verb = "| (?P<to>to|as)" if bare_to else "| (?P<to>(?!))"
     not_filler = "is|was|are|were|to|as" if bare_to else "is|was|are|were"
-    return re.compile(rf"""
+    return lazy(rf"""
     [*_`'"\]]{{0,3}}
     (?P<filler>(?:,?[ \t]{{1,3}}(?!(?:{not_filler})\b)(?=(?P<word>[A-Za-z0-9@._'!?-]{{1,24}}))(?P=word),?){{0,6}}?)
     [ \t]{{0,3}}
@@ -66,42 +67,42 @@ def _bridge(bare_to: bool) -> re.Pattern[str]:
 
 _BRIDGE, _BRIDGE_NO_TO = _bridge(bare_to=True), _bridge(bare_to=False)
 # Google app passwords are shown as four groups of four letters: "abcd efgh ijkl mnop".
-_GROUPED_LETTERS = re.compile(r"[a-z]{4}(?: [a-z]{4}){3}(?![a-z])")
+_GROUPED_LETTERS = lazy(r"[a-z]{4}(?: [a-z]{4}){3}(?![a-z])")
 # Cheap test before the bridge pattern: a separator or a bridging word follows on the line,
 # within what the bridge can reach (filler words, blanks, commas, a parenthesis, CJK as "?").
-_BRIDGE_HINT = re.compile(r"[=|>?]|:(?!//)| (?:is|was|are|were|to|as|be|became|becomes|we)\b| --? |, (?:type|enter|use|paste)")
-_BRIDGE_REACH = re.compile(r"[*_`'\"\]]{0,3}(?:[A-Za-z0-9@._'!?, \t-]|\([^()\n]{0,40}\)){0,100}")
+_BRIDGE_HINT = lazy(r"[=|>?]|:(?!//)| (?:is|was|are|were|to|as|be|became|becomes|we)\b| --? |, (?:type|enter|use|paste)")
+_BRIDGE_REACH = lazy(r"[*_`'\"\]]{0,3}(?:[A-Za-z0-9@._'!?, \t-]|\([^()\n]{0,40}\)){0,100}")
 # After a plural label ("credentials:", "| Tokens |") only an explicit separator leads to a value.
-_PLURAL_SEPARATOR = re.compile(r"[*_`'\"\]]{0,3}[ \t]{0,3}(:(?!:)|=|\|)[ \t]{0,3}[*_]{0,3}[ \t]{0,3}")
+_PLURAL_SEPARATOR = lazy(r"[*_`'\"\]]{0,3}[ \t]{0,3}(:(?!:)|=|\|)[ \t]{0,3}[*_]{0,3}[ \t]{0,3}")
 # Right after a label, a value with no separator must show a quote or a digit early on.
-_DIRECT_HINT = re.compile(r"[*_`'\"\]]{0,3}[ \t]{0,2}(?:[`'\"*]|[^\s]{0,40}\d)")
-_DIRECT = re.compile(r"[*_`'\"\]]{0,3}(?:[ \t]{1,2}|(?=[\"'`]))")
-_DIRECT_CJK = re.compile(r"[*_`'\"\]]{0,3}[ \t]{0,2}")
-_SETTING_BEFORE = re.compile(r"\b(?:set|change|changed|reset|update|updated|rotate|rotated|switch|switched)\b")
+_DIRECT_HINT = lazy(r"[*_`'\"\]]{0,3}[ \t]{0,2}(?:[`'\"*]|[^\s]{0,40}\d)")
+_DIRECT = lazy(r"[*_`'\"\]]{0,3}(?:[ \t]{1,2}|(?=[\"'`]))")
+_DIRECT_CJK = lazy(r"[*_`'\"\]]{0,3}[ \t]{0,2}")
+_SETTING_BEFORE = lazy(r"\b(?:set|change|changed|reset|update|updated|rotate|rotated|switch|switched)\b")
 
 # The value before the label: "use X as the password", "用 X 作为密码", "把 X 填到密码框".
 _VALUE_RE = r"(?:`[^`\n]{1,100}`|\"[^\"\n]{1,100}\"|'[^'\n]{1,100}'|[\x21-\x7e]{1,100})"
-_REVERSE = re.compile(rf"""
+_REVERSE = lazy(rf"""
     (?:\b(?i:use|using|used|try|with)[ \t]+(?P<en>{_VALUE_RE})[ \t]+(?i:as|for)[ \t]+
        (?:(?i:the|a|an|our|your|its|this|new|my)[ \t]+)?(?:[A-Za-z-]+[ \t]+){{0,3}}
      | (?:用|使用|以|拿)[ \t]*(?P<zh>{_VALUE_RE})[ \t]*(?:作为|作為|当作|当|做)(?:新的?|初始)?
      | 把[ \t]*(?P<put>{_VALUE_RE})[ \t]*(?:填到|填入|填进|输入到|输入|输进|设为|设置为|改成|作为)[{_CJK}]{{0,4}}?
     )\Z""", re.X)
 
-_REVERSE_HINT = re.compile(r"[ \t](?i:as|for)[ \t]|作为|作為|当|做|填|输|设|改成")
+_REVERSE_HINT = lazy(r"[ \t](?i:as|for)[ \t]|作为|作為|当|做|填|输|设|改成")
 
 # What may precede the label in a header cell: markup and up to two qualifiers ("admin password").
 # (matched in the lower-cased ASCII view, where CJK qualifiers such as 数据库 read as "???").
-_HEADER_CELL = re.compile(
+_HEADER_CELL = lazy(
     r"[ \t*_`]*(?:(?!(?:to|of|for|the|a|an|and|or|is|no|not|with|in|on)\b)[a-z0-9][a-z0-9_.-]*[ \t]+){0,2}\?{0,8}")
-_ROW_START = re.compile(r"[ \t]*\|")
+_ROW_START = lazy(r"[ \t]*\|")
 # A table separator row: | --- | :---: |
-_TABLE_SEPARATOR = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
+_TABLE_SEPARATOR = lazy(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 
 # AWS secret access keys: 40 base64 characters near the word AWS.
 _AWS_ANCHORS = ("aws",)
 _AWS_WINDOW = 200
-_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+_AWS_SECRET = lazy(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 
 
 class _Scan:

@@ -7,19 +7,18 @@ scan, since notes repeat their placeholders.
 """
 from __future__ import annotations
 
-import re
-
+from ..regex_lazy import lazy
 from . import values, vocab
 from .formats import RANK_ASSIGNMENT, Span
 
 LINE = 400  # how far a rule looks along a line from where it starts
-_BARE = re.compile(r"[\x21-\x7e]{1,200}")
+_BARE = lazy(r"[\x21-\x7e]{1,200}")
 _TRAILING = ".,;:)]}>'\"`*"
 _OPENERS = {")": "(", "]": "[", "}": "{", ">": "<"}
-_INDIRECT = re.compile(r"[A-Za-z_$][\w.$]*[(\[]")
-_USER = re.compile(r"[A-Za-z0-9_.@+\-]{1,40}")
+_INDIRECT = lazy(r"[A-Za-z_$][\w.$]*[(\[]")
+_USER = lazy(r"[A-Za-z0-9_.@+\-]{1,40}")
 # A string literal's prefix in code: bytes, raw, format, unicode.
-_STRING_PREFIX = re.compile(r"(?:[bBrRuUfF]|[rR][bBfF]|[bBfF][rR])(?=['\"])")
+_STRING_PREFIX = lazy(r"(?:[bBrRuUfF]|[rR][bBfF]|[bBfF][rR])(?=['\"])")
 
 Value = tuple[int, int, bool]  # start, end, delimited
 

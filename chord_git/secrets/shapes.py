@@ -9,6 +9,8 @@ import math
 import re
 from collections import Counter
 
+from ..regex_lazy import lazy
+
 # Words that mark a value as a stand-in when they make up one of its parts.
 PLACEHOLDER_WORDS = frozenset({
     "example", "examples", "sample", "dummy", "fake", "placeholder", "changeme", "change",
@@ -25,8 +27,8 @@ PLACEHOLDER_SUBSTRINGS = ("example", "placeholder", "dummy", "changeme", "redact
 # Words that are placeholders only when the value has no digits (``abc12fake`` may be real).
 SOFT_PLACEHOLDER_SUBSTRINGS = ("fake", "sample", "secret", "password", "token", "here")
 
-_REDACTION = re.compile(r"\[(?:REDACTED|MASKED|FILTERED|HIDDEN|SECRET)(?::[\w.-]*)?\]", re.I)
-_TEMPLATE = re.compile(
+_REDACTION = lazy(r"\[(?:REDACTED|MASKED|FILTERED|HIDDEN|SECRET)(?::[\w.-]*)?\]", re.I)
+_TEMPLATE = lazy(
     r"""^(?:
         <[^<>]*> | \[[^\[\]]*\] | \{[^{}]*\} | \{\{.*\}\} | \{%.*%\} | <%.*%>
       | \$\{.*\} | \$\(.*\) | \$[A-Za-z_][\w]* | \$\d | %\(?[\w.]*\)?[sd] | %[A-Za-z_][\w]*%
@@ -35,21 +37,21 @@ _TEMPLATE = re.compile(
     re.X | re.S,
 )
 # A value that starts by referring to something else: $VAR, $(cmd), ${X}, {{ x }}, <%= x %>.
-_REFERENCE_START = re.compile(
+_REFERENCE_START = lazy(
     r"^(?:\$[({A-Za-z_\d]|\{\{|\{%|<%|%\(|#\{|<[A-Za-z_ -]+>?$|\{[A-Za-z_][\w.]*[(}])")
-_EMBEDDED_TEMPLATE = re.compile(r"\$\{[\w.:?\-]+\}|\{\{[^{}]*\}\}|\$\{\{[^{}]*\}\}|<%=?[^%]*%>")
+_EMBEDDED_TEMPLATE = lazy(r"\$\{[\w.:?\-]+\}|\{\{[^{}]*\}\}|\$\{\{[^{}]*\}\}|<%=?[^%]*%>")
 # A format string or path with named fields and nothing else odd: ``user:{id}:profile``,
 # ``rate:{ip}``, ``/Users/<user>/.ssh/id_rsa``.
-_FORMAT_STRING = re.compile(r"[\w.:/@~-]*(?:(?:\{[a-z_][a-z0-9_]{0,20}\}|<[a-z_][a-z0-9_-]{0,20}>)[\w.:/@~-]*)+")
-_IDENT_PART = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
-_CALL_OR_INDEX = re.compile(r"^[A-Za-z_$][\w$.]*(?:::[\w$]+)*\s*[\(\[].*[\)\]][;,]?$", re.S)
-_LONG_RUN = re.compile(r"(.)\1{7,}")
-_RUNS = re.compile(r"(.)\1{2,}")
-_MASK = re.compile(r"\*{3,}|#{4,}|[xX]{4,}|\.{2}")
-_DIGIT = re.compile(r"\d")
-_NON_ALNUM = re.compile(r"[^A-Za-z0-9]")
-_CAMEL_SPLIT = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-_KEY_NAME_SPLIT = re.compile(r"[^A-Za-z0-9]+")
+_FORMAT_STRING = lazy(r"[\w.:/@~-]*(?:(?:\{[a-z_][a-z0-9_]{0,20}\}|<[a-z_][a-z0-9_-]{0,20}>)[\w.:/@~-]*)+")
+_IDENT_PART = lazy(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+_CALL_OR_INDEX = lazy(r"^[A-Za-z_$][\w$.]*(?:::[\w$]+)*\s*[\(\[].*[\)\]][;,]?$", re.S)
+_LONG_RUN = lazy(r"(.)\1{7,}")
+_RUNS = lazy(r"(.)\1{2,}")
+_MASK = lazy(r"\*{3,}|#{4,}|[xX]{4,}|\.{2}")
+_DIGIT = lazy(r"\d")
+_NON_ALNUM = lazy(r"[^A-Za-z0-9]")
+_CAMEL_SPLIT = lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_KEY_NAME_SPLIT = lazy(r"[^A-Za-z0-9]+")
 # Keys whose values are checksums, ids or other public identifiers.
 
 

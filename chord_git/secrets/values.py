@@ -11,29 +11,30 @@ from __future__ import annotations
 
 import re
 
+from ..regex_lazy import lazy
 from . import vocab
 from .benign import benign_reason
 from .shapes import case_switch_ratio, is_degenerate, is_placeholder, shannon_entropy
 
-_PRINTABLE = re.compile(r"[\x21-\x7e]+")
-_TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-+/=.~:%]+")
-_SEPARATORS = re.compile(r"[-_.]+")
-_WORD_SPLIT = re.compile(r"[-_. ]+")
-_TUTORIAL = re.compile(r"([a-z]+)[-_.]?(\d{0,4})[!.#@]?")
-_LETTERS = re.compile(r"[A-Za-z]+")
+_PRINTABLE = lazy(r"[\x21-\x7e]+")
+_TOKEN_CHARS = lazy(r"[A-Za-z0-9_\-+/=.~:%]+")
+_SEPARATORS = lazy(r"[-_.]+")
+_WORD_SPLIT = lazy(r"[-_. ]+")
+_TUTORIAL = lazy(r"([a-z]+)[-_.]?(\d{0,4})[!.#@]?")
+_LETTERS = lazy(r"[A-Za-z]+")
 _VOWELS = frozenset("aeiouy")
-_DIGIT = re.compile(r"\d")
-_ALPHA = re.compile(r"[A-Za-z]")
-_UPPER = re.compile(r"[A-Z]")
-_LOWER = re.compile(r"[a-z]")
-_HEX = re.compile(r"[0-9a-fA-F]+")
-_STRONG_SYMBOL = re.compile(r"[^A-Za-z0-9\-_.]")
-_HOST_PORT = re.compile(r"[\w.-]+:\d{2,5}(?:/|$)")  # ``localhost:3000/api/me``
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_DIGIT = lazy(r"\d")
+_ALPHA = lazy(r"[A-Za-z]")
+_UPPER = lazy(r"[A-Z]")
+_LOWER = lazy(r"[a-z]")
+_HEX = lazy(r"[0-9a-fA-F]+")
+_STRONG_SYMBOL = lazy(r"[^A-Za-z0-9\-_.]")
+_HOST_PORT = lazy(r"[\w.-]+:\d{2,5}(?:/|$)")  # ``localhost:3000/api/me``
+_UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~|")
 # Code, flags, anchors and possessives rather than a value: ``v8::Object``, ``f()``, ``--flag=x``,
 # ``#section``, ``chord-git's``.
-_CODE = re.compile(r"::|\(\)|->|^--?[A-Za-z]|^#[a-z0-9][a-z0-9-]*$|^[\]})>]|^[A-Za-z_][\w.]*=[^=]|^[A-Za-z-]+'s$"
+_CODE = lazy(r"::|\(\)|->|^--?[A-Za-z]|^#[a-z0-9][a-z0-9-]*$|^[\]})>]|^[A-Za-z_][\w.]*=[^=]|^[A-Za-z-]+'s$"
                    # a regular expression: (?:…), [^…], […]{64}, \d
                    r"|\(\?[:=!<P]|\[\^|\][{*+?]|\\[dwsDWS]"
                    # a reStructuredText role: :data:`h11.CLIENT`, :py:func:`main`
@@ -42,7 +43,7 @@ _CODE = re.compile(r"::|\(\)|->|^--?[A-Za-z]|^#[a-z0-9][a-z0-9-]*$|^[\]})>]|^[A-
                    r"|^(?:self|this|cls|ctx|os|sys|config|settings|process|request|args|opts|options|params)\.[A-Za-z_]"
                    # an attribute path in snake case: parsed.auth_decoded, resp.json_body.api_token
                    r"|^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*\.[a-z][a-z0-9]*_[a-z0-9_]*$")
-_REFERENCE_START = re.compile(r"^(?:\$|%[A-Za-z_]|<|\{\{|\$\{|\(|\[|see\b|ask\b|from\b|in\b)", re.I)
+_REFERENCE_START = lazy(r"^(?:\$|%[A-Za-z_]|<|\{\{|\$\{|\(|\[|see\b|ask\b|from\b|in\b)", re.I)
 
 
 def _has_tutorial_shape(low: str) -> bool:
