@@ -148,9 +148,15 @@ def _sections(diff: bytes) -> Iterator[bytes]:
         start = end + 1
 
 
-def _added_lines(workdir: Path) -> dict[str, tuple[bool, AddedLines]]:
-    """(binary?, added lines) of every staged memory file, from one ``diff -U0``."""
-    diff = _run(workdir, "diff", "--cached", "-U0", *_DIFF_OPTIONS, "--", *CHECKED_PATHSPECS)
+# Beyond this many changed files, one pattern pathspec beats a literal one per file.
+_LITERAL_PATHSPECS_MAX = 64
+
+
+def _added_lines(workdir: Path, paths: Sequence[str]) -> dict[str, tuple[bool, AddedLines]]:
+    """(binary?, added lines) of the staged changes to ``paths``, from one ``diff -U0``."""
+    specs = ([f":(literal){path}" for path in paths] if len(paths) <= _LITERAL_PATHSPECS_MAX
+             else list(CHECKED_PATHSPECS))
+    diff = _run(workdir, "diff", "--cached", "-U0", *_DIFF_OPTIONS, "--", *specs)
     found: dict[str, tuple[bool, AddedLines]] = {}
     for section in _sections(diff):
         head = _section_head(section)
@@ -316,18 +322,25 @@ def _blobs(workdir: Path, ids: list[str]) -> dict[str, bytes]:
 
 def staged_changes(workdir: Path, wanted: Callable[[str], bool]) -> StagedChanges:
     """The staged changes to ``wanted`` paths (added or modified; deletions are skipped)."""
-    entries = [(mode, oid, path) for mode, oid, status, path in _raw_entries(workdir)
+    entries = [(mode, oid, status, path) for mode, oid, status, path in _raw_entries(workdir)
                if status != "D" and wanted(path)]
-    regular = [(oid, path) for mode, oid, path in entries if mode & 0o170000 == 0o100000]
-    lines = _added_lines(workdir) if regular else {}
-    blobs = _blobs(workdir, list(dict.fromkeys(oid for oid, _ in regular)))
+    regular = [(oid, status, path) for mode, oid, status, path in entries if mode & 0o170000 == 0o100000]
+    # A new file's added lines are all of its lines: only changed files need a diff.
+    changed = [path for _, status, path in regular if status != "A"]
+    lines = _added_lines(workdir, changed) if changed else {}
+    blobs = _blobs(workdir, list(dict.fromkeys(oid for oid, _, _ in regular)))
     files = []
-    for mode, oid, path in entries:
+    for mode, oid, status, path in entries:
         if mode & 0o170000 != 0o100000:
             files.append(FileChange(path, mode, False, ()))
             continue
-        binary, added = lines.get(path, (False, ()))
-        files.append(FileChange(path, mode, binary, () if binary else added, blobs[oid]))
+        data = blobs[oid]
+        if status == "A":
+            binary = b"\0" in data[:_BINARY_PROBE]
+            added = () if binary else added_lines(None, data)
+        else:
+            binary, added = lines.get(path, (False, ()))
+        files.append(FileChange(path, mode, binary, () if binary else added, data))
 
     listed: set[str] | None = None
 

@@ -37,6 +37,8 @@ ABSOLUTE_PATH = lazy(
 
 def absolute_paths(text: str) -> list[tuple[int, int]]:
     """Spans of absolute paths (POSIX machine roots, Windows drives and shares, ``~/``)."""
+    if "/" not in text and "\\" not in text:
+        return []  # every form holds a slash or a backslash: most lines are settled without the pattern
     return [match.span() for match in ABSOLUTE_PATH.finditer(text)]
 
 
