@@ -13,6 +13,7 @@ secret line in a hundred from the corpus' secret rows), then prints:
   10 MB single line, with the time and MB/s of the slowest.
 
     python bench/secrets_throughput.py [--corpus DIR] [--size-mb 20] [--ds-slice-mb 1] [--adversarial]
+    python bench/secrets_throughput.py --adversarial-only
 """
 from __future__ import annotations
 
@@ -87,25 +88,31 @@ def timed_cpu(fn, *args, repeat: int = 1):  # type: ignore[no-untyped-def]
     return best, result, best_cpu
 
 
-def adversarial(repeats: int = 100_000, show: int = 8) -> None:
-    """Each adversarial unit repeated ``repeats`` times, and a 10 MB single line."""
+def adversarial(repeats: int = 100_000, floor: float = 1.0) -> None:
+    """The adversarial table: each unit repeated ``repeats`` times (slowest first), and a 10 MB
+    single line; every row below ``floor`` MB/s is marked (goal: none)."""
     from testing.adversarial import UNITS
 
     rows = []
     for unit in dict.fromkeys(UNITS):
         text = unit * repeats
-        wall, _, cpu = timed_cpu(find, text)
-        rows.append((cpu, wall, len(text), unit))
-    rows.sort(reverse=True)
-    total = sum(r[0] for r in rows)
-    print(f"\nadversarial units, {repeats:,} repeats each ({len(rows)} units, {total:.1f} s CPU in all); slowest:")
-    for cpu, wall, size, unit in rows[:show]:
-        print(f"  {unit!r:42} {size / 1e6:5.2f} MB  {cpu:5.2f} s CPU ({wall:5.2f} s wall)  {size / 1e6 / cpu:5.1f} MB/s")
+        wall, found, cpu = timed_cpu(find, text)
+        rows.append((len(text) / 1e6 / max(cpu, 1e-9), cpu, wall, len(text), len(found), unit))
+    rows.sort()
+    total = sum(r[1] for r in rows)
+    print(f"\nadversarial units, {repeats:,} repeats each ({len(rows)} units, {total:.1f} s CPU in all), slowest first:")
+    print(f"  {'unit':44} {'MB':>6} {'s CPU':>6} {'s wall':>6} {'findings':>8} {'MB/s':>6}")
+    for rate, cpu, wall, size, count, unit in rows:
+        mark = "  < goal" if rate < floor else ""
+        print(f"  {unit[:42]!r:44} {size / 1e6:6.2f} {cpu:6.2f} {wall:6.2f} {count:8} {rate:6.1f}{mark}")
     prose = "the deploy key rotates weekly, see https://example.com/a?b=c and the runbook; " * 25
     token = "".join(("Zq8Xv", "L2mK9", "pT4wR", "7nB3c", "Y6hJ"))  # built here: no literal token in the tree
     line = ((f"note: token={token} then commit 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a " + prose) * 5000)[:10_000_000]
     wall, findings, cpu = timed_cpu(find, line)
-    print(f"  10 MB single line: {cpu:.2f} s CPU ({wall:.2f} s wall), {len(findings)} findings")
+    slow = sum(1 for row in rows if row[0] < floor)
+    print(f"  10 MB single line: {cpu:.2f} s CPU ({wall:.2f} s wall), {len(findings)} findings, "
+          f"{len(line) / 1e6 / max(cpu, 1e-9):.1f} MB/s")
+    print(f"  units below {floor:g} MB/s: {slow} of {len(rows)} (goal 0); slowest {rows[0][0]:.2f} MB/s")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,7 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size-mb", type=float, default=20.0)
     parser.add_argument("--ds-slice-mb", type=float, default=1.0)
     parser.add_argument("--adversarial", action="store_true", help="also time the adversarial units")
+    parser.add_argument("--adversarial-only", action="store_true", help="only the adversarial table")
     args = parser.parse_args(argv)
+    if args.adversarial_only:
+        find("warm up")
+        adversarial()
+        return 0
     mb = 1_000_000
     text = build_text(args.corpus, int(args.size_mb * mb))
     print(f"text: {len(text) / mb:.1f} MB, {text.count(chr(10)) + 1} lines")

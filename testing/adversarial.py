@@ -24,3 +24,18 @@ UNITS = [
     "aaaaaaaaaaaa1\n", "A1b2C3d4E5f6\n  ", "a-b-c-", "${", "<", "1Password ",
     "| password | token |\n|---|---|\n| a1!b2@c3# | x |\n", "| secret |\n",
 ]
+
+# Crafted runs and dense findings: JWT-in-base64 prefix runs with "/" inside, pairs and URL
+# credentials packed on one line, one finding every few characters for each rule of the prose
+# layer (labels, bridges, pairs, commands, links, decoding, normalisation, allowances). Values are
+# built from pieces so that no literal credential sits in the tree.
+_TOKEN = "".join(("gh", "p_", "Zq8XvL2mK9pT4wR7nB3cY6hJ1dF5gS0aQeWu"))
+_B64_PASSWORD = "".join(("cGFzc3dv", "cmQ9SHVu", "dGVyMkJveA=="))  # "password=Hunter2Box" in base64
+UNITS += [
+    "ZXlK/", "ZXlKaGJHY2lPaUpJVXpJMU5pSjku/", "ZXlKaGJH/ZXlK", "eyJhbGciOiJIUzI1NiJ9./",
+    "password=Xy9kLm2pQ7 ", "pwd: Tr0ub4dor&3 ", "x://a:b@", "https://u:Pa55w0rd@h/ ",
+    _TOKEN + " ", "token=" + _TOKEN + ";", "the password is hunter2x ", "登录密码是 Ab3dE5fG7 ",
+    "Login: admin / Xy9kLm2pQ7\n", "mysql -u root -pS3cr3tPw ", "?token=abc123def456ghi&",
+    "%70%61%73%73word=%41%42%43 ", "\u200bpass\u200bword: Zx9yW8vU7 ", _B64_PASSWORD + " ",
+    "key: A1b2C3d4E5f6G7h8 <!-- pragma: allowlist secret -->\n", "\\x70\\x61\\x73\\x73 ",
+]

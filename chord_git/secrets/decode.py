@@ -9,7 +9,8 @@
 
 Linear time: each candidate run is decoded at most once per encoding and is at most
 ``MAX_RUN`` characters long; a join looks at most ``_JOIN_CONTEXT`` characters either side; the
-caller bounds the depth of rescans.
+caller bounds the depth of rescans. The candidates of a text are rescanned together, in one call
+(a scan has a fixed cost that would otherwise be paid once per candidate).
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from ..regex_lazy import lazy
 from .formats import Span
 
-Rescan = Callable[[str], list[Span]]
+Rescan = Callable[[list[str]], list[list[Span]]]  # texts -> the spans found in each, in one scan
 
 MAX_RUN = 8192
 _MIN_DECODED = 12
@@ -81,30 +82,44 @@ def _hex(run: str) -> str | None:
 def encoded(view: str, runs: list[tuple[int, int]], rescan: Rescan) -> list[Span]:
     """Runs whose percent-/escape-/base64-/hex-decoded text holds a secret."""
     found: list[Span] = []
+    runs = [(start, end) for start, end in runs if 24 <= end - start <= MAX_RUN]
+    # Shorter runs decode to fewer than the 12 characters of a secret.
+    escaped: list[tuple[int, int, str]] = []
     for start, end in runs:
-        if end - start > MAX_RUN or end - start < 24:
-            continue  # shorter runs decode to fewer than the 12 characters of a secret
         run = view[start:end]
         if "%" in run or "\\" in run:
             unescaped = _unescape(run)
-            hits = rescan(unescaped) if unescaped != run else []
-            if hits:
-                found.append(Span(start, end, hits[0].kind, hits[0].rank))
-                continue
+            if unescaped != run:
+                escaped.append((start, end, unescaped))
+    settled: set[int] = set()
+    for (start, end, _), hits in zip(escaped, rescan([text for _, _, text in escaped])):
+        if hits:
+            found.append(Span(start, end, hits[0].kind, hits[0].rank))
+            settled.add(start)
+    decoded: list[tuple[int, int, str]] = []
+    for start, end in runs:
+        if start in settled:
+            continue
         for pattern, decoder in ((_HEX_RUN, _hex), (_B64_RUN, _b64)):
             for match in pattern.finditer(view, start, end):
-                decoded = decoder(match.group(0))
-                hits = rescan(decoded) if decoded else []
-                if hits:
-                    found.append(Span(match.start(), match.end(), hits[0].kind, hits[0].rank))
+                text = decoder(match.group(0))
+                if text:
+                    decoded.append((match.start(), match.end(), text))
+    for (start, end, _), hits in zip(decoded, rescan([text for _, _, text in decoded])):
+        if hits:
+            found.append(Span(start, end, hits[0].kind, hits[0].rank))
     return found
 
 
 def split_values(view: str, text: str, rescan: Rescan) -> list[Span]:
     """Secrets that a line break cuts in two: found in the joined ends of adjacent lines."""
+    joins = [piece for match in _LINE_BREAK_IN_VALUE.finditer(view)
+             if (piece := _join_at(view, text, match.start())) is not None]
     found: list[Span] = []
-    for match in _LINE_BREAK_IN_VALUE.finditer(view):
-        found.extend(_join_at(view, text, match.start(), rescan))
+    for (left, head, join, _), hits in zip(joins, rescan([joined for _, _, _, joined in joins])):
+        for hit in hits:
+            if hit.start < join < hit.end:
+                found.append(Span(left + hit.start, head + hit.end - join, hit.kind, hit.rank))
     return found
 
 
@@ -119,29 +134,25 @@ def _partial_value(piece: str, minimum: int = 12) -> bool:
     return letters >= 2 and ((digits >= 1 and (len(piece) >= 16 or upper)) or (mixed and len(piece) >= 12))
 
 
-def _join_at(view: str, text: str, newline: int, rescan: Rescan) -> list[Span]:
+def _join_at(view: str, text: str, newline: int) -> tuple[int, int, int, str] | None:
+    """(start of the left piece, start of the right piece, where they meet in the joined text,
+    the joined text) for the line break at ``newline``, or None when no value crosses it."""
     back = _RUN.match(view[max(0, newline - _JOIN_CONTEXT):newline][::-1])
     tail_start = newline - (back.end() if back else 0)
     value_start = max(view.rfind(c, tail_start, newline) for c in "=:/") + 1 or tail_start
     if not _partial_value(view[max(tail_start, value_start):newline]):
-        return []  # the line ends in a word, a date or a path, not in the middle of a value
+        return None  # the line ends in a word, a date or a path, not in the middle of a value
     head = newline + 1
     while head < len(view) and head - newline <= 8 and view[head] in " \t":
         head += 1
     head_run = _RUN.match(view, head, head + _JOIN_CONTEXT)
     if head_run is None or not _partial_value(head_run.group(0), 6):
-        return []
+        return None
     cut = newline - 1 if view[newline - 1] == "\\" else newline  # YAML line continuation
     left = max(text.rfind("\n", max(0, tail_start - _JOIN_CONTEXT), tail_start) + 1, tail_start - _JOIN_CONTEXT)
     right_end = view.find("\n", head_run.end(), head_run.end() + _JOIN_CONTEXT)
     right_end = right_end if right_end >= 0 else min(len(view), head_run.end() + _JOIN_CONTEXT)
-    joined = text[left:cut] + text[head:right_end]
-    join = cut - left
-    spans: list[Span] = []
-    for hit in rescan(joined):
-        if hit.start < join < hit.end:
-            spans.append(Span(left + hit.start, head + hit.end - join, hit.kind, hit.rank))
-    return spans
+    return left, head, cut - left, text[left:cut] + text[head:right_end]
 
 
 __all__ = ["MAX_RUN", "encoded", "split_values"]

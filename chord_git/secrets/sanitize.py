@@ -17,6 +17,7 @@ lookups around a hit are bounded, and hits inside a region already handled are s
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from . import assignments, commands, decode, examples, formats, links, pairs, prose
@@ -55,12 +56,40 @@ def _raw_spans(text: str, view: str, depth: int) -> list[formats.Span]:
     spans.extend(commands.scan(text, view, occurrences))
     spans.extend(links.scan(text, view, occurrences.low))
     if depth < _MAX_DEPTH:
-        def rescan(decoded: str) -> list[formats.Span]:
-            return _merge(_raw_spans(decoded, ascii_view(decoded), depth + 1))
+        def rescan(decoded: list[str]) -> list[list[formats.Span]]:
+            return _rescan_together(decoded, depth + 1)
 
         spans.extend(decode.encoded(view, runs, rescan))
         spans.extend(decode.split_values(view, text, rescan))
     return [s for s in spans if not examples.is_documentation_example(text[s.start:s.end])]
+
+
+# Between the texts rescanned together: blank lines end every rule's line, row or block.
+_RESCAN_GAP = "\n\n\n\n"
+
+
+def _rescan_together(texts: list[str], depth: int) -> list[list[formats.Span]]:
+    """The spans in each of ``texts`` (decoded runs, joined lines), from one scan of them all.
+
+    One scan instead of one per text: its fixed cost (a pass per rule over the text) is paid
+    once, so a text packed with encoded runs costs what its length costs. A span that reaches
+    across the gap between two texts belongs to neither and is dropped before merging.
+    """
+    if not texts:
+        return []
+    starts: list[int] = []
+    offset = 0
+    for decoded in texts:
+        starts.append(offset)
+        offset += len(decoded) + len(_RESCAN_GAP)
+    joined = _RESCAN_GAP.join(texts)
+    per_text: list[list[formats.Span]] = [[] for _ in texts]
+    for span in _raw_spans(joined, ascii_view(joined), depth):
+        index = bisect_right(starts, span.start) - 1
+        base = starts[index]
+        if span.end <= base + len(texts[index]):
+            per_text[index].append(formats.Span(span.start - base, span.end - base, span.kind, span.rank))
+    return [_merge(spans) for spans in per_text]
 
 
 def _spans(text: str) -> list[formats.Span]:
