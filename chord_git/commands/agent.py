@@ -216,7 +216,7 @@ def _badge_line(project: Project) -> str:
         cfg = config_mod.load(project.root)
     except ChordError as exc:
         return f"MEMORY-FAIL: config: {exc}"
-    label, reason = badge(project, cfg, view.read_index(project))
+    label, reason = badge(project, cfg, view.read_index(project).unusable_reason)
     if label == "off":
         return ""
     return label if reason is None else f"{label}: {reason}"

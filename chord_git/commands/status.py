@@ -63,18 +63,19 @@ def _config_line(info: dict[str, object]) -> str:
     return f"config: user {user}; project {info['project']}, {trust}"
 
 
-def badge(project: Project, cfg: config_mod.Config, state: view.IndexState,
+def badge(project: Project, cfg: config_mod.Config, unusable: str | None,
           refused: str | None = None) -> tuple[str, str | None]:
     """The status-bar badge and, for MEMORY-FAIL, its one-line reason.
 
+    ``unusable`` is why MEMORY.md's managed section cannot be used (``IndexState.unusable_reason``);
     ``refused`` is why the config loader refused a file (it never holds a config value).
     """
     if refused is not None:
         return "MEMORY-FAIL", f"config: {refused}"
     if not cfg.memory.enabled:
         return "off", None
-    if state.unusable_reason:
-        return "MEMORY-FAIL", state.unusable_reason
+    if unusable:
+        return "MEMORY-FAIL", unusable
     if not cfg.extraction_pool:
         # R36: initialization cannot succeed without a model to call.
         return "MEMORY-FAIL", cfg.no_pool_reason()
@@ -84,26 +85,39 @@ def badge(project: Project, cfg: config_mod.Config, state: view.IndexState,
     return "MEMORY", None
 
 
-def collect(project: Project, cfg: config_mod.Config, refused: str | None = None) -> Status:
+def _index_facts(project: Project, budget: int) -> dict[str, object]:
+    """What status needs from the whole index and the records folder (cached by their content)."""
     state = view.read_index(project)
-    label, reason = badge(project, cfg, state, refused)
     # Only the lines a session gets are rendered: the count stops at the budget.
-    shown = summary.fit_count((entry.render() for entry in state.entries), cfg.memory.summary_budget)
-    pending, failed = queue_counts(project)
+    shown = summary.fit_count((entry.render() for entry in state.entries), budget)
     present = view.record_ids(project)
     listed = {entry.id for entry in state.entries}
+    return {"entries": len(state.entries), "shown": [entry.id for entry in state.entries[:shown]],
+            "records": len(present), "orphans": sum(1 for rid in present if rid not in listed),
+            "unusable": state.unusable_reason}
+
+
+def collect(project: Project, cfg: config_mod.Config, refused: str | None = None) -> Status:
+    from chord_git.memory import facts as facts_mod
+
+    budget = cfg.memory.summary_budget
+    facts = facts_mod.cached(project, "status", {"budget": budget}, lambda: _index_facts(project, budget))
+    unusable = facts["unusable"]
+    label, reason = badge(project, cfg, unusable if isinstance(unusable, str) else None, refused)
+    shown = [str(rid) for rid in facts["shown"]]
+    pending, failed = queue_counts(project)
     return Status(
         badge=label if reason is None else f"{label}: {reason}",
         state=label,
         reason=reason,
         enabled=cfg.memory.enabled,
-        entries=len(state.entries),
-        entries_beyond_budget=len(state.entries) - shown,
-        records=len(present),
-        orphans=sum(1 for rid in present if rid not in listed),
+        entries=int(facts["entries"]),
+        entries_beyond_budget=int(facts["entries"]) - len(shown),
+        records=int(facts["records"]),
+        orphans=int(facts["orphans"]),
         promotions=len(view.promotion_files(project)),
-        summary_budget=cfg.memory.summary_budget,
-        stale=_stale_count(project, cfg, state, shown),
+        summary_budget=budget,
+        stale=_stale_count(project, cfg, shown),
         queue_pending=pending,
         queue_failed=failed,
         config={
@@ -116,15 +130,14 @@ def collect(project: Project, cfg: config_mod.Config, refused: str | None = None
     )
 
 
-def _stale_count(project: Project, cfg: config_mod.Config, state: view.IndexState, shown: int) -> int:
+def _stale_count(project: Project, cfg: config_mod.Config, shown: list[str]) -> int:
     """Stale entries among the ``shown`` ones, those a session gets: reading their records is bounded
     by the summary budget, not by the size of the index (``review list`` gives hints for all)."""
-    if not state.entries or not shown:
+    if not shown:
         return 0
     from chord_git.review import staleness
 
-    return len(staleness.stale_entries(project, stale_after_days=cfg.memory.stale_after_days, state=state,
-                                       first=shown))
+    return len(staleness.stale_ids(project, shown, stale_after_days=cfg.memory.stale_after_days))
 
 
 def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool = False,

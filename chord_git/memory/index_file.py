@@ -164,18 +164,27 @@ def _has_bad_bytes(text: str) -> bool:
 
 def _marker_candidates(text: str) -> list[int]:
     """Indexes of the lines that can change a ``MarkerScanner``: markers and code fences. Other lines
-    never do, so a large index is scanned with one search instead of a regex per line."""
+    never do, so a large index is scanned with a few string searches instead of a regex per line."""
+    hits: list[int] = []
+    for needle in _CANDIDATES:
+        pos = text.find(needle)
+        while pos >= 0:
+            hits.append(pos)
+            end = text.find("\n", pos)  # one hit per line is enough: go on from the next line
+            pos = text.find(needle, end + 1) if end >= 0 else -1
+    hits.sort()
     found: list[int] = []
     line = counted = 0
-    for match in _CANDIDATE_RE.finditer(text):
-        line += text.count("\n", counted, match.start())  # from the last hit on: linear
-        counted = match.start()
+    for at in hits:
+        line += text.count("\n", counted, at)  # from the last hit on: linear
+        counted = at
         if not found or found[-1] != line:
             found.append(line)
     return found
 
 
-_CANDIDATE_RE = re.compile(r"chord:memory:|```|~~~")
+# A literal search each (str.find skips ahead in C; a regex alternation tries every position).
+_CANDIDATES = ("chord:memory:", "```", "~~~")
 
 
 def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Problem]]:

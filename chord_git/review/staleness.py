@@ -137,14 +137,21 @@ def stale_entries(project: Project, *, stale_after_days: int, state: view.IndexS
     """Hints for the entries listed in the index (the ``first`` ones only, when given), by id;
     entries without a record file get none."""
     state = state or view.read_index(project)
+    return stale_ids(project, [entry.id for entry in state.entries[:first]],
+                     stale_after_days=stale_after_days, today=today)
+
+
+def stale_ids(project: Project, ids: list[str], *, stale_after_days: int,
+              today: dt.date | None = None) -> dict[str, StaleHint]:
+    """Hints for the records ``ids`` name, by id; an id without a record file gets none."""
     today = today or dt.date.today()
     hints: dict[str, StaleHint] = {}
-    if not state.entries or not _records_dir_inside(project):
+    if not ids or not _records_dir_inside(project):
         return hints
-    for entry in state.entries[:first]:
-        text = _read_record(project.records_dir, entry.id)
-        hint = None if text is None else hint_for_text(project.root, entry.id, text,
+    for rid in ids:
+        text = _read_record(project.records_dir, rid)
+        hint = None if text is None else hint_for_text(project.root, rid, text,
                                                        stale_after_days=stale_after_days, today=today)
         if hint is not None:
-            hints[entry.id] = hint
+            hints[rid] = hint
     return hints
