@@ -5,7 +5,7 @@ staging and committing, and reads must leave ``.git/index`` byte-identical.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
