@@ -103,7 +103,35 @@ def _format_value_ok(fmt: patterns.TokenFormat, value: str, prefix: str) -> bool
     return True
 
 
-def _token_at(view: str, pos: int) -> tuple[int, str] | None:
+# The characters of a base64'd JWT's body, and those that may not follow one (``_END_B64``).
+_B64_BODY_RUN = lazy(r"[A-Za-z0-9+/_\-]*")
+_B64_AFTER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=")
+
+
+def _jwt_base64_end(view: str, pos: int, prefix: str, run: list[int]) -> int | None:
+    """Where the base64'd JWT starting at ``pos`` ends, or None; what its pattern matches, found
+    without it.
+
+    The pattern's body runs to the end of the characters it allows, up to 20,000 of them: from
+    each of the 4,096 substarts a crafted run offers, the engine would read that far again. Here
+    ``run`` (``[start, end]``, shared by the calls of one scan) holds the extent of the run around
+    ``pos``, measured once; the value is judged by its first 64 characters, which decode to the
+    48 bytes ``_valid_jwt_base64`` reads.
+    """
+    if not run[0] <= pos < run[1]:
+        run[0], run[1] = pos, _B64_BODY_RUN.match(view, pos).end()  # type: ignore[union-attr]  # starred: always matches
+    end = run[1]
+    if not 40 <= end - pos - len(prefix) <= patterns.JWT_BASE64_MAX:
+        return None
+    body_end = end
+    while end < len(view) and end - body_end < 2 and view[end] == "=":
+        end += 1
+    if end < len(view) and view[end] in _B64_AFTER:
+        return None
+    return end if _valid_jwt_base64(view[pos:min(end, pos + 64)]) else None
+
+
+def _token_at(view: str, pos: int, run: list[int]) -> tuple[int, str] | None:
     entries = _BY_TWO.get(view[pos:pos + 2])
     single = _BY_ONE.get(view[pos])
     if single:
@@ -112,6 +140,11 @@ def _token_at(view: str, pos: int) -> tuple[int, str] | None:
         return None
     for prefix, fmt in entries:
         if not view.startswith(prefix, pos):
+            continue
+        if fmt.check == "jwt-base64":
+            end = _jwt_base64_end(view, pos, prefix, run)
+            if end is not None:
+                return end, fmt.kind
             continue
         match = fmt.pattern.match(view, pos)
         if match and _format_value_ok(fmt, match.group(0), prefix):
@@ -135,10 +168,11 @@ def candidate_runs(view: str) -> Iterator[tuple[int, int]]:
 def tokens(view: str, text: str, runs: list[tuple[int, int]] | None = None) -> list[Span]:
     """Vendor tokens (``TOKEN_FORMATS``) that start a token or follow ``=`` or ``/`` inside one."""
     found: list[Span] = []
+    run = [0, 0]  # the base64 run last measured by ``_jwt_base64_end``
     for start, end in runs if runs is not None else candidate_runs(view):
         pos = start
         for _ in range(_MAX_SUBSTARTS):
-            hit = _token_at(view, pos)
+            hit = _token_at(view, pos, run)
             if hit:
                 found.append(Span(pos, hit[0], hit[1], RANK_FORMAT))
                 pos = hit[0]

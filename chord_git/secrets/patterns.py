@@ -20,6 +20,7 @@ from ..regex_lazy import lazy
 # A token ends where token characters end; exact-length formats rely on it.
 _END = r"(?![A-Za-z0-9_\-])"
 _END_B64 = r"(?![A-Za-z0-9_\-+/=])"
+JWT_BASE64_MAX = 20000  # the longest body of a base64'd JWT (``formats`` measures it without the pattern)
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ TOKEN_FORMATS: tuple[TokenFormat, ...] = (
     # JWTs: RFC 7519 (header.payload[.signature], base64url JSON); decoded before reporting.
     _tok("jwt", "eyJ", r"[A-Za-z0-9_\-]{8,2000}={0,2}\.eyJ[A-Za-z0-9_\-]{4,10000}={0,2}(?:\.[A-Za-z0-9_\-+/=]{0,2000})?",
          "RFC 7519 compact serialisation", end=_END_B64, check="jwt"),
-    _tok("jwt", "ZXlK", r"[A-Za-z0-9+/_\-]{40,20000}={0,2}", "base64 of a JWT (gitleaks jwt-base64)",
+    _tok("jwt", "ZXlK", rf"[A-Za-z0-9+/_\-]{{40,{JWT_BASE64_MAX}}}={{0,2}}", "base64 of a JWT (gitleaks jwt-base64)",
          end=_END_B64, check="jwt-base64"),
     # Other SaaS and infrastructure tokens with a fixed prefix (gitleaks rule ids in the source).
     _tok("age-secret-key", "AGE-SECRET-KEY-1", r"[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}", "age secret key (bech32)"),
