@@ -18,8 +18,9 @@ from tests.conftest import REPO_ROOT
 PACKAGE = REPO_ROOT / "chord_git"
 ENTRY_POINTS = {"main", "api"}
 # safe_yaml is the YAML adapter (config and memory files); config_trust decides which project
-# config fields are honoured (config and the trust command).
-CROSS_CUTTING = {"config", "config_trust", "errors", "findings", "ui", "summary", "safe_yaml"}
+# config fields are honoured (config and the trust command); regex_lazy compiles the patterns of
+# the secret layers and the memory rules on first use.
+CROSS_CUTTING = {"config", "config_trust", "errors", "findings", "ui", "summary", "safe_yaml", "regex_lazy"}
 
 
 def _modules() -> dict[str, Path]:
