@@ -1,12 +1,14 @@
 """The staged changes, read through the ``git`` command; and the few settings read through git.
 
-The pre-commit hook reads what the next commit adds here, in three calls to ``git`` whatever the
+The pre-commit hook reads what the next commit adds here, in two calls to ``git`` whatever the
 number of files: ``diff --cached --raw`` (which memory files changed; a commit without any stops
-there), ``diff --cached -U0`` (their added lines) and ``cat-file --batch`` (their staged bytes).
+there) and ``cat-file --batch`` (their staged bytes and HEAD's); the added lines are what the
+staged blob holds that HEAD's does not (``added_lines``, as history scans read them).
 That costs a few milliseconds, where importing pygit2 alone costs about 50: start-up time is the
 hook's main cost. git also reads every index format (split, sparse, sha256 repositories) and
 honours ``GIT_INDEX_FILE`` (``commit -a``, ``commit <path>``) by itself. History scans, which walk
-many commits, stay with pygit2 (``libgit2``). The plain data types both return live in ``changes``.
+many commits, go through ``diff-tree`` and ``cat-file`` here too (``commit_changes``), merges
+through pygit2 (``libgit2``). The plain data types both return live in ``changes``.
 
 It also holds the few repository settings the tool reads or writes through git itself: a config
 value in the repository's own config file, attributes, and the files git lists.
@@ -51,8 +53,9 @@ def _run(workdir: Path, *args: str, stdin: bytes | None = None) -> bytes:
     return done.stdout
 
 
-def _raw_entries(workdir: Path) -> list[tuple[int, str, str, str]]:
-    """(new mode, new blob id, status letter, path) of each staged change to a memory path."""
+def _raw_entries(workdir: Path) -> list[tuple[int, str, str, str, str]]:
+    """(new mode, new blob id, status letter, path, the HEAD blob id when HEAD holds a regular file
+    there, else "") of each staged change to a memory path."""
     out = _run(workdir, "diff", "--cached", "--raw", "-z", "--no-abbrev", *_DIFF_OPTIONS, "--",
                *CHECKED_PATHSPECS)
     fields = out.split(b"\0")
@@ -60,30 +63,11 @@ def _raw_entries(workdir: Path) -> list[tuple[int, str, str, str]]:
     for head, raw_path in zip(fields[0::2], fields[1::2]):
         if not head.startswith(b":"):
             continue
-        _old_mode, new_mode, _old_id, new_id, status = head[1:].decode().split(" ")
-        entries.append((int(new_mode, 8), new_id, status[:1], raw_path.decode("utf-8", "surrogateescape")))
+        old_mode, new_mode, old_id, new_id, status = head[1:].decode().split(" ")
+        old_regular = int(old_mode, 8) & 0o170000 == 0o100000 and old_id != _NO_BLOB
+        entries.append((int(new_mode, 8), new_id, status[:1], raw_path.decode("utf-8", "surrogateescape"),
+                        old_id if old_regular else ""))
     return entries
-
-
-def parse_added(diff: bytes) -> tuple[bool, AddedLines]:
-    """(binary?, added lines) from one file's ``git diff -U0`` output."""
-    added: list[tuple[int, str]] = []
-    in_hunk = False
-    number = 0
-    for raw in diff.split(b"\n"):
-        if raw.startswith(b"@@ "):
-            in_hunk = True
-            new = raw.split(b" ")[2]  # "+start[,count]"
-            number = int(new[1:].split(b",")[0])
-        elif not in_hunk:
-            if raw.startswith(b"Binary files ") or raw == b"GIT binary patch":
-                return True, ()
-        elif raw.startswith(b"+"):
-            added.append((number, line_text(raw[1:])))
-            number += 1
-        elif raw.startswith(b"diff --git "):
-            in_hunk = False
-    return False, tuple(added)
 
 
 _ESCAPES = {ord("a"): 7, ord("b"): 8, ord("t"): 9, ord("n"): 10, ord("v"): 11, ord("f"): 12,
@@ -108,62 +92,6 @@ def unquote(name: bytes) -> bytes:
         out.append(body[i])
         i += 1
     return bytes(out)
-
-
-def _section_head(section: bytes) -> bytes:
-    """A section's header lines, up to its first hunk (a new 10 MB file is one hunk)."""
-    cut = section.find(b"\n@@ ")
-    return section if cut < 0 else section[:cut]
-
-
-def _section_path(head: bytes) -> str | None:
-    """The new path of one ``diff --git`` section (renames are off, so both sides name it)."""
-    header, _, rest = head.partition(b"\n")
-    for line in rest.split(b"\n"):
-        if line.startswith(b"+++ "):
-            name = unquote(line[4:].rstrip(b"\t"))
-            if name.startswith(b"b/"):
-                return name[2:].decode("utf-8", "surrogateescape")
-    pair = header[len(b"diff --git "):]
-    if pair.startswith(b'"'):
-        cut = pair.find(b'" ', 1)
-        pair = pair[cut + 2:] if cut > 0 else b""
-    else:
-        half = (len(pair) - 1) // 2  # "a/X b/X": the two names have the same length
-        pair = pair[half + 1:]
-    name = unquote(pair)
-    return name[2:].decode("utf-8", "surrogateescape") if name.startswith(b"b/") else None
-
-
-def _sections(diff: bytes) -> Iterator[bytes]:
-    start = 0 if diff.startswith(b"diff --git ") else diff.find(b"\ndiff --git ") + 1
-    if start <= 0 and not diff.startswith(b"diff --git "):
-        return
-    while True:
-        end = diff.find(b"\ndiff --git ", start)
-        if end < 0:
-            yield diff[start:]
-            return
-        yield diff[start:end + 1]
-        start = end + 1
-
-
-# Beyond this many changed files, one pattern pathspec beats a literal one per file.
-_LITERAL_PATHSPECS_MAX = 64
-
-
-def _added_lines(workdir: Path, paths: Sequence[str]) -> dict[str, tuple[bool, AddedLines]]:
-    """(binary?, added lines) of the staged changes to ``paths``, from one ``diff -U0``."""
-    specs = ([f":(literal){path}" for path in paths] if len(paths) <= _LITERAL_PATHSPECS_MAX
-             else list(CHECKED_PATHSPECS))
-    diff = _run(workdir, "diff", "--cached", "-U0", *_DIFF_OPTIONS, "--", *specs)
-    found: dict[str, tuple[bool, AddedLines]] = {}
-    for section in _sections(diff):
-        head = _section_head(section)
-        path = _section_path(head)
-        if path is not None and b"\ndeleted file mode " not in head:  # a type change's old half
-            found[path] = parse_added(section)
-    return found
 
 
 # (new mode, status letter, path, old blob id or "", new blob id) of one changed file
@@ -322,25 +250,24 @@ def _blobs(workdir: Path, ids: list[str]) -> dict[str, bytes]:
 
 def staged_changes(workdir: Path, wanted: Callable[[str], bool]) -> StagedChanges:
     """The staged changes to ``wanted`` paths (added or modified; deletions are skipped)."""
-    entries = [(mode, oid, status, path) for mode, oid, status, path in _raw_entries(workdir)
-               if status != "D" and wanted(path)]
-    regular = [(oid, status, path) for mode, oid, status, path in entries if mode & 0o170000 == 0o100000]
-    # A new file's added lines are all of its lines: only changed files need a diff.
-    changed = [path for _, status, path in regular if status != "A"]
-    lines = _added_lines(workdir, changed) if changed else {}
-    blobs = _blobs(workdir, list(dict.fromkeys(oid for oid, _, _ in regular)))
+    entries = [entry for entry in _raw_entries(workdir) if entry[2] != "D" and wanted(entry[3])]
+    # Added lines as history scans read them (``added_lines``): what the staged blob holds that
+    # HEAD's does not. One cat-file for both sides; no diff, whatever the size of a line.
+    ids = [blob for mode, oid, _, _, old in entries if mode & 0o170000 == 0o100000 for blob in (oid, old) if blob]
+    blobs = _blobs(workdir, list(dict.fromkeys(ids)))
     files = []
-    for mode, oid, status, path in entries:
+    for mode, oid, _status, path, old_id in entries:
         if mode & 0o170000 != 0o100000:
             files.append(FileChange(path, mode, False, ()))
             continue
         data = blobs[oid]
-        if status == "A":
-            binary = b"\0" in data[:_BINARY_PROBE]
-            added = () if binary else added_lines(None, data)
-        else:
-            binary, added = lines.get(path, (False, ()))
-        files.append(FileChange(path, mode, binary, () if binary else added, data))
+        if b"\0" in data[:_BINARY_PROBE]:
+            files.append(FileChange(path, mode, True, (), data))
+            continue
+        old = blobs[old_id] if old_id else None
+        if old is not None and b"\0" in old[:_BINARY_PROBE]:
+            old = None
+        files.append(FileChange(path, mode, False, added_lines(old, data), data))
 
     listed: set[str] | None = None
 

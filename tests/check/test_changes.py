@@ -9,7 +9,7 @@ import pytest
 from chord_git import secrets
 from chord_git.check import changes, driver
 from chord_git.findings import Finding
-from chord_git.git.command import parse_added
+from chord_git.git.command import added_lines
 from tests.check.helpers import github_token
 
 
@@ -38,11 +38,9 @@ def test_text_lines(data: bytes, lines: list[tuple[int, str]]) -> None:
     assert list(changes.text_lines(data)) == lines
 
 
-def test_parse_added_from_git_diff_output() -> None:
-    diff = (b"diff --git a/MEMORY.md b/MEMORY.md\nindex 1..2 100644\n--- a/MEMORY.md\n+++ b/MEMORY.md\n"
-            b"@@ -1,0 +2,2 @@\n+one\r\n+two\n@@ -5 +7 @@\n-gone\n+seven\n\\ No newline at end of file\n")
-    assert parse_added(diff) == (False, ((2, "one"), (3, "two"), (7, "seven")))
-    assert parse_added(b"diff --git a/x b/x\nBinary files a/x and b/x differ\n") == (True, ())
+def test_added_lines_of_a_changed_file() -> None:
+    old = b"# Memory\n- gone\nkept\n"
+    assert added_lines(old, b"# Memory\none\r\ntwo\nkept\nseven") == ((2, "one"), (3, "two"), (5, "seven"))
 
 
 def test_long_lines_go_to_layer_1_only() -> None:
