@@ -145,7 +145,9 @@ def test_layer_2_findings_are_the_same_with_and_without_the_prefilter(corpus_dir
     picked = [(path, [(0 if i is None else lines[i][0], text) for i, text in part])
               for (path, lines), part in zip(units, prefilter.layer2_parts(gate, units))]
     contexts: list[str | None] = ["\n".join(text for _, text in lines) for _, lines in units]
-    assert sum(map(len, whole[0])) > 50
+    # Enough findings for the comparison to mean something; the exact count follows the text of the
+    # docs and benchmarks the pool draws from.
+    assert sum(map(len, whole[0])) > 30
     assert detect.scan_units(picked, None, contexts) == whole
 
 
