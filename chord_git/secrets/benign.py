@@ -18,12 +18,14 @@ digits). ``SOFT_REASONS`` lists them so callers that know the key can override.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..regex_lazy import lazy
 from .keys import key_is_non_secret
 from .shapes import (
     _NON_ALNUM,
     _REDACTION,
+    VERDICTS,
     case_switch_ratio,
     is_degenerate,
     is_identifier,
@@ -68,6 +70,7 @@ DIGEST_KEYS = frozenset({
 })
 
 
+@lru_cache(maxsize=VERDICTS)
 def benign_reason(value: str) -> str | None:
     """Why ``value`` is not a secret by itself, or None when it may be one."""
     v = value.strip().strip("\"'`")

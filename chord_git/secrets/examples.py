@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
+
+from .shapes import VERDICTS
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ _DIGESTS = frozenset(example.sha256 for example in DOCUMENTATION_EXAMPLES)
 _SHORTEST, _LONGEST = 20, 200
 
 
+@lru_cache(maxsize=VERDICTS)
 def is_documentation_example(value: str) -> bool:
     """True when ``value`` (quotes and surrounding space ignored) is a listed documentation example."""
     v = value.strip().strip("\"'`")

@@ -8,8 +8,14 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 
 from ..regex_lazy import lazy
+
+# How many verdicts each pure value test remembers. Dense text repeats its values (a label every
+# few characters, the same token pasted a thousand times), and a verdict costs 10-40 us of
+# Python; a bounded cache makes a repeat cost a dict lookup.
+VERDICTS = 4096
 
 # Words that mark a value as a stand-in when they make up one of its parts.
 PLACEHOLDER_WORDS = frozenset({
@@ -55,6 +61,7 @@ _KEY_NAME_SPLIT = lazy(r"[^A-Za-z0-9]+")
 # Keys whose values are checksums, ids or other public identifiers.
 
 
+@lru_cache(maxsize=VERDICTS)
 def shannon_entropy(value: str) -> float:
     """Bits per character of ``value`` (0 for the empty string)."""
     if not value:
@@ -120,6 +127,7 @@ def _is_periodic(value: str) -> bool:
     return any(value == (value[:n] * (len(value) // n + 1))[: len(value)] for n in range(1, 5))
 
 
+@lru_cache(maxsize=VERDICTS)
 def is_placeholder(value: str) -> bool:
     """A stand-in such as ``<YOUR_API_KEY>``, ``xxxx``, ``****``, ``sk-...`` or ``${VAR}``."""
     v = value.strip()
@@ -149,6 +157,7 @@ def is_placeholder(value: str) -> bool:
     return is_degenerate(v)
 
 
+@lru_cache(maxsize=VERDICTS)
 def is_degenerate(value: str) -> bool:
     """Too little variety to be generated: one or two characters, a sequence, a short repeat."""
     core = _NON_ALNUM.sub("", value)
@@ -162,6 +171,7 @@ def _random_inside_brackets(value: str) -> bool:
         and _looks_random_word(inner)
 
 
+@lru_cache(maxsize=VERDICTS)
 def is_identifier(value: str) -> bool:
     """A variable, attribute path, call or qualified name rather than a literal.
 
@@ -180,6 +190,7 @@ def is_identifier(value: str) -> bool:
     return not any(_looks_random_word(sub) for piece in pieces for sub in re.split(r"[_$]+", piece) if sub)
 
 
+@lru_cache(maxsize=VERDICTS)
 def looks_random(value: str) -> bool:
     """Does a letters-and-digits run (``/`` and ``+`` allowed) look generated rather than named?"""
     return _looks_random_word(value.replace("/", "").replace("+", ""))

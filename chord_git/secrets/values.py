@@ -10,11 +10,12 @@ Pure functions over one string.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..regex_lazy import lazy
 from . import vocab
 from .benign import benign_reason
-from .shapes import case_switch_ratio, is_degenerate, is_placeholder, shannon_entropy
+from .shapes import VERDICTS, case_switch_ratio, is_degenerate, is_placeholder, shannon_entropy
 
 _PRINTABLE = lazy(r"[\x21-\x7e]+")
 _TOKEN_CHARS = lazy(r"[A-Za-z0-9_\-+/=.~:%]+")
@@ -70,6 +71,7 @@ def _reference_or_default(v: str) -> bool:
     return (v == low or _STRONG_SYMBOL.search(v) is None) and _has_tutorial_shape(low)
 
 
+@lru_cache(maxsize=VERDICTS)
 def is_reference_or_default(value: str) -> bool:
     """A stand-in, a pointer to where the secret lives, a mask, or a default to be changed."""
     v = value.strip()
@@ -91,6 +93,7 @@ def _unpronounceable(letters: str) -> bool:
     return longest >= 5
 
 
+@lru_cache(maxsize=VERDICTS)
 def token_like(value: str) -> bool:
     """A generated credential: long, from a token alphabet, random."""
     v = value
@@ -170,6 +173,7 @@ _LABEL_OVERRIDES = {vocab.PASSWORD: {"hex", "identifier"}, vocab.SECRET: {"hex",
                     vocab.WEAK: {"hex"}}
 
 
+@lru_cache(maxsize=VERDICTS)
 def credential_value(value: str, label: str, *, quoted: bool = False, direct: bool = False) -> bool:
     """Is ``value``, found after a label of class ``label``, a credential?
 
