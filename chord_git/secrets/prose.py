@@ -27,6 +27,7 @@ from .reading import LINE, ValueReader, unquote
 KINDS = dict(zip((vocab.PASSWORD, vocab.SECRET, vocab.WEAK), ("password-in-text", "secret-in-text", "secret-in-text")))
 AWS_KIND = "aws-secret-access-key"
 _MAX_TABLE_COLUMNS = 64
+_WINDOWS = 4096  # label windows whose verdict a scan remembers
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 
 
@@ -183,14 +184,14 @@ class _Scan:
         view = self.view
         if self.table[0] < label.start < self.table[1] or not self._in_table_row(line_start, label.start):
             return []  # a row of a table already read (a table has one header), or no table
+        # The separator row first: it is one test per line, where the cells cost a step per "|".
+        separator_end = view.find("\n", line_end + 1, line_end + 4096)
+        if separator_end < 0 or not _TABLE_SEPARATOR.fullmatch(view, line_end + 1, separator_end):
+            return []
         cells = self._cells(line_start, line_end)
         column = next((i for i, (a, b) in enumerate(cells) if a <= label.start and label.end <= b), None)
-        if column is not None and not _HEADER_CELL.fullmatch(self.low, cells[column][0], label.start):
+        if column is None or not _HEADER_CELL.fullmatch(self.low, cells[column][0], label.start):
             return []  # "Condition to pass": the word is part of a phrase, not the column's name
-        separator_end = view.find("\n", line_end + 1, line_end + 4096)
-        if column is None or separator_end < 0 \
-                or not _TABLE_SEPARATOR.fullmatch(view, line_end + 1, separator_end):
-            return []
         found: list[Span] = []
         row_start = separator_end + 1
         while row_start < len(view) and view[row_start:row_start + 64].lstrip()[:1] == "|":
@@ -242,18 +243,33 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
     found: list[Span] = []
     done = -1
     size = len(view)
+    # A label's value depends only on the characters of its window (its line, bounded, and the
+    # character before it, which ``\b`` and look-behinds read): dense text repeats its windows,
+    # and a repeat costs a slice and a lookup instead of the bridge and value rules.
+    windows: dict[tuple[str, int, int, int, int, str, bool, bool], tuple[int, int, str, int] | None] = {}
     for label in labels(text, view, occurrences):
         if label.start < done or (label.start and text[label.start - 1] in "?&#;"):
             continue  # already reported, or a URL parameter (``links``)
         line_end = view.find("\n", label.end, label.end + LINE)
         line_end = line_end if line_end >= 0 else min(size, label.end + LINE)
-        span = state.forward(label, line_end)
-        if span is None and label.cls == vocab.PASSWORD:
-            span = state.reverse(label, state.line_start(label.start))
+        reach = label.start - LINE if label.start > LINE else 0
+        line_start = view.rfind("\n", reach, label.start) + 1 or reach  # ``state.line_start``, inlined
+        base = line_start - 1 if line_start else 0
+        key = (text[base:line_end], line_start - base, label.start - base, label.end - base, line_end - base,
+               label.cls, label.cjk, label.plural)
+        if key in windows:
+            cached = windows[key]
+            span = None if cached is None else Span(cached[0] + base, cached[1] + base, cached[2], cached[3])
+        else:
+            span = state.forward(label, line_end)
+            if span is None and label.cls == vocab.PASSWORD:
+                span = state.reverse(label, line_start)
+            if len(windows) >= _WINDOWS:
+                windows.clear()
+            windows[key] = None if span is None else (span.start - base, span.end - base, span.kind, span.rank)
         if span is not None:
             found.append(span)
             done = max(span.end, label.end)
-        line_start = state.line_start(label.start)
         if view.find("|", line_start, label.start) >= 0:
             found.extend(state.table_column(label, line_start, line_end))
     found.extend(_aws_secrets(text, occurrences))
