@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from ..regex_lazy import lazy
+from .normalize import non_ascii_runs
 
 # Scripts of the labels matched as written (Chinese, Japanese, Korean, Cyrillic, Spanish ñ).
 _LABEL_SCRIPTS = lazy(r"[\u00f1\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -32,12 +33,39 @@ class Occurrences:
         self._text = text
         self._found: dict[str, list[int]] = {}
         self._scripts: bool | None = None
+        self._windows: dict[int, list[tuple[int, int]]] = {}
+        self._runs: list[tuple[int, int]] | None = None
+
+    def _non_ascii_runs(self) -> list[tuple[int, int]]:
+        if self._runs is None:
+            self._runs = [] if self._text.isascii() else non_ascii_runs(self._text, self.low)  # "?" is its own lower case
+        return self._runs
 
     def has_label_scripts(self) -> bool:
         """Does the (normalized) text hold characters of the scripts non-ASCII labels use?"""
         if self._scripts is None:
-            self._scripts = not self._text.isascii() and _LABEL_SCRIPTS.search(self._text) is not None
+            # Its characters are all non-ASCII: only the non-ASCII runs are read.
+            self._scripts = any(_LABEL_SCRIPTS.search(self._text, start, end) for start, end in self._non_ascii_runs())
         return self._scripts
+
+    def script_windows(self, reach: int) -> list[tuple[int, int]]:
+        """Disjoint spans holding every non-ASCII character with ``reach`` characters either side.
+
+        A word that holds a non-ASCII character and is at most ``reach`` long lies inside one of
+        them, so a search for such words (labels in other scripts) reads these spans instead of
+        the whole text, with the same matches.
+        """
+        windows = self._windows.get(reach)
+        if windows is None:
+            windows = []
+            for pos, end in self._non_ascii_runs():
+                start, stop = max(0, pos - reach), min(len(self.low), end + reach)
+                if windows and start <= windows[-1][1]:
+                    windows[-1] = (windows[-1][0], stop)
+                else:
+                    windows.append((start, stop))
+            self._windows[reach] = windows
+        return windows
 
     def _search(self, word: str) -> list[int]:
         found: list[int] = []

@@ -35,6 +35,8 @@ _SCRIPT_CLASS = {form: cls
                                     (vocab.WEAK_LABELS, vocab.WEAK))
                  for label in table for form in (label, label.capitalize())}
 _SCRIPT_LABEL = lazy("|".join(re.escape(f) for f in sorted(_SCRIPT_CLASS, key=len, reverse=True)))
+# Each such label holds a non-ASCII character: it is searched for only around those.
+_SCRIPT_REACH = max(map(len, _SCRIPT_CLASS)) if not any(f.isascii() for f in _SCRIPT_CLASS) else None
 
 
 class Label(NamedTuple):
@@ -130,8 +132,9 @@ def labels(text: str, view: str, occurrences: Occurrences) -> list[Label]:
     """Every label in ``text`` (normalized; ``view`` is its ASCII view), in order."""
     found = list(_ascii_labels(view, occurrences))
     if occurrences.has_label_scripts():
+        spans = occurrences.script_windows(_SCRIPT_REACH) if _SCRIPT_REACH else [(0, len(text))]
         found.extend(Label(m.start(), m.end(), _SCRIPT_CLASS[m.group(0)], cjk=True)
-                     for m in _SCRIPT_LABEL.finditer(text))
+                     for start, end in spans for m in _SCRIPT_LABEL.finditer(text, start, end))
         found.sort(key=lambda label: label.start)
     return found
 

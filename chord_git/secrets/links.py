@@ -40,18 +40,17 @@ def _param_class(name: str) -> str | None:
     return vocab.SECRET if verdict is not None and verdict[1] == "strong" else None
 
 
-# The same, found by the engine: in the view of a text in another script every character is a
-# "?", and a Python step per lead character would cost more than the regex pass.
-_LED_PARAMETER = lazy(rf"[{re.escape(_PARAMETER_STARTS)}]{_PARAMETER.pattern}")
+_QUESTION_MARKS = lazy(r"\?*")
 
 
-def _parameters(view: str, text: str) -> Iterator[re.Match[str]]:
-    if not text.isascii():
-        yield from _LED_PARAMETER.finditer(view)
-        return
+def _parameters(view: str) -> Iterator[re.Match[str]]:
     for lead in _PARAMETER_STARTS:
         pos = view.find(lead)
         while pos >= 0:
+            if lead == "?":
+                # In a run of "?" (each non-ASCII character is one in the view) only the last
+                # can lead a parameter: the others are followed by a "?", not a letter.
+                pos = _QUESTION_MARKS.match(view, pos).end() - 1  # type: ignore[union-attr]  # starred: always matches
             match = _PARAMETER.match(view, pos + 1)
             if match is not None:
                 yield match
@@ -66,7 +65,7 @@ def scan(text: str, view: str, low: str | None = None) -> list[Span]:
     low = view.lower() if low is None else low
     found: list[Span] = []
     classes: dict[str, str | None] = {}  # parameter names repeat: classify each once
-    for match in _parameters(view, text):
+    for match in _parameters(view):
         name = match.group(1)
         cls = classes[name] if name in classes else classes.setdefault(name, _param_class(name))
         if cls is None:

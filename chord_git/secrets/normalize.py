@@ -78,6 +78,8 @@ _TABLE = _build_table()
 _FOLDABLE_BMP = lazy(f"[{_character_class([c for c in _TABLE if ord(c) < 0x10000])}]")
 _FOLDABLE_ALL = lazy(f"{_FOLDABLE_BMP.pattern}|[{_character_class([c for c in _TABLE if ord(c) >= 0x10000])}]")
 _ASTRAL = lazy("[\U00010000-\U0010ffff]")
+_QUESTION_MARKS = lazy(r"\?*")
+_ONLY_NON_ASCII = not any(c.isascii() for c in _TABLE)  # so only the text's non-ASCII runs are read
 
 
 @dataclass(frozen=True)
@@ -113,27 +115,43 @@ def _may_hold_astral(text: str) -> bool:
     return len(text) < 4096 or sys.getsizeof(text) > 3 * len(text)
 
 
+def non_ascii_runs(text: str, view: str) -> list[tuple[int, int]]:
+    """Spans of ``text`` that hold all its non-ASCII characters: the runs of "?" in its view
+    (found by ``str.find``) that are not all real question marks. Every character the table
+    folds or drops is non-ASCII, so only these spans are read for them."""
+    runs: list[tuple[int, int]] = []
+    pos = view.find("?")
+    while pos >= 0:
+        end = _QUESTION_MARKS.match(view, pos).end()  # type: ignore[union-attr]  # starred: always matches
+        if not text[pos:end].isascii():
+            runs.append((pos, end))
+        pos = view.find("?", end)
+    return runs
+
+
 def normalize(text: str) -> Normalized:
     """Fold and strip ``text`` for the detectors (identity for ASCII text)."""
     if text.isascii():
         return Normalized(text, text)
+    view = ascii_view(text)
     foldable = _FOLDABLE_ALL if _may_hold_astral(text) and _ASTRAL.search(text) else _FOLDABLE_BMP
     pieces: list[str] = []
     removed: list[int] = []
     last = 0
-    for match in foldable.finditer(text):
-        replacement = _TABLE[match.group(0)]
-        pieces.append(text[last:match.start()])
-        if replacement:
-            pieces.append(replacement)
-        else:
-            removed.append(match.start() - len(removed))
-        last = match.end()
+    for start, end in (non_ascii_runs(text, view) if _ONLY_NON_ASCII else [(0, len(text))]):
+        for match in foldable.finditer(text, start, end):
+            replacement = _TABLE[match.group(0)]
+            pieces.append(text[last:match.start()])
+            if replacement:
+                pieces.append(replacement)
+            else:
+                removed.append(match.start() - len(removed))
+            last = match.end()
     if not pieces:
-        return Normalized(text, ascii_view(text))
+        return Normalized(text, view)
     pieces.append(text[last:])
     folded = "".join(pieces)
     return Normalized(folded, ascii_view(folded), tuple(removed))
 
 
-__all__ = ["Normalized", "ascii_view", "normalize"]
+__all__ = ["Normalized", "ascii_view", "non_ascii_runs", "normalize"]

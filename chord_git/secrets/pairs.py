@@ -41,6 +41,8 @@ _VALUE_AFTER = lazy(rf"{_QUOTED}|[^\s/,;`'\"{_CJK}]{{6,100}}")
 # Accounts every system ships; "admin:…" right before a password-shaped value is a pair.
 _STOCK_ACCOUNTS = ("admin", "root")
 _PAIR_LABEL = lazy("|".join(re.escape(a) for a in vocab.PAIR_LABELS))
+# Each holds a non-ASCII character: searched for only around those (``Occurrences.script_windows``).
+_PAIR_REACH = max(map(len, vocab.PAIR_LABELS)) if not any(a.isascii() for a in vocab.PAIR_LABELS) else None
 _NOT_USERS = frozenset({"sha1", "sha256", "sha512", "md5", "http", "https", "ssh", "git", "file", "ftp",
                         "mailto", "tcp", "udp", "localhost"})
 _HOST = lazy(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,10}(?::\d+)?")  # a host before "/path" is a URL
@@ -88,7 +90,8 @@ def _account_words(text: str, occurrences: Occurrences) -> list[tuple[int, int, 
                 continue
             found.append((start, end, False))
     if occurrences.has_label_scripts():
-        found.extend((m.start(), m.end(), True) for m in _PAIR_LABEL.finditer(text))
+        spans = occurrences.script_windows(_PAIR_REACH) if _PAIR_REACH else [(0, len(text))]
+        found.extend((m.start(), m.end(), True) for start, end in spans for m in _PAIR_LABEL.finditer(text, start, end))
     return sorted(found)
 
 
