@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import base64
+import random
 
 import pytest
 
 from chord_git.secrets import find, redact
-from chord_git.secrets.normalize import normalize
+from chord_git.secrets.anchors import Occurrences
+from chord_git.secrets.labels import _SCRIPT_LABEL, labels
+from chord_git.secrets.normalize import _TABLE, normalize
 
 from . import fakes as f
 
@@ -95,3 +98,24 @@ def test_view_keeps_offsets_for_other_scripts() -> None:
 ])
 def test_decoding_does_not_invent_secrets(text: str) -> None:
     assert find(text) == []
+
+
+def _mixed_texts() -> list[str]:
+    """Texts that mix real question marks, other scripts, disguises and labels of other scripts."""
+    pieces = ["?", "??", "a?b", "密码", "密码：", "登录", "パスワードは", "пароль: ", "contraseña ", "é", "ｐａｓｓ",
+              ZW, BIDI, "р", "\u3000", "「x」", "?token=Zq8XvL2mK9pT4wR7", " ", "\n", "key: ", "Ab3dE5fG7h"]
+    rng = random.Random(20261130)
+    return ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 60))) for _ in range(400)]
+
+
+def test_folding_reads_only_non_ascii_runs_with_the_same_result() -> None:
+    every_character = {ord(c): r for c, r in _TABLE.items()}  # what folding every character gives
+    for text in _mixed_texts():
+        assert normalize(text).text == text.translate(every_character)
+
+
+def test_labels_of_other_scripts_are_found_as_in_the_whole_text() -> None:
+    for text in _mixed_texts():
+        norm = normalize(text)
+        found = [(x.start, x.end) for x in labels(norm.text, norm.view, Occurrences(norm.view.lower(), norm.text)) if x.cjk]
+        assert found == [m.span() for m in _SCRIPT_LABEL.finditer(norm.text)]
