@@ -18,6 +18,7 @@ from urllib.parse import unquote
 from ..regex_lazy import lazy
 from . import keys, values, vocab
 from .formats import RANK_URL, Span
+from .normalize import question_clusters
 
 KIND = "token-in-url"
 # After one of "?&#;": a parameter and its value (matched at each such character, found by
@@ -40,17 +41,23 @@ def _param_class(name: str) -> str | None:
     return vocab.SECRET if verdict is not None and verdict[1] == "strong" else None
 
 
-_QUESTION_MARKS = lazy(r"\?*")
+_LEADING_QUESTION_MARK = lazy(r"\?(?=[A-Za-z])")
 
 
 def _parameters(view: str) -> Iterator[re.Match[str]]:
     for lead in _PARAMETER_STARTS:
+        if lead == "?":
+            # Each non-ASCII character is a "?" in the view: in text of another script, a step
+            # per "?" would cost more than the rest of the scan. Only a "?" before a letter can
+            # lead a parameter; those are found by the engine inside the clusters of "?".
+            for start, end in question_clusters(view):
+                for mark in _LEADING_QUESTION_MARK.finditer(view, start, end + 1):
+                    match = _PARAMETER.match(view, mark.end())
+                    if match is not None:
+                        yield match
+            continue
         pos = view.find(lead)
         while pos >= 0:
-            if lead == "?":
-                # In a run of "?" (each non-ASCII character is one in the view) only the last
-                # can lead a parameter: the others are followed by a "?", not a letter.
-                pos = _QUESTION_MARKS.match(view, pos).end() - 1  # type: ignore[union-attr]  # starred: always matches
             match = _PARAMETER.match(view, pos + 1)
             if match is not None:
                 yield match

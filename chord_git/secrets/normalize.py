@@ -13,6 +13,7 @@ import re
 import sys
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -78,7 +79,8 @@ _TABLE = _build_table()
 _FOLDABLE_BMP = lazy(f"[{_character_class([c for c in _TABLE if ord(c) < 0x10000])}]")
 _FOLDABLE_ALL = lazy(f"{_FOLDABLE_BMP.pattern}|[{_character_class([c for c in _TABLE if ord(c) >= 0x10000])}]")
 _ASTRAL = lazy("[\U00010000-\U0010ffff]")
-_QUESTION_MARKS = lazy(r"\?*")
+# "?"s less than 33 characters apart, as one span (possessive: no backtracking inside).
+_QUESTION_CLUSTER = lazy(r"\?(?:[^?]{0,32}\?)*+")
 _ONLY_NON_ASCII = not any(c.isascii() for c in _TABLE)  # so only the text's non-ASCII runs are read
 
 
@@ -115,18 +117,22 @@ def _may_hold_astral(text: str) -> bool:
     return len(text) < 4096 or sys.getsizeof(text) > 3 * len(text)
 
 
-def non_ascii_runs(text: str, view: str) -> list[tuple[int, int]]:
-    """Spans of ``text`` that hold all its non-ASCII characters: the runs of "?" in its view
-    (found by ``str.find``) that are not all real question marks. Every character the table
-    folds or drops is non-ASCII, so only these spans are read for them."""
-    runs: list[tuple[int, int]] = []
+def question_clusters(view: str) -> Iterator[tuple[int, int]]:
+    """Spans of ``view`` holding all its "?"s: found by ``str.find``, a "?" less than 33
+    characters after the last one joining its cluster, so that text in another script (all "?"
+    in the view) with ASCII punctuation is one span, not one per word."""
     pos = view.find("?")
     while pos >= 0:
-        end = _QUESTION_MARKS.match(view, pos).end()  # type: ignore[union-attr]  # starred: always matches
-        if not text[pos:end].isascii():
-            runs.append((pos, end))
+        end = _QUESTION_CLUSTER.match(view, pos).end()  # type: ignore[union-attr]  # starts with the "?" found
+        yield pos, end
         pos = view.find("?", end)
-    return runs
+
+
+def non_ascii_runs(text: str, view: str) -> list[tuple[int, int]]:
+    """Spans of ``text`` that hold all its non-ASCII characters (and maybe some ASCII ones): the
+    clusters of "?" in its view where the text holds a non-ASCII character. Every character the
+    table folds or drops is non-ASCII, so only these spans are read for them."""
+    return [(start, end) for start, end in question_clusters(view) if not text[start:end].isascii()]
 
 
 def normalize(text: str) -> Normalized:
@@ -154,4 +160,4 @@ def normalize(text: str) -> Normalized:
     return Normalized(folded, ascii_view(folded), tuple(removed))
 
 
-__all__ = ["Normalized", "ascii_view", "non_ascii_runs", "normalize"]
+__all__ = ["Normalized", "ascii_view", "non_ascii_runs", "normalize", "question_clusters"]
