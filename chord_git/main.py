@@ -299,6 +299,18 @@ def _host_hook_fast_path(words: list[str], out: Output) -> int | None:
     return _run_host_hook(words[1], host, out)
 
 
+def _check_fast_path(words: list[str]) -> argparse.Namespace | None:
+    """What the parser makes of the hooks' own command lines, ``check --staged`` (the git hook)
+    and ``check PATH...`` (the pre-commit framework), without building it: that costs more
+    than a one-record commit's whole check. Anything else, an option or a dash included, goes
+    through the parser (``tests/test_main.py`` pins both to the same result)."""
+    if words[:1] != ["check"] or any(word.startswith("-") and word != "--staged" for word in words[1:]):
+        return None
+    return argparse.Namespace(chdir=[], version=None, command="check", format="text", staged="--staged" in words,
+                              paths=[word for word in words[1:] if word != "--staged"], output=None,
+                              quiet=False)
+
+
 def _run_host_hook(action: str, host: str | None, out: Output) -> int:
     from chord_git.commands import agent as agent_cmd
 
@@ -323,10 +335,14 @@ def _log_places() -> list[Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     out = Output()
-    fast = _host_hook_fast_path(list(sys.argv[1:] if argv is None else argv), out)
+    words = list(sys.argv[1:] if argv is None else argv)
+    fast = _host_hook_fast_path(words, out)
     if fast is not None:
         return fast
     try:
+        checked = _check_fast_path(words)
+        if checked is not None:
+            return _dispatch(checked, out)
         parser = build_parser()
         args, extras = parser.parse_known_args(argv)
         if extras:
