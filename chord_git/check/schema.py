@@ -6,7 +6,7 @@ blobs and commits. Each function returns the file's problems; the driver places 
 from __future__ import annotations
 
 from chord_git.findings import Problem
-from chord_git.memory import index_file, promotions, records
+from chord_git.memory import index_file, records
 from chord_git.memory.project import MEMORY_FILE, PROMOTIONS_DIR, RECORDS_DIR
 from chord_git.memory.textrules import absolute_paths
 
@@ -68,6 +68,8 @@ def check_promotion(rel: str, data: bytes) -> list[Problem]:
     pid = _file_name(rel, PROMOTIONS_DIR, "promotion")
     if isinstance(pid, Problem):
         return [pid]
+    from chord_git.memory import promotions  # rarely staged: kept off the hook's start-up
+
     return promotions.from_bytes(data, expected_id=pid)[1]
 
 
