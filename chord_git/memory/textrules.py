@@ -35,10 +35,33 @@ ABSOLUTE_PATH = lazy(
 )
 
 
+_ROOT_NAMES = frozenset(_POSIX_ROOTS.split("|"))
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_ASCII_WORD = _ASCII_LETTERS | frozenset("0123456789_")
+_NOT_BEFORE_ROOT = _ASCII_WORD | frozenset(".~/\\:-")  # the pattern's look-behind
+
+
+def may_hold_absolute_path(text: str) -> bool:
+    """Whether ``ABSOLUTE_PATH`` could match ``text``, by plain string tests: the pattern is large
+    to compile, and most texts (URLs and repository paths included) settle here without it."""
+    if "\\" in text or "~" in text or "$" in text or "%" in text or "file:" in text:
+        return True  # shares, backslash drives, ~/, $HOME/, %APPDATA%\, file:///
+    if "/" not in text:
+        return False
+    parts = text.split("/")
+    for index, part in enumerate(parts[:-1]):
+        if index and part in _ROOT_NAMES and (parts[index - 1][-1:] or "/" * (index > 1)) not in _NOT_BEFORE_ROOT:
+            return True  # /home/...: a machine root between two slashes, not inside a path (src/app/x)
+        if (len(part) >= 2 and part[-1] == ":" and part[-2] in _ASCII_LETTERS
+                and (len(part) == 2 or part[-3] not in _ASCII_WORD)):
+            return True  # C:/...: a lone drive letter right before a slash
+    return False
+
+
 def absolute_paths(text: str) -> list[tuple[int, int]]:
     """Spans of absolute paths (POSIX machine roots, Windows drives and shares, ``~/``)."""
-    if "/" not in text and "\\" not in text:
-        return []  # every form holds a slash or a backslash: most lines are settled without the pattern
+    if not may_hold_absolute_path(text):
+        return []
     return [match.span() for match in ABSOLUTE_PATH.finditer(text)]
 
 
