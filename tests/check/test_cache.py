@@ -89,6 +89,21 @@ def test_a_broken_cache_file_costs_nothing_but_time(mrepo: Path) -> None:
     assert driver.worktree(discover(mrepo)) == expected
 
 
+def test_a_store_left_without_its_table_is_made_whole(mrepo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store is created unsynced: a crash then can leave a database with no table in it."""
+    import sqlite3
+
+    state = discover(mrepo).state_dir
+    state.mkdir(parents=True)
+    connection = sqlite3.connect(state / cache_mod.FILE_NAME)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.close()
+    counter = Counter(monkeypatch)
+    first = driver.worktree(discover(mrepo))
+    assert len(counter.take()) == 5
+    assert driver.worktree(discover(mrepo)) == first and counter.take() == []
+
+
 def test_an_unwritable_state_dir_still_checks(mrepo: Path) -> None:
     expected = driver.worktree(discover(mrepo))
     state = discover(mrepo).state_dir
