@@ -311,20 +311,13 @@ def worktree(project: Project, paths: list[str] | None = None, progress: Progres
 
 
 # ---------------------------------------------------------------------------- git
-def _load_staged_rules() -> None:
-    """What every check of staged memory files uses, cache hit or not: the result cache and the
-    index parser (entries whose record is missing). Loaded while git reads the staged blobs."""
-    from chord_git.check import cache  # noqa: F401
-    from chord_git.memory import index_file  # noqa: F401
-
-
 def staged(project: Project) -> Checked:
     """What the next commit will contain, read from the index git's hook means."""
     from chord_git.git import command
 
     if project.repo is None or project.repo.workdir is None:
         raise RepoError(f"{project.root}: not inside a git repository")
-    index = command.staged_changes(project.repo.workdir, changes.is_checked_path, meanwhile=_load_staged_rules)
+    index = command.staged_changes(project.repo.workdir, changes.is_checked_path)
     cache = _open_cache(project.state_dir) if index.files else None
     try:
         found = apply_rules(index.files, root=project.root, contains=index.contains,

@@ -244,14 +244,7 @@ def _blobs(workdir: Path, ids: list[str]) -> dict[str, bytes]:
     """The bytes of each blob id, from one ``cat-file --batch``."""
     if not ids:
         return {}
-    return _parse_blobs(ids, _run(workdir, "cat-file", "--batch", stdin=_blob_request(ids)))
-
-
-def _blob_request(ids: list[str]) -> bytes:
-    return "".join(f"{oid}\n" for oid in ids).encode()
-
-
-def _parse_blobs(ids: list[str], out: bytes) -> dict[str, bytes]:
+    out = _run(workdir, "cat-file", "--batch", stdin="".join(f"{oid}\n" for oid in ids).encode())
     blobs: dict[str, bytes] = {}
     pos = 0
     for oid in ids:
@@ -265,48 +258,24 @@ def _parse_blobs(ids: list[str], out: bytes) -> dict[str, bytes]:
     return blobs
 
 
-# What a pipe surely takes before its reader reads (Linux's smallest pipe): a request this size
-# is written at once and git answers it while the caller goes on; a longer one is written as
-# the answer is read, or both sides could wait on a full pipe.
-_PIPE_SAFE = 4096
-
-
-def staged_changes(workdir: Path, wanted: Callable[[str], bool],
-                   meanwhile: Callable[[], object] | None = None) -> StagedChanges:
-    """The staged changes to ``wanted`` paths (added or modified; deletions are skipped).
-
-    ``meanwhile`` runs once when there are some, while git reads their blobs: the caller's own
-    start-up (imports) then costs no wall time on a machine with a second core.
-    """
+def staged_changes(workdir: Path, wanted: Callable[[str], bool]) -> StagedChanges:
+    """The staged changes to ``wanted`` paths (added or modified; deletions are skipped)."""
     entries = [entry for entry in _raw_entries(workdir) if entry[2] != "D" and wanted(entry[3])]
     # Added lines as history scans read them (``added_lines``): what the staged blob holds that
     # HEAD's does not. One cat-file for both sides; no diff, whatever the size of a line.
-    ids = list(dict.fromkeys(blob for mode, oid, _, _, old in entries if mode & 0o170000 == 0o100000
-                             for blob in (oid, old) if blob))
-    request = _blob_request(ids)
-    started: list[subprocess.Popen[bytes]] = []
+    ids = [blob for mode, oid, _, _, old in entries if mode & 0o170000 == 0o100000 for blob in (oid, old) if blob]
+    # A staged MEMORY.md has its entries looked up among the staged files (``contains``): git
+    # lists them on the other core while this one reads the blobs.
+    lister = _start(workdir, *_LIST_CHECKED) if any(entry[3].rpartition("/")[2] == "MEMORY.md"
+                                                    for entry in entries) else None
     try:
-        reader = _start(workdir, "cat-file", "--batch", piped=True) if ids else None
-        if reader is not None:
-            started.append(reader)
-            if len(request) <= _PIPE_SAFE:
-                _write_ahead(reader, request)
-                request = b""
-        # A staged MEMORY.md has its entries looked up among the staged files (``contains``).
-        lister = _start(workdir, *_LIST_CHECKED) if any(entry[3].rpartition("/")[2] == "MEMORY.md"
-                                                        for entry in entries) else None
-        if lister is not None:
-            started.append(lister)
-        if entries and meanwhile is not None:
-            meanwhile()
-        blobs = {} if reader is None else _parse_blobs(ids, _finish(reader, "cat-file", request or None))
-        listed = None if lister is None else _listed(_finish(lister, _LIST_CHECKED[0]))
+        blobs = _blobs(workdir, list(dict.fromkeys(ids)))
     except BaseException:
-        for process in started:
-            if process.returncode is None:
-                with process:  # killed and reaped: no git outlives the hook
-                    process.kill()
+        if lister is not None:
+            with lister:  # killed and reaped: no git outlives the hook
+                lister.kill()
         raise
+    listed = None if lister is None else _listed(_finish(lister, _LIST_CHECKED[0]))
     files = []
     for mode, oid, _status, path, old_id in entries:
         if mode & 0o170000 != 0o100000:
@@ -331,15 +300,6 @@ def staged_changes(workdir: Path, wanted: Callable[[str], bool],
 
 
 _LIST_CHECKED = ("ls-files", "-z", "--cached", "--", *CHECKED_PATHSPECS)
-
-
-def _write_ahead(process: subprocess.Popen[bytes], request: bytes) -> None:
-    assert process.stdin is not None
-    try:
-        process.stdin.write(request)
-        process.stdin.flush()
-    except BrokenPipeError:
-        pass  # git stopped early: its exit status and message say why
 
 
 def _listed(out: bytes) -> set[str]:
