@@ -3,8 +3,7 @@
 The pre-commit hook reads what the next commit adds here, in two calls to ``git`` whatever the
 number of files: ``diff --cached --raw`` (which memory files changed; a commit without any stops
 there) and ``cat-file --batch`` (their staged bytes and HEAD's); the added lines are what the
-staged blob holds that HEAD's does not (``added_lines``, as history scans read them). A staged
-MEMORY.md also has git list the staged memory files (``ls-files``), started alongside ``cat-file``.
+staged blob holds that HEAD's does not (``added_lines``, as history scans read them).
 That costs a few milliseconds, where importing pygit2 alone costs about 50: start-up time is the
 hook's main cost. git also reads every index format (split, sparse, sha256 repositories) and
 honours ``GIT_INDEX_FILE`` (``commit -a``, ``commit <path>``) by itself. History scans, which walk
@@ -42,25 +41,16 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _start(workdir: Path, *args: str, piped: bool = False) -> subprocess.Popen[bytes]:
+def _run(workdir: Path, *args: str, stdin: bytes | None = None) -> bytes:
     try:
-        return subprocess.Popen(["git", *args], cwd=workdir, stdin=subprocess.PIPE if piped else None,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+        done = subprocess.run(["git", *args], cwd=workdir, input=stdin, capture_output=True,
+                              check=False, env=_env())
     except OSError as exc:
         raise RepoError(f"cannot run git: {exc.strerror}") from None
-
-
-def _finish(process: subprocess.Popen[bytes], name: str, stdin: bytes | None = None) -> bytes:
-    with process:
-        out, err = process.communicate(stdin)
-    if process.returncode != 0:
-        message = err.decode("utf-8", "replace").strip().splitlines()
-        raise RepoError(f"git {name} failed: {message[0] if message else process.returncode}")
-    return out
-
-
-def _run(workdir: Path, *args: str, stdin: bytes | None = None) -> bytes:
-    return _finish(_start(workdir, *args, piped=stdin is not None), args[0], stdin)
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise RepoError(f"git {args[0]} failed: {message[0] if message else done.returncode}")
+    return done.stdout
 
 
 def _raw_entries(workdir: Path) -> list[tuple[int, str, str, str, str]]:
@@ -264,18 +254,7 @@ def staged_changes(workdir: Path, wanted: Callable[[str], bool]) -> StagedChange
     # Added lines as history scans read them (``added_lines``): what the staged blob holds that
     # HEAD's does not. One cat-file for both sides; no diff, whatever the size of a line.
     ids = [blob for mode, oid, _, _, old in entries if mode & 0o170000 == 0o100000 for blob in (oid, old) if blob]
-    # A staged MEMORY.md has its entries looked up among the staged files (``contains``): git
-    # lists them on the other core while this one reads the blobs.
-    lister = _start(workdir, *_LIST_CHECKED) if any(entry[3].rpartition("/")[2] == "MEMORY.md"
-                                                    for entry in entries) else None
-    try:
-        blobs = _blobs(workdir, list(dict.fromkeys(ids)))
-    except BaseException:
-        if lister is not None:
-            with lister:  # killed and reaped: no git outlives the hook
-                lister.kill()
-        raise
-    listed = None if lister is None else _listed(_finish(lister, _LIST_CHECKED[0]))
+    blobs = _blobs(workdir, list(dict.fromkeys(ids)))
     files = []
     for mode, oid, _status, path, old_id in entries:
         if mode & 0o170000 != 0o100000:
@@ -290,20 +269,16 @@ def staged_changes(workdir: Path, wanted: Callable[[str], bool]) -> StagedChange
             old = None
         files.append(FileChange(path, mode, False, added_lines(old, data), data))
 
+    listed: set[str] | None = None
+
     def contains(path: str) -> bool:
         nonlocal listed
         if listed is None:
-            listed = _listed(_run(workdir, *_LIST_CHECKED))
+            out = _run(workdir, "ls-files", "-z", "--cached", "--", *CHECKED_PATHSPECS)
+            listed = {p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p}
         return path in listed
 
     return StagedChanges(tuple(sorted(files, key=lambda f: f.path)), contains, backend="git")
-
-
-_LIST_CHECKED = ("ls-files", "-z", "--cached", "--", *CHECKED_PATHSPECS)
-
-
-def _listed(out: bytes) -> set[str]:
-    return {p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p}
 
 
 def discover(start: Path) -> tuple[Path, Path, Path | None] | None:
