@@ -47,6 +47,10 @@ BATCH_UNITS = 1000
 POOL_MIN_BYTES = 128 * 1024
 # Commits whose changes are read and checked together: bounds memory on a long history.
 HISTORY_BATCH = 2000
+# Below this much staged text the hook checks without the result store: closing a store that
+# was written checkpoints it with two fsyncs (10-20 ms on a busy disk), and with opening it and
+# loading sqlite3 that costs more than checking a few records again on a later run.
+STAGED_CACHE_MIN_BYTES = 32 * 1024
 
 Step = Callable[[int], None]
 Progress = Callable[[str, int], AbstractContextManager[Step]]  # (label, total) -> bar yielding advance(n)
@@ -182,11 +186,11 @@ def content_findings(units: Sequence[FileChange], *, root: Path | None, schema: 
     step(len(units) - len(todo))
     if not todo:
         return results
-    from chord_git.check import cache as cache_mod
-
     base = baseline(root)
     keys: dict[int, str] = {}
     if cache is not None:
+        from chord_git.check import cache as cache_mod  # sqlite3: only where a store is open
+
         version = _settings_key(root)
         keys = {n: _unit_key(units[n], version, schema) for n in todo}
         known = cache.get_many(list(dict.fromkeys(keys.values())))
@@ -217,7 +221,9 @@ def content_findings(units: Sequence[FileChange], *, root: Path | None, schema: 
         for n, found in zip(batch, computed):
             results[n] = found
         if cache is not None:
-            cache.put_many((keys[n], cache_mod.encode(results[n])) for n in batch)
+            from chord_git.check.cache import encode
+
+            cache.put_many((keys[n], encode(results[n])) for n in batch)
         step(len(batch))
     return results
 
@@ -318,7 +324,8 @@ def staged(project: Project) -> Checked:
     if project.repo is None or project.repo.workdir is None:
         raise RepoError(f"{project.root}: not inside a git repository")
     index = command.staged_changes(project.repo.workdir, changes.is_checked_path)
-    cache = _open_cache(project.state_dir) if index.files else None
+    weight = sum(_weight(change) for change in index.files)
+    cache = _open_cache(project.state_dir) if weight >= STAGED_CACHE_MIN_BYTES else None
     try:
         found = apply_rules(index.files, root=project.root, contains=index.contains,
                             noun="staged record file", cache=cache)

@@ -55,6 +55,19 @@ def test_a_second_check_runs_no_rule(mrepo: Path, monkeypatch: pytest.MonkeyPatc
     assert "cache" not in git(mrepo, "status", "--porcelain", "--ignored")  # never in the working tree
 
 
+def test_a_small_staged_commit_is_checked_without_the_store(mrepo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    git(mrepo, "add", "-A")
+    counter = Counter(monkeypatch)
+    first = driver.staged(discover(mrepo))
+    assert len(counter.take()) == 5 and any(f.kind == "github-token" for f in first.findings)
+    assert not (discover(mrepo).state_dir / cache_mod.FILE_NAME).exists()
+    assert driver.staged(discover(mrepo)) == first and len(counter.take()) == 5
+    # Above the size where the store pays, the hook answers a second run from it.
+    monkeypatch.setattr(driver, "STAGED_CACHE_MIN_BYTES", 1)
+    assert driver.staged(discover(mrepo)) == first and len(counter.take()) == 5
+    assert driver.staged(discover(mrepo)) == first and counter.take() == []
+
+
 def test_what_changed_is_checked_again(mrepo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     counter = Counter(monkeypatch)
     driver.worktree(discover(mrepo))
