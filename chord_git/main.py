@@ -1,64 +1,74 @@
 """``git memory`` / ``chord-git``: parse arguments and dispatch to ``commands/``. Nothing else."""
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from chord_git import errors
 from chord_git.agents import HOST_NAMES, SCOPES
 from chord_git.errors import ChordError, UsageError
 from chord_git.ui import Output
 
+if TYPE_CHECKING:
+    import argparse
+
 REPORT_FORMATS = ("text", "json", "sarif")  # check and scan
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (main adds the single ``git memory:`` prefix) and
-    "did you mean" for mistyped commands and choices."""
+def _argparse_classes() -> tuple[type[argparse.ArgumentParser], type[argparse.Action], type[argparse.Action]]:
+    """The parser, subcommand and version classes. argparse loads only where the full parser is
+    built: the hooks' own command lines (``_check_fast_path``) never need it."""
+    import argparse
 
-    def error(self, message: str) -> None:  # type: ignore[override]
-        where = self.prog.removeprefix("git memory").strip()
-        hint = f"see 'git memory help{' ' + where if where else ''}'"
-        raise UsageError(f"{where + ': ' if where else ''}{message} ({hint})")
+    class _Parser(argparse.ArgumentParser):
+        """argparse with one-line errors (main adds the single ``git memory:`` prefix) and
+        "did you mean" for mistyped commands and choices."""
 
-    def _check_value(self, action: argparse.Action, value: Any) -> None:
-        if action.choices is not None and value not in action.choices:
-            from chord_git.commands.help import unknown_choice
+        def error(self, message: str) -> None:  # type: ignore[override]
+            where = self.prog.removeprefix("git memory").strip()
+            hint = f"see 'git memory help{' ' + where if where else ''}'"
+            raise UsageError(f"{where + ': ' if where else ''}{message} ({hint})")
 
-            raise argparse.ArgumentError(
-                None if isinstance(action, argparse._SubParsersAction) else action,
-                unknown_choice(value, action.choices, command=isinstance(action, argparse._SubParsersAction)))
-        super()._check_value(action, value)
+        def _check_value(self, action: argparse.Action, value: Any) -> None:
+            if action.choices is not None and value not in action.choices:
+                from chord_git.commands.help import unknown_choice
 
+                raise argparse.ArgumentError(
+                    None if isinstance(action, argparse._SubParsersAction) else action,
+                    unknown_choice(value, action.choices, command=isinstance(action, argparse._SubParsersAction)))
+            super()._check_value(action, value)
 
-class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
-    """Subcommands whose ``help`` line doubles as the description ``git memory help CMD`` shows."""
+    class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
+        """Subcommands whose ``help`` line doubles as the description ``git memory help CMD`` shows."""
 
-    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
-        if kwargs.get("help") and "description" not in kwargs:
-            text = str(kwargs["help"]).replace("%%", "%")  # help is %-formatted, a description is not
-            kwargs["description"] = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
-        parser: argparse.ArgumentParser = super().add_parser(name, **kwargs)
-        return parser
+        def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+            if kwargs.get("help") and "description" not in kwargs:
+                text = str(kwargs["help"]).replace("%%", "%")  # help is %-formatted, a description is not
+                kwargs["description"] = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+            parser: argparse.ArgumentParser = super().add_parser(name, **kwargs)
+            return parser
 
+    class _Version(argparse.Action):
+        def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+            super().__init__(option_strings, dest, nargs=0, **kwargs)
 
-class _Version(argparse.Action):
-    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, nargs=0, **kwargs)
+        def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                     values: Any, option_string: str | None = None) -> None:
+            from chord_git.commands.version import version_text
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
-        from chord_git.commands.version import version_text
+            sys.stdout.write(version_text() + "\n")
+            parser.exit(0)
 
-        sys.stdout.write(version_text() + "\n")
-        parser.exit(0)
+    return _Parser, _Commands, _Version
 
 
 def _positive(value: str) -> int:
+    import argparse
+
     try:
         number = int(value)
     except ValueError:
@@ -75,6 +85,7 @@ def _report_file_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    _Parser, _Commands, _Version = _argparse_classes()
     parser = _Parser(prog="git memory", description="Project memory for coding agents.",
                      epilog="'git memory help COMMAND' describes a command; 'git memory --help' opens the manual.")
     parser.add_argument("-C", dest="chdir", metavar="DIR", action="append", default=[],
@@ -190,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _dispatch(args: argparse.Namespace, out: Output) -> int:
+def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output) -> int:
     if args.command == "agent" and args.agent_action in ("hook", "statusline"):
         # Before project discovery: the project comes from the payload, and these never fail.
         return _run_host_hook(args.agent_action, getattr(args, "host", None), out)
@@ -277,7 +288,7 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
     raise UsageError(f"git memory: unknown command {args.command!r}")
 
 
-def _sends_to_model(args: argparse.Namespace) -> bool:
+def _sends_to_model(args: argparse.Namespace | SimpleNamespace) -> bool:
     """Commands that call the model pool with session text: they refuse to run on a refused config."""
     return args.command in ("extract", "curate") or (args.command == "queue" and args.queue_action == "retry")
 
@@ -299,16 +310,15 @@ def _host_hook_fast_path(words: list[str], out: Output) -> int | None:
     return _run_host_hook(words[1], host, out)
 
 
-def _check_fast_path(words: list[str]) -> argparse.Namespace | None:
+def _check_fast_path(words: list[str]) -> SimpleNamespace | None:
     """What the parser makes of the hooks' own command lines, ``check --staged`` (the git hook)
     and ``check PATH...`` (the pre-commit framework), without building it: that costs more
     than a one-record commit's whole check. Anything else, an option or a dash included, goes
     through the parser (``tests/test_main.py`` pins both to the same result)."""
     if words[:1] != ["check"] or any(word.startswith("-") and word != "--staged" for word in words[1:]):
         return None
-    return argparse.Namespace(chdir=[], version=None, command="check", format="text", staged="--staged" in words,
-                              paths=[word for word in words[1:] if word != "--staged"], output=None,
-                              quiet=False)
+    return SimpleNamespace(chdir=[], version=None, command="check", format="text", staged="--staged" in words,
+                           paths=[word for word in words[1:] if word != "--staged"], output=None, quiet=False)
 
 
 def _run_host_hook(action: str, host: str | None, out: Output) -> int:
