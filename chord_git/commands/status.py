@@ -87,13 +87,18 @@ def badge(project: Project, cfg: config_mod.Config, unusable: str | None,
 
 def _index_facts(project: Project, budget: int) -> dict[str, object]:
     """What status needs from the whole index and the records folder (cached by their content)."""
-    state = view.read_index(project)
+    present = view.record_ids(project)
+    state = view.read_entry_lines(project)
+    if not isinstance(state, view.IndexState):  # a clean index (the usual case): ids and lines only
+        shown = summary.fit_count((line for _, line in state), budget)
+        ids = {rid for rid, _ in state}
+        return {"entries": len(state), "shown": [rid for rid, _ in state[:shown]],
+                "records": len(present), "orphans": sum(1 for rid in present if rid not in ids), "unusable": None}
     # Only the lines a session gets are rendered: the count stops at the budget.
     shown = summary.fit_count((entry.render() for entry in state.entries), budget)
-    present = view.record_ids(project)
-    listed = {entry.id for entry in state.entries}
+    listed_ids = {entry.id for entry in state.entries}
     return {"entries": len(state.entries), "shown": [entry.id for entry in state.entries[:shown]],
-            "records": len(present), "orphans": sum(1 for rid in present if rid not in listed),
+            "records": len(present), "orphans": sum(1 for rid in present if rid not in listed_ids),
             "unusable": state.unusable_reason}
 
 

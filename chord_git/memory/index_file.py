@@ -14,6 +14,7 @@ from functools import cached_property
 from chord_git.errors import InputError
 from chord_git.findings import Problem
 from chord_git.memory.records import ID_RE, RECORD_TYPES, valid_id
+from chord_git.regex_lazy import lazy
 
 BEGIN = "<!-- chord:memory:begin -->"
 END = "<!-- chord:memory:end -->"
@@ -187,14 +188,18 @@ def _marker_candidates(text: str) -> list[int]:
 _CANDIDATES = ("chord:memory:", "```", "~~~")
 
 
-def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Problem]]:
-    """Parse MEMORY.md text. Marker errors give no document; bad lines inside give problems."""
-    newline = _newline_of(text)
-    # Only "\n" ends a line, as in editors and git; str.splitlines would also split on \x0c etc.
+def _physical_lines(text: str) -> list[str]:
+    """The lines of ``text``, each with its line end. Only "\n" ends a line, as in editors and
+    git; str.splitlines would also split on \x0c etc."""
     physical = [part + "\n" for part in text.split("\n")]
     physical[-1] = physical[-1][:-1]
     if not physical[-1]:
         physical.pop()
+    return physical
+
+
+def _markers(physical: list[str], text: str) -> tuple[int | None, int | None, list[Problem]]:
+    """(begin line, end line, marker problems) of the managed section."""
     scanner = MarkerScanner()
     problems: list[Problem] = []
     for index in _marker_candidates(text):
@@ -212,6 +217,45 @@ def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Probl
     begin_at, end_at = scanner.begin_at, scanner.end_at
     if begin_at is not None and end_at is None and not problems:
         problems.append(Problem(begin_at, "marker-missing", f"{BEGIN} has no matching {END}"))
+    return begin_at, end_at, problems
+
+
+# ENTRY_RE over a whole section at once (``entry_lines``): (line without its end, type, id, file).
+_ENTRY_LINES = lazy(
+    r"^(- \[([^\]\s]+)\] .*\S \(\[([^\]]*)\]\(\.chord/memory/records/([^)]*)\.md\)\)[^\S\n]*?)\r*$", re.MULTILINE
+)
+_IDS = lazy(f"(?:{ID_RE.pattern.removeprefix('^').removesuffix('$')}\n)*")  # ids, one a line
+
+
+def entry_lines(text: str) -> list[tuple[str, str]] | None:
+    """(id, line) of each entry, in order, when the managed section holds only well-formed
+    entries and blank lines: what ``parse`` makes of it without problems, read with one regex
+    pass and no entry objects (``status`` on a large index). None for anything else (no
+    section, marker or line problems, invalid UTF-8, a duplicate), which ``parse`` describes."""
+    if _has_bad_bytes(text):
+        return None
+    physical = _physical_lines(text)
+    begin_at, end_at, problems = _markers(physical, text)
+    if problems or begin_at is None or end_at is None:
+        return None
+    section = physical[begin_at:end_at - 1]
+    found = _ENTRY_LINES.findall("".join(section))
+    # One match per non-blank line: a match that ran over a line end leaves a line unmatched.
+    if len(found) != sum(map(bool, map(str.strip, section))):
+        return None
+    lines, kinds, ids, files = zip(*found) if found else ((), (), (), ())
+    joined = "".join(rid + "\n" for rid in ids)
+    if (ids != files or not _TYPES.issuperset(kinds) or len(set(ids)) != len(ids)
+            or joined.count("\n") != len(ids) or not _IDS.fullmatch(joined)):
+        return None
+    return list(zip(ids, lines))
+
+
+def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Problem]]:
+    """Parse MEMORY.md text. Marker errors give no document; bad lines inside give problems."""
+    newline = _newline_of(text)
+    physical = _physical_lines(text)
+    begin_at, end_at, problems = _markers(physical, text)
     if problems:
         return None, problems
     if begin_at is None or end_at is None:

@@ -15,13 +15,13 @@ from testing.memory_files import make_record, write_index
 
 def _counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     reads: list[int] = []
-    real = view.read_index
+    real = view.read_entry_lines
 
-    def counting(project: object) -> view.IndexState:
+    def counting(project: object) -> list[tuple[str, str]] | view.IndexState:
         reads.append(1)
         return real(project)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(view, "read_index", counting)
+    monkeypatch.setattr(view, "read_entry_lines", counting)
     return reads
 
 

@@ -174,3 +174,46 @@ def test_parsing_is_linear(line: str) -> None:
         return f"# Project memory\n\n{index_file.BEGIN}\n{body}\n{index_file.END}\n"
 
     assert _parse_cpu(document(16_000)) / _parse_cpu(document(4_000)) < 8
+
+
+def _parsed_lines(text: str) -> list[tuple[str, str]] | None:
+    doc, problems = index_file.parse(text)
+    if doc is None or problems or not doc.has_markers:
+        return None
+    return [(e.id, e.render()) for e in doc.entries]
+
+
+_LINE_PIECES = [
+    "- [fact] Run make check. ([20261129-a-0001](.chord/memory/records/20261129-a-0001.md))",
+    "- [workflow] Use pnpm. ([20261129-b-0002](.chord/memory/records/20261129-b-0002.md))  ",
+    "- [fact] Again. ([20261129-a-0001](.chord/memory/records/20261129-a-0001.md))",  # a duplicate
+    "- [idea] Unknown type. ([20261129-c-0003](.chord/memory/records/20261129-c-0003.md))",
+    "- [fact] Mismatch. ([20261129-d-0004](.chord/memory/records/20261129-e-0005.md))",
+    "- [fact] Split over ([20261129-f-0006", "](.chord/memory/records/20261129-f-0006", ".md))",
+    "- [fact] Bad id. ([X](.chord/memory/records/X.md))", "  ", "", "\t\x0b", "plain text", "```", BEGIN, END,
+    "- [fact] Tab end. ([20261129-g-0007](.chord/memory/records/20261129-g-0007.md))\x0c",
+    "- [fact] CR \r inside. ([20261129-h-0008](.chord/memory/records/20261129-h-0008.md))",
+]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_entry_lines_reads_a_clean_section_as_parse_does(newline: str) -> None:
+    text = SAMPLE.replace("\n", newline).replace(f"{BEGIN}{newline}", f"{BEGIN}{newline}  {newline}")
+    lines = index_file.entry_lines(text)
+    assert lines is not None and lines == _parsed_lines(text) and len(lines) == 2
+
+
+@given(st.lists(st.sampled_from(_LINE_PIECES), max_size=8), st.sampled_from(["\n", "\r\n"]),
+       st.booleans())
+@settings(max_examples=400, deadline=None)
+def test_entry_lines_agrees_with_parse_or_defers_to_it(pieces: list[str], newline: str, bad_byte: bool) -> None:
+    text = f"# Memory{newline}{BEGIN}{newline}" + "".join(p + newline for p in pieces) + f"{END}{newline}"
+    if bad_byte:
+        text = text.replace("Memory", "Mem\udcffory")
+    fast = index_file.entry_lines(text)
+    assert fast is None or fast == _parsed_lines(text)
+    # It defers only where parse has something to say: clean entries, once each, are read.
+    clean = {_LINE_PIECES[i] for i in (0, 1, -2, -1)}
+    written = [p for p in pieces if p.strip()]
+    if not bad_byte and set(written) <= clean and len(set(written)) == len(written):
+        assert fast is not None and len(fast) == len(written)
