@@ -85,9 +85,10 @@ def badge(project: Project, cfg: config_mod.Config, unusable: str | None,
     return "MEMORY", None
 
 
-def _index_facts(project: Project, budget: int) -> dict[str, object]:
-    """What status needs from the whole index and the records folder (cached by their content)."""
-    present = view.record_ids(project)
+def _index_facts(project: Project, budget: int, names: list[str] | None) -> dict[str, object]:
+    """What status needs from the whole index and the records folder (cached by their content);
+    ``names``: the records folder as listed for the cache key."""
+    present = view.record_ids(project, names)
     state = view.read_entry_lines(project)
     if not isinstance(state, view.IndexState):  # a clean index (the usual case): ids and lines only
         shown = summary.fit_count((line for _, line in state), budget)
@@ -106,7 +107,7 @@ def collect(project: Project, cfg: config_mod.Config, refused: str | None = None
     from chord_git.memory import facts as facts_mod
 
     budget = cfg.memory.summary_budget
-    facts = facts_mod.cached(project, "status", {"budget": budget}, lambda: _index_facts(project, budget))
+    facts = facts_mod.cached(project, "status", {"budget": budget}, lambda names: _index_facts(project, budget, names))
     unusable = facts["unusable"]
     label, reason = badge(project, cfg, unusable if isinstance(unusable, str) else None, refused)
     shown = [str(rid) for rid in facts["shown"]]

@@ -32,24 +32,27 @@ def _memory_digest(project: Project) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _records_digest(project: Project) -> str:
+def _records_digest(project: Project) -> tuple[str, list[str] | None]:
+    """The digest of the records folder's names, and the names (sorted; None: not listed)."""
     if paths.escape_reason(project.root, project.records_dir):
-        return "escaped"
+        return "escaped", None
     try:
         names = os.listdir(project.records_dir)
     except OSError as exc:
-        return f"unlisted {type(exc).__name__}"
+        return f"unlisted {type(exc).__name__}", None
     names.sort()
-    return hashlib.sha256("/".join(names).encode("utf-8", "surrogateescape")).hexdigest()
+    return hashlib.sha256("/".join(names).encode("utf-8", "surrogateescape")).hexdigest(), names
 
 
 def cached(project: Project, name: str, settings: Mapping[str, Any],
-           compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """``compute()`` (a JSON-able dict), or its answer from the last call when MEMORY.md, the
+           compute: Callable[[list[str] | None], dict[str, Any]]) -> dict[str, Any]:
+    """``compute(names)`` (a JSON-able dict), or its answer from the last call when MEMORY.md, the
     records folder and ``settings`` are the same. The key is taken before ``compute`` reads
-    anything, so a change made meanwhile is counted again next time."""
+    anything, so a change made meanwhile is counted again next time; ``names`` is the records
+    folder as listed for the key (None when it was not listed), so it is listed once."""
+    records_digest, names = _records_digest(project)
     key = hashlib.sha256(json.dumps(
-        [FORMAT, name, dict(settings), _memory_digest(project), _records_digest(project)],
+        [FORMAT, name, dict(settings), _memory_digest(project), records_digest],
         sort_keys=True).encode()).hexdigest()
     path = project.state_dir / FILE_NAME
     try:
@@ -59,7 +62,7 @@ def cached(project: Project, name: str, settings: Mapping[str, Any],
             return facts
     except (OSError, ValueError):
         pass
-    facts = compute()
+    facts = compute(names)
     try:
         data = json.dumps({"key": key, "facts": facts}, ensure_ascii=False).encode("utf-8")
         atomic.replace_atomically(path, data, project.state_dir, durable=False)

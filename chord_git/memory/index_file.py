@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from operator import itemgetter
 
 from chord_git.errors import InputError
 from chord_git.findings import Problem
@@ -199,7 +200,8 @@ def _physical_lines(text: str) -> list[str]:
 
 
 def _markers(physical: list[str], text: str) -> tuple[int | None, int | None, list[Problem]]:
-    """(begin line, end line, marker problems) of the managed section."""
+    """(begin line, end line, marker problems) of the managed section; ``physical`` holds the
+    lines of ``text``, with or without their line ends."""
     scanner = MarkerScanner()
     problems: list[Problem] = []
     for index in _marker_candidates(text):
@@ -234,21 +236,23 @@ def entry_lines(text: str) -> list[tuple[str, str]] | None:
     section, marker or line problems, invalid UTF-8, a duplicate), which ``parse`` describes."""
     if _has_bad_bytes(text):
         return None
-    physical = _physical_lines(text)
-    begin_at, end_at, problems = _markers(physical, text)
+    split = text.split("\n")  # the lines without their "\n": cheaper than _physical_lines
+    begin_at, end_at, problems = _markers(split, text)
     if problems or begin_at is None or end_at is None:
         return None
-    section = physical[begin_at:end_at - 1]
-    found = _ENTRY_LINES.findall("".join(section))
+    section = split[begin_at:end_at - 1]
+    found = _ENTRY_LINES.findall("\n".join(section))
     # One match per non-blank line: a match that ran over a line end leaves a line unmatched.
     if len(found) != sum(map(bool, map(str.strip, section))):
         return None
-    lines, kinds, ids, files = zip(*found) if found else ((), (), (), ())
-    joined = "".join(rid + "\n" for rid in ids)
-    if (ids != files or not _TYPES.issuperset(kinds) or len(set(ids)) != len(ids)
-            or joined.count("\n") != len(ids) or not _IDS.fullmatch(joined)):
+    if not found:
+        return []
+    ids = list(map(itemgetter(2), found))
+    joined = "\n".join(ids) + "\n"
+    if (ids != list(map(itemgetter(3), found)) or not _TYPES.issuperset(map(itemgetter(1), found))
+            or len(set(ids)) != len(ids) or joined.count("\n") != len(ids) or not _IDS.fullmatch(joined)):
         return None
-    return list(zip(ids, lines))
+    return list(zip(ids, map(itemgetter(0), found)))
 
 
 def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Problem]]:

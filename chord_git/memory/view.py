@@ -83,15 +83,19 @@ def read_entry_lines(project: Project) -> list[tuple[str, str]] | IndexState:
     return lines if lines is not None else parse_index(data, project.relative(project.memory_md))
 
 
-def record_ids(project: Project) -> list[str]:
-    """Ids of the record files present (names only; nothing is opened). A records folder
-    reached through a symlink holds nothing of ours (``check`` reports it)."""
-    if paths.escape_reason(project.root, project.records_dir):
+def record_ids(project: Project, listed: list[str] | None = None) -> list[str]:
+    """Ids of the record files present (names only; nothing is opened), from the folder's names
+    when the caller ``listed`` it already. A records folder reached through a symlink holds
+    nothing of ours (``check`` reports it)."""
+    if listed is not None:
+        names = listed
+    elif paths.escape_reason(project.root, project.records_dir):
         return []
-    try:
-        names = os.listdir(project.records_dir)
-    except (FileNotFoundError, NotADirectoryError):
-        return []
+    else:
+        try:
+            names = os.listdir(project.records_dir)
+        except (FileNotFoundError, NotADirectoryError):
+            return []
     # One pass over all names ('/' cannot occur in a file name), not a match per file.
     return sorted(_RECORD_NAME.findall("/".join(names)))
 
