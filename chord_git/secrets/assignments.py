@@ -33,17 +33,16 @@ _SEP = lazy(
 )
 _FLAG_VALUE = lazy(r"[ \t]+")
 _WORD_BEFORE = lazy(r"([A-Za-z]+)[ \t]+$")
-_VALUE = lazy(
-    r"""(?:[@fFrRbBuU]{1,2}(?=["'`]))?(?:"(?P<dq>[^"\n]{0,512})"|'(?P<sq>[^'\n]{0,512})'|`(?P<bq>[^`\n]{0,512})`
-      |(?P<bare>[^\s"'`]{1,512}))""",
-    re.X,
-)
+_VALUE_PATTERN = r"""(?:[@fFrRbBuU]{1,2}(?=["'`]))?(?:"(?P<dq>[^"\n]{0,512})"|'(?P<sq>[^'\n]{0,512})'|`(?P<bq>[^`\n]{0,512})`
+      |(?P<bare>[^\s"'`%s]{1,512}))"""
+_VALUE = lazy(_VALUE_PATTERN % "", re.X)
+# A URL parameter's value ends at the next parameter: read only that far, not 512 characters on.
+_QUERY_VALUE = lazy(_VALUE_PATTERN % "&#", re.X)
 _XML_VALUE = lazy(r"\s{0,64}(?P<bare>[^<\s]{1,512})\s{0,64}</")
 _ESCAPE_CUT = lazy(r"\\[nrt\"']|&&|\|\|")
 _SCHEME_WORD = lazy(keys.AUTH_SCHEMES.pattern[: -len(r"\s+")])
 _SLUG = lazy(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
 _SLUG_SEGMENT = lazy(r"^(?:[a-z]{1,10}\d{0,3}|\d+)$")
-_QUERY_CUT = lazy(r"[&#]")
 _FLAG = lazy(r"--?[A-Za-z]")  # "pass `--keyring=…`": a command-line flag, not a value
 _INDIRECT = lazy(r"[A-Za-z_][\w.]*[\(\[]")
 _SPACE = lazy(r"\s")
@@ -123,19 +122,23 @@ def _value_after(view: str, pos: int, sep: re.Match[str], key_start: int,
             return None
         match = _XML_VALUE.match(view, pos)
         return match.span("bare") if match else None
-    match = _VALUE.match(view, pos)
+    parameter = key_start > 0 and view[key_start - 1] in "?&#;"
+    match = (_QUERY_VALUE if parameter else _VALUE).match(view, pos)
     if match is None:
-        return None
+        return None  # a parameter's empty value (``&key=&``): nothing to read
     for group in ("dq", "sq", "bq"):
         if match.group(group) is not None:
             start, end = match.span(group)
             break
     else:
         start, end = match.span("bare")
-        end = _clean_bare(view, start, end)
-        if key_start and view[key_start - 1] in "?&#;":
-            cut = _QUERY_CUT.search(view, start, end)  # a URL parameter ends at the next one
-            end = cut.start() if cut else end
+        if parameter and end - start < 512 and view[end:end + 1] in ("&", "#"):
+            # Cut at the next parameter; the value is trimmed of trailing punctuation only when
+            # an escape ends it first (the order of the cuts on a whole bare read).
+            if _ESCAPE_CUT.search(view, start, end):
+                end = _clean_bare(view, start, end)
+        else:
+            end = _clean_bare(view, start, end)
         for marker in ("**", "__"):  # markdown bold around the value
             if view.startswith(marker, start) and end - start > 4 and view.startswith(marker, end - 2):
                 start, end = start + 2, end - 2
