@@ -116,8 +116,7 @@ def _clean_bare(view: str, start: int, end: int) -> int:
 
 def _value_after(view: str, pos: int, sep: re.Match[str], key_start: int,
                  auth: bool) -> tuple[int, int] | None:
-    groups = sep.groupdict()
-    if groups.get("xml") is not None:
+    if sep.groupdict().get("xml") is not None:
         if key_start == 0 or view[key_start - 1] != "<":
             return None
         match = _XML_VALUE.match(view, pos)
@@ -171,6 +170,8 @@ def _reverse_value(view: str, key_start: int) -> tuple[int, int] | None:
 
 
 def _key_bounds(view: str, low: str, hit: int, key_end: int) -> tuple[int, int]:
+    if not hit or not (low[hit - 1].isalnum() or low[hit - 1] in "_.-$"):
+        return hit, key_end  # the trigger starts the key (``\w`` is what ``isalnum`` and "_" accept)
     back = _KEY_CHARS.match(low[max(0, hit - _MAX_KEY):hit][::-1])
     key_start = hit - (back.end() if back else 0)
     while key_start < hit and view[key_start] in ".-$":
@@ -181,17 +182,19 @@ def _key_bounds(view: str, low: str, hit: int, key_end: int) -> tuple[int, int]:
 KeyCache = dict[str, "tuple[str, str, str, bool] | None"]
 
 
-def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int,
+def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int, sep: re.Match[str] | None,
                    cache: KeyCache, verdicts: dict[str, bool]) -> tuple[Span | None, int]:
-    """The secret assigned at this key, if any, and where scanning may resume."""
-    sep: re.Match[str] | None = _SEP.match(view, key_end)
+    """The secret assigned at this key (``sep``: the separator after it), if any, and where
+    scanning may resume."""
     if sep is None and view[hit - 1:hit] == "-" and view[key_end:key_end + 1] in (" ", "\t"):
         sep = _FLAG_VALUE.match(view, key_end)  # command-line flag: ``--token abc``
     key_start, key_end = _key_bounds(view, low, hit, key_end)
     if key_end - key_start > _MAX_KEY:
         return None, key_end
     key = view[key_start:key_end]
-    word_before = _WORD_BEFORE.search(low, max(0, key_start - 24), key_start)
+    # The word before needs a blank (or the newline "$" also accepts) right before the key.
+    word_before = _WORD_BEFORE.search(low, max(0, key_start - 24), key_start) \
+        if key_start and low[key_start - 1] in " \t\n" else None
     cache_key = f"{key} {word_before.group(1) if word_before else ''}"
     if cache_key not in cache:
         verdict = keys.classify_key(key, word_before.group(1) if word_before else "")
@@ -277,10 +280,10 @@ def assignments(view: str, text: str, occurrences: Occurrences | None = None) ->
             key_end -= 1
         done = key_end
         # Most hits are prose ("the token expires"): reject them before any other work.
-        if _SEP.match(view, key_end) is None and view[hit - 1:hit] != "-" \
-                and "=" not in view[max(0, hit - 8):hit]:
+        sep = _SEP.match(view, key_end)
+        if sep is None and view[hit - 1:hit] != "-" and "=" not in view[max(0, hit - 8):hit]:
             continue
-        span, done = _assignment_at(view, text, low, hit, key_end, cache, verdicts)
+        span, done = _assignment_at(view, text, low, hit, key_end, sep, cache, verdicts)
         if span is not None:
             found.append(span)
     return found
