@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import NamedTuple
 
 from ..regex_lazy import lazy
@@ -133,9 +134,14 @@ def labels(text: str, view: str, occurrences: Occurrences) -> list[Label]:
     found = list(_ascii_labels(view, occurrences))
     if occurrences.has_label_scripts():
         spans = occurrences.script_windows(_SCRIPT_REACH) if _SCRIPT_REACH else [(0, len(text))]
-        found.extend(Label(m.start(), m.end(), _SCRIPT_CLASS[m.group(0)], cjk=True)
-                     for start, end in spans for m in _SCRIPT_LABEL.finditer(text, start, end))
-        found.sort(key=lambda label: label.start)
+        classes, new = _SCRIPT_CLASS, tuple.__new__  # the tuple's own constructor: dense labels are many
+        scripts = [new(Label, (m.start(), m.end(), classes[m.group()], True, False))
+                   for start, end in spans for m in _SCRIPT_LABEL.finditer(text, start, end)]
+        if found:  # the windows are disjoint and in order: only a mix with ASCII labels needs sorting
+            found.extend(scripts)
+            found.sort(key=itemgetter(0))
+        else:
+            found = scripts
     return found
 
 

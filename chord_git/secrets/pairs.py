@@ -16,10 +16,9 @@ from ..regex_lazy import lazy
 from . import values, vocab
 from .anchors import Occurrences
 from .formats import Span
-from .reading import ValueReader, line_bounds, unquote
+from .reading import ValueReader, WindowVerdicts, line_bounds, unquote
 
 KIND = "login-credentials"
-_WINDOWS = 4096  # account-word windows whose verdict a scan remembers
 _WINDOW = 80
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _QUOTED = r"`[^`\n]{1,100}`|\"[^\"\n]{1,100}\"|'[^'\n]{1,100}'"
@@ -135,23 +134,18 @@ def scan(text: str, view: str, occurrences: Occurrences, reader: ValueReader | N
     done = -1
     # As for labels (``prose.scan``): the verdict depends only on the account word's window, its
     # line and the character before it, and dense text repeats its windows.
-    windows: dict[tuple[str, int, int, int, bool], tuple[int, int, str, int] | None] = {}
+    windows = WindowVerdicts(text)
     for start, end, cjk in _account_words(text, occurrences):
         if start < done:
             continue
         line_start, line_end = line_bounds(view, start, end)
         base = line_start - 1 if line_start else 0
-        key = (text[base:line_end], line_start - base, start - base, end - base, cjk)
-        if key in windows:
-            cached = windows[key]
-            span = None if cached is None else Span(cached[0] + base, cached[1] + base, cached[2], cached[3])
-        else:
+        span = windows.verdict(base, line_end, (line_start - base, start - base, end - base, cjk))
+        if span is False:
             span = _pair_after(reader, end, line_end)
             if span is None and cjk:
                 span = _use_before(reader, start, line_start)
-            if len(windows) >= _WINDOWS:
-                windows.clear()
-            windows[key] = None if span is None else (span.start - base, span.end - base, span.kind, span.rank)
+            windows.remember(base, span)
         if span is not None:
             found.append(span)
             done = span.end

@@ -21,13 +21,12 @@ from . import shapes, values, vocab
 from .anchors import Occurrences
 from .formats import RANK_ASSIGNMENT, Span
 from .labels import Label, labels
-from .reading import LINE, ValueReader, unquote
+from .reading import LINE, ValueReader, WindowVerdicts, unquote
 
 # Kind of finding per label class (a password a person typed, or any other credential).
 KINDS = dict(zip((vocab.PASSWORD, vocab.SECRET, vocab.WEAK), ("password-in-text", "secret-in-text", "secret-in-text")))
 AWS_KIND = "aws-secret-access-key"
 _MAX_TABLE_COLUMNS = 64
-_WINDOWS = 4096  # label windows whose verdict a scan remembers
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 
 
@@ -244,33 +243,28 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
     done = -1
     size = len(view)
     # A label's value depends only on the characters of its window (its line, bounded, and the
-    # character before it, which ``\b`` and look-behinds read): dense text repeats its windows,
-    # and a repeat costs a slice and a lookup instead of the bridge and value rules.
-    windows: dict[tuple[str, int, int, int, int, str, bool, bool], tuple[int, int, str, int] | None] = {}
+    # character before it, which ``\b`` and look-behinds read).
+    windows = WindowVerdicts(text)
     for label in labels(text, view, occurrences):
-        if label.start < done or (label.start and text[label.start - 1] in "?&#;"):
+        start, end, cls, cjk, plural = label
+        if start < done or (start and text[start - 1] in "?&#;"):
             continue  # already reported, or a URL parameter (``links``)
-        line_end = view.find("\n", label.end, label.end + LINE)
-        line_end = line_end if line_end >= 0 else min(size, label.end + LINE)
-        reach = label.start - LINE if label.start > LINE else 0
-        line_start = view.rfind("\n", reach, label.start) + 1 or reach  # ``state.line_start``, inlined
+        line_end = view.find("\n", end, end + LINE)
+        if line_end < 0:
+            line_end = min(size, end + LINE)
+        reach = start - LINE if start > LINE else 0
+        line_start = view.rfind("\n", reach, start) + 1 or reach  # ``state.line_start``, inlined
         base = line_start - 1 if line_start else 0
-        key = (text[base:line_end], line_start - base, label.start - base, label.end - base, line_end - base,
-               label.cls, label.cjk, label.plural)
-        if key in windows:
-            cached = windows[key]
-            span = None if cached is None else Span(cached[0] + base, cached[1] + base, cached[2], cached[3])
-        else:
+        span = windows.verdict(base, line_end, (line_start - base, start - base, end - base, cls, cjk, plural))
+        if span is False:
             span = state.forward(label, line_end)
-            if span is None and label.cls == vocab.PASSWORD:
+            if span is None and cls == vocab.PASSWORD:
                 span = state.reverse(label, line_start)
-            if len(windows) >= _WINDOWS:
-                windows.clear()
-            windows[key] = None if span is None else (span.start - base, span.end - base, span.kind, span.rank)
+            windows.remember(base, span)
         if span is not None:
             found.append(span)
-            done = max(span.end, label.end)
-        if view.find("|", line_start, label.start) >= 0:
+            done = max(span.end, end)
+        if view.find("|", line_start, start) >= 0:
             found.extend(state.table_column(label, line_start, line_end))
     found.extend(_aws_secrets(text, occurrences))
     return found

@@ -7,6 +7,8 @@ scan, since notes repeat their placeholders.
 """
 from __future__ import annotations
 
+from typing import Literal
+
 from ..regex_lazy import lazy
 from . import values, vocab
 from .formats import RANK_ASSIGNMENT, Span
@@ -21,6 +23,47 @@ _USER = lazy(r"[A-Za-z0-9_.@+\-]{1,40}")
 _STRING_PREFIX = lazy(r"(?:[bBrRuUfF]|[rR][bBfF]|[bBfF][rR])(?=['\"])")
 
 Value = tuple[int, int, bool]  # start, end, delimited
+
+
+_WINDOWS = 4096  # windows whose verdict a scan remembers
+
+
+class WindowVerdicts:
+    """A rule's verdict per window of the text (a label's or an account word's bounded line and
+    the character before it: the only characters the rule reads), relative to the window.
+
+    Dense text repeats its windows, so a repeat costs a slice and a lookup instead of the rule;
+    a run of the same word (``密码密码…``, ``key key …``) repeats the window of the one before,
+    which a comparison in place settles without even the slice.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._verdicts: dict[tuple[str, object], tuple[int, int, str, int] | None] = {}
+        self._window = ""
+        self._where: object = None
+        self._last: tuple[int, int, str, int] | None = None
+
+    def verdict(self, base: int, end: int, where: object) -> Span | None | Literal[False]:
+        """The verdict for ``text[base:end]`` (``where``: what sits where in it) placed at
+        ``base``, or False when it is not known yet (then ``remember`` it)."""
+        if not (where == self._where and end - base == len(self._window)
+                and self.text.startswith(self._window, base, end)):
+            self._window, self._where = self.text[base:end], where
+            last = self._verdicts.get((self._window, where), False)
+            if last is False:
+                return False
+            self._last = last  # type: ignore[assignment]  # not False: a verdict
+        last = self._last
+        return None if last is None else Span(last[0] + base, last[1] + base, last[2], last[3])
+
+    def remember(self, base: int, span: Span | None) -> Span | None:
+        """The verdict for the window last asked about, which starts at ``base``."""
+        if len(self._verdicts) >= _WINDOWS:
+            self._verdicts.clear()
+        self._last = self._verdicts[(self._window, self._where)] = \
+            None if span is None else (span.start - base, span.end - base, span.kind, span.rank)
+        return span
 
 
 def line_bounds(view: str, start: int, end: int) -> tuple[int, int]:
