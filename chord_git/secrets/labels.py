@@ -26,6 +26,7 @@ _WORD_SET = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 _WORD_FORWARD = lazy(r"[a-z0-9_\-]*")
 # The word before a label, read backwards: blanks, then word characters not starting with - or _.
 _PREV_REVERSED = lazy(r"[ \t]{1,3}([a-z0-9_\-]{0,30}[a-z0-9])(?![a-z0-9_\-])")
+_PREV_REACH = 34  # blanks and the word before, as far as ``_PREV_REVERSED`` reads
 _NEXT_WORD = lazy(r"[*_`'\"]{0,3}[ \t]{1,3}([a-z][a-z0-9_\-]{0,30})")
 _LAST_WORDS = frozenset({*vocab.ASCII_PASSWORD_WORDS, *vocab.ASCII_WEAK_WORDS, *keys.STRONG_KEY_WORDS})
 _LAST_SUFFIXES = (*keys.STRONG_SUFFIXES, "password", "passwd", "pwd")
@@ -78,7 +79,7 @@ def _prev_word(low: str, start: int) -> str:
     """The word before ``start`` when one to three blanks separate them, else ''."""
     if not start or low[start - 1] not in " \t":
         return ""
-    match = _PREV_REVERSED.match(low[max(0, start - 34):start][::-1])
+    match = _PREV_REVERSED.match(low[max(0, start - _PREV_REACH):start][::-1])
     return match.group(1)[::-1] if match else ""
 
 
@@ -96,13 +97,16 @@ def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
     done = -1
     verdicts: dict[tuple[str, str, str], str | None] = {}
     word_parts_of: dict[str, list[str]] = {}  # words repeat: split each once
+    prev_words: dict[str, str] = {}  # dense labels repeat what precedes them: read it once
+    # Bound once: dense text has a label every few characters, each costing only these steps.
+    word_set, forward, next_word, new = _WORD_SET, _WORD_FORWARD.match, _NEXT_WORD.match, tuple.__new__
     for hit in occurrences.of_all(vocab.ASCII_ANCHORS):
         if hit < done:
             continue
         start = hit
-        if hit and low[hit - 1] in _WORD_SET:  # the word starts before the anchor ("db_password")
-            start -= _WORD_FORWARD.match(low[max(0, hit - 40):hit][::-1]).end()  # type: ignore[union-attr]
-        end = _WORD_FORWARD.match(low, hit).end()  # type: ignore[union-attr]  # starred: always matches
+        if hit and low[hit - 1] in word_set:  # the word starts before the anchor ("db_password")
+            start -= forward(low[max(0, hit - 40):hit][::-1]).end()  # type: ignore[union-attr]
+        end = forward(low, hit).end()  # type: ignore[union-attr]  # starred: always matches
         done = end
         while start < end and low[start] == "-":
             start += 1
@@ -120,13 +124,20 @@ def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
             parts = word_parts_of[word] = _label_parts(word)
         if not parts:
             continue  # most hits are plain words: "passed", "keyboard", "monkey"
-        nxt = _NEXT_WORD.match(low, word_end)
-        key = (word, _prev_word(low, start), nxt.group(1) if nxt else "")
-        if key not in verdicts:
-            verdicts[key] = classify(parts, key[1], key[2])
-        cls = verdicts[key]
+        nxt = next_word(low, word_end)
+        prev = ""
+        if start and low[start - 1] in " \t":  # the word before, a function of the 34 characters before
+            before = low[max(0, start - _PREV_REACH):start]
+            cached = prev_words.get(before)
+            if cached is None:
+                cached = prev_words[before] = _prev_word(low, start)
+            prev = cached
+        key = (word, prev, nxt.group(1) if nxt else "")
+        cls = verdicts.get(key, False)
+        if cls is False:
+            cls = verdicts[key] = classify(parts, key[1], key[2])
         if cls is not None:
-            yield Label(start, word_end, cls, plural=parts[-1] in _PLURALS)
+            yield new(Label, (start, word_end, cls, False, parts[-1] in _PLURALS))
 
 
 def labels(text: str, view: str, occurrences: Occurrences) -> list[Label]:
