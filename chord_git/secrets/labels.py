@@ -27,6 +27,8 @@ _WORD_FORWARD = lazy(r"[a-z0-9_\-]*")
 # The word before a label, read backwards: blanks, then word characters not starting with - or _.
 _PREV_REVERSED = lazy(r"[ \t]{1,3}([a-z0-9_\-]{0,30}[a-z0-9])(?![a-z0-9_\-])")
 _PREV_REACH = 34  # blanks and the word before, as far as ``_PREV_REVERSED`` reads
+_BEHIND = 40 + _PREV_REACH  # the word's start (at most 40 back), then the word before it
+_AHEAD = len(" phrase") + 3 + 3 + 31  # "pass phrase", then the word after it (``_NEXT_WORD``)
 _NEXT_WORD = lazy(r"[*_`'\"]{0,3}[ \t]{1,3}([a-z][a-z0-9_\-]{0,30})")
 _LAST_WORDS = frozenset({*vocab.ASCII_PASSWORD_WORDS, *vocab.ASCII_WEAK_WORDS, *keys.STRONG_KEY_WORDS})
 _LAST_SUFFIXES = (*keys.STRONG_SUFFIXES, "password", "passwd", "pwd")
@@ -100,14 +102,29 @@ def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
     prev_words: dict[str, str] = {}  # dense labels repeat what precedes them: read it once
     # Bound once: dense text has a label every few characters, each costing only these steps.
     word_set, forward, next_word, new = _WORD_SET, _WORD_FORWARD.match, _NEXT_WORD.match, tuple.__new__
+    # What a hit yields depends only on the characters from ``_BEHIND`` before it to ``_AHEAD``
+    # after its word: a run of the same word (``key key …``) repeats the previous hit's window,
+    # which a comparison in place settles.
+    last_window, last_shape, last_label = "", (-1, -1), None
+    last_hit = 0
     for hit in occurrences.of_all(vocab.ASCII_ANCHORS):
         if hit < done:
             continue
+        end = forward(low, hit).end()  # type: ignore[union-attr]  # starred: always matches
+        done = end
+        low_end = hit - _BEHIND if hit > _BEHIND else 0
+        shape = (hit - low_end, end - hit)
+        high_end = end + _AHEAD
+        if shape == last_shape and view.startswith(last_window, low_end, high_end) \
+                and len(last_window) == min(high_end, len(view)) - low_end:
+            if last_label is not None:
+                shift = hit - last_hit
+                yield new(Label, (last_label[0] + shift, last_label[1] + shift, *last_label[2:]))
+            continue
+        last_window, last_shape, last_hit, last_label = view[low_end:high_end], shape, hit, None
         start = hit
         if hit and low[hit - 1] in word_set:  # the word starts before the anchor ("db_password")
             start -= forward(low[max(0, hit - 40):hit][::-1]).end()  # type: ignore[union-attr]
-        end = forward(low, hit).end()  # type: ignore[union-attr]  # starred: always matches
-        done = end
         while start < end and low[start] == "-":
             start += 1
         word_end = end
@@ -137,7 +154,8 @@ def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
         if cls is False:
             cls = verdicts[key] = classify(parts, key[1], key[2])
         if cls is not None:
-            yield new(Label, (start, word_end, cls, False, parts[-1] in _PLURALS))
+            last_label = new(Label, (start, word_end, cls, False, parts[-1] in _PLURALS))
+            yield last_label
 
 
 def labels(text: str, view: str, occurrences: Occurrences) -> list[Label]:
