@@ -51,7 +51,7 @@ def _text(data: bytes) -> str | None:
         decoded = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    printable = sum(1 for c in decoded if c.isprintable() or c in "\n\t")
+    printable = len(decoded) if decoded.isprintable() else sum(1 for c in decoded if c.isprintable() or c in "\n\t")
     return decoded if len(decoded) >= _MIN_DECODED and printable >= 0.95 * len(decoded) else None
 
 
@@ -97,12 +97,14 @@ def encoded(view: str, runs: list[tuple[int, int]], rescan: Rescan) -> list[Span
             found.append(Span(start, end, hits[0].kind, hits[0].rank))
             settled.add(start)
     decoded: list[tuple[int, int, str]] = []
+    seen: dict[tuple[bool, str], str | None] = {}  # runs repeat in dense text: decode each once
     for start, end in runs:
         if start in settled:
             continue
         for pattern, decoder in ((_HEX_RUN, _hex), (_B64_RUN, _b64)):
             for match in pattern.finditer(view, start, end):
-                text = decoder(match.group(0))
+                key = (decoder is _hex, match.group(0))
+                text = seen[key] if key in seen else seen.setdefault(key, decoder(key[1]))
                 if text:
                     decoded.append((match.start(), match.end(), text))
     for (start, end, _), hits in zip(decoded, rescan([text for _, _, text in decoded])):
