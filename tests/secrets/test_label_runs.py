@@ -1,0 +1,40 @@
+"""Runs of the same word (``key key …``, ``密码密码…``, ``&key=a1&key=a1…``) are settled by
+comparing each occurrence's window with the one before: an occurrence whose surroundings differ
+must still get its own verdict, wherever it sits in the run."""
+from __future__ import annotations
+
+import pytest
+
+from chord_git.secrets import find
+
+_TOKEN = "".join(("Zq8Xv", "L2mK9", "pT4wR", "7nB3c"))  # built here: no literal token in the tree
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    return [(span.kind, text[span.start:span.end]) for span in find(text)]
+
+
+@pytest.mark.parametrize(("run", "odd"), [
+    ("key ", f"key: {_TOKEN} "),
+    ("Key ", f"KEY = '{_TOKEN}' "),
+    ("pass ", f"pass phrase: {_TOKEN} "),
+    ("密码", f"密码是 {_TOKEN} "),
+    ("密码：", f"密码：{_TOKEN} "),
+    ("登录", f"登录 admin / {_TOKEN} "),
+    ("&key=a1", f"&key={_TOKEN}"),
+    ("?token=abc&", f"?token={_TOKEN}&"),
+])
+@pytest.mark.parametrize(("before", "after"), [(0, 40), (40, 0), (40, 40), (3, 3)])
+def test_an_odd_occurrence_in_a_run_gets_its_own_verdict(run: str, odd: str, before: int, after: int) -> None:
+    alone = _found(odd)
+    inside = _found(run * before + odd + run * after)
+    assert [value for _, value in inside if _TOKEN in value] == [value for _, value in alone if _TOKEN in value]
+
+
+def test_a_parameter_value_ends_at_the_next_parameter_as_before() -> None:
+    # The value is cut at the next parameter without trimming its punctuation, unless an escape
+    # ends it first: the same value as reading the whole bare run and cutting afterwards.
+    token = _TOKEN
+    assert _found(f"x?key={token};&b=1") == _found(f"x?key={token};&b=1 ")
+    assert [v for _, v in _found(f"x?key={token}&b=1")] == [token]
+    assert [v for _, v in _found(f"x?key={token}#frag")] == [token]
