@@ -143,8 +143,8 @@ class ResultCache:
                 marks = ",".join("?" * len(chunk))
                 found.update(self.connection.execute(
                     f"SELECT key, value FROM results WHERE key IN ({marks})", chunk).fetchall())
-        except sqlite3.Error:
-            self.connection = None
+        except sqlite3.Error as exc:
+            self._give_up(exc)
             return {}
         return found
 
@@ -161,8 +161,15 @@ class ResultCache:
                     self.connection.execute(
                         "DELETE FROM results WHERE key IN (SELECT key FROM results ORDER BY stored LIMIT ?)",
                         (count - MAX_ROWS * 3 // 4,))
-        except sqlite3.Error:
-            self.connection = None  # locked for too long, disk full: this run just does not store
+        except sqlite3.Error as exc:
+            self._give_up(exc)  # locked for too long, disk full: this run just does not store
+
+    def _give_up(self, exc: sqlite3.Error) -> None:
+        """Stop using the store for this run; one SQLite found damaged is set aside, so that the
+        next run starts a fresh one instead of recomputing everything against it forever."""
+        self.close()
+        if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+            _set_aside(self.path)  # "database disk image is malformed", "file is not a database"
 
     def close(self) -> None:
         if self.connection is not None:

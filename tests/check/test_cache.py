@@ -102,6 +102,32 @@ def test_a_broken_cache_file_costs_nothing_but_time(mrepo: Path) -> None:
     assert driver.worktree(discover(mrepo)) == expected
 
 
+def test_a_store_damaged_inside_is_set_aside_and_made_again(mrepo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store whose header opens but whose table pages are garbage (a torn disk write): the run
+    checks without it, sets it aside, and the next run answers from a fresh store."""
+    import sqlite3
+
+    expected = driver.worktree(discover(mrepo))
+    path = discover(mrepo).state_dir / cache_mod.FILE_NAME
+    connection = sqlite3.connect(path)
+    connection.execute("PRAGMA journal_mode=DELETE")  # everything in the main file, pages at fixed places
+    connection.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, 0)",
+                           ((f"filler-{n:06d}", "x" * 200) for n in range(2000)))
+    connection.commit()
+    connection.close()
+    data = bytearray(path.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    data[page:] = b"\xff" * (len(data) - page)  # every page after the schema page
+    path.write_bytes(bytes(data))
+    counter = Counter(monkeypatch)
+    assert driver.worktree(discover(mrepo)) == expected
+    assert len(counter.take()) == 5
+    assert (path.parent / (cache_mod.FILE_NAME + ".broken")).exists()
+    assert driver.worktree(discover(mrepo)) == expected  # a fresh store, filled by this run
+    counter.take()
+    assert driver.worktree(discover(mrepo)) == expected and counter.take() == []
+
+
 def test_a_store_left_without_its_table_is_made_whole(mrepo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The store is created unsynced: a crash then can leave a database with no table in it."""
     import sqlite3
