@@ -8,7 +8,8 @@ scans, the commit. Neither type ever carries a secret's value, so no report form
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from chord_git.dataclass_lazy import dataclass
 
 
 @dataclass(frozen=True)

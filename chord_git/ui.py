@@ -6,8 +6,9 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import IO, Any
+
+from chord_git.dataclass_lazy import dataclass, field
 
 
 @dataclass

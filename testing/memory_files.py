@@ -1,10 +1,10 @@
 """Building real memory in a test repository: record files and index lines, written as the tool would."""
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from chord_git.dataclass_lazy import replace
 from chord_git.memory import index_file, records
 from chord_git.memory.project import Project, discover
 

@@ -19,8 +19,10 @@ PACKAGE = REPO_ROOT / "chord_git"
 ENTRY_POINTS = {"main", "api"}
 # safe_yaml is the YAML adapter (config and memory files); config_trust decides which project
 # config fields are honoured (config and the trust command); regex_lazy compiles the patterns of
-# the secret layers and the memory rules on first use.
-CROSS_CUTTING = {"config", "config_trust", "errors", "findings", "ui", "summary", "safe_yaml", "regex_lazy"}
+# the secret layers and the memory rules on first use; dataclass_lazy writes the methods of the
+# data classes the hook's modules define on first use.
+CROSS_CUTTING = {"config", "config_trust", "errors", "findings", "ui", "summary", "safe_yaml", "regex_lazy",
+                 "dataclass_lazy"}
 
 
 def _modules() -> dict[str, Path]:

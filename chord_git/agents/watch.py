@@ -21,7 +21,6 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +28,7 @@ from chord_git.agents import hosts
 from chord_git.agents import sessions
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity
+from chord_git.dataclass_lazy import replace
 from chord_git.errors import ChordError
 from chord_git.memory.atomic import try_lock
 from chord_git.memory.project import Project

@@ -8,8 +8,9 @@ environment, a ``core.worktree`` setting) return ``UNSURE`` so the caller asks l
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+from chord_git.dataclass_lazy import dataclass
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,11 @@ import errno
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from chord_git import safe_yaml
+from chord_git.dataclass_lazy import dataclass
 from chord_git.findings import Problem
 
 

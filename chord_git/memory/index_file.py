@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from chord_git.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
 from chord_git.findings import Problem
 from chord_git.memory.records import ID_RE, RECORD_TYPES, valid_id

@@ -7,9 +7,9 @@ top level, that already holds ``MEMORY.md`` or ``.chord/``; otherwise the git to
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.errors import RepoError
 from chord_git.git import layout
 

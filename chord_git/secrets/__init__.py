@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..dataclass_lazy import replace
 from ..findings import Finding
 from . import prefilter
 from .allow import Allowances, allowances, value_hash

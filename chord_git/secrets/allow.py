@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from chord_git.dataclass_lazy import dataclass, field
 
 # detect_secrets/filters/allowlist.py: a comment opener, then the pragma.
 _COMMENT = r"(?:#|//|/\*|'|--|<!--[# \t]*?)"

@@ -13,8 +13,8 @@ arguments; commands already parsed are cached by their start.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ..dataclass_lazy import dataclass
 from ..regex_lazy import lazy
 from . import values, vocab
 from .anchors import Occurrences

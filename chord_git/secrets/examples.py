@@ -8,9 +8,9 @@ consult ``is_documentation_example``.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ..dataclass_lazy import dataclass
 from .shapes import VERDICTS
 
 

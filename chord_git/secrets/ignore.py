@@ -12,9 +12,9 @@ A commit may be abbreviated (7 or more hex digits). Parsing is pure; ``load`` re
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
+from ..dataclass_lazy import dataclass
 from ..errors import InputError
 
 IGNORE_FILE = ".chord/secrets-ignore"

@@ -14,9 +14,9 @@ import sys
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..dataclass_lazy import dataclass
 from ..regex_lazy import lazy
 
 # Characters that render as nothing (or only reorder what follows) and can hide inside a token.

@@ -13,8 +13,8 @@ more than a bounded amount per start position.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ..dataclass_lazy import dataclass
 from ..regex_lazy import lazy
 
 # A token ends where token characters end; exact-length formats rely on it.

@@ -22,8 +22,9 @@ import math
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from chord_git.dataclass_lazy import dataclass
 
 Lines = Sequence[tuple[int, str]]
 

@@ -18,8 +18,8 @@ lookups around a hit are bounded, and hits inside a region already handled are s
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
 
+from ..dataclass_lazy import dataclass
 from . import assignments, commands, decode, examples, formats, links, pairs, prose
 from .anchors import Occurrences
 from .normalize import ascii_view, normalize
