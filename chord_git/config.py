@@ -7,7 +7,6 @@ line. Lists (model pools) are replaced whole, mappings are merged.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -15,8 +14,9 @@ from typing import Any
 from chord_git import safe_yaml
 from chord_git.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import ConfigError
+from chord_git.regex_lazy import lazy
 
-ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+ENV_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")  # model entries only: not on the hook's start-up
 # Field names that can only hold a credential; a config file must name a variable instead.
 LITERAL_KEY_FIELDS = frozenset({"api_key", "apikey", "key", "token", "secret", "password", "bearer"})
 RESPONSE_FORMATS = ("json_schema", "json_object", "none")
@@ -376,7 +376,6 @@ def problem(path: Path | str, raw: bytes) -> ConfigError | None:
 
 def load(root: Path | None, env: Mapping[str, str] | None = None) -> Config:
     """Read the user file, overlay the project file (as far as it is trusted), type-check the result."""
-    from chord_git import config_trust
     from chord_git.memory import paths
 
     user_path = user_config_path(env)
@@ -398,6 +397,8 @@ def load(root: Path | None, env: Mapping[str, str] | None = None) -> Config:
     if project is None:
         return replace(build(user, tuple(sources)), project_file=str(path))
     build(project)  # the file on its own: types and literal keys are refused even where ignored
+    from chord_git import config_trust  # hashes and JSON: only for a project that has a config file
+
     trusted = config_trust.is_trusted(path, raw, env)
     ignored: list[str] = []
     if not trusted:

@@ -4,7 +4,6 @@ Never a secret value, only kind and place: findings carry none, so no format can
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from chord_git.errors import InputError
@@ -27,12 +26,14 @@ def render(findings: list[Finding], fmt: str, *, checked: int, noun: str = "memo
            uri_prefix: str = "") -> str:
     """The whole report in ``fmt``; ``uri_prefix`` turns project-relative paths into
     repository-relative SARIF locations."""
-    if fmt == "json":
-        return json.dumps({"findings": [f.as_json() for f in findings]}, ensure_ascii=False, indent=2) + "\n"
-    if fmt == "sarif":
-        from chord_git.check import sarif
+    if fmt in ("json", "sarif"):
+        import json  # off the hook's start-up: the hook prints text
 
-        return json.dumps(sarif.render(findings, uri_prefix=uri_prefix), ensure_ascii=False, indent=2) + "\n"
+        if fmt == "sarif":
+            from chord_git.check import sarif
+
+            return json.dumps(sarif.render(findings, uri_prefix=uri_prefix), ensure_ascii=False, indent=2) + "\n"
+        return json.dumps({"findings": [f.as_json() for f in findings]}, ensure_ascii=False, indent=2) + "\n"
     lines = [finding.render() for finding in findings]
     return "\n".join([*lines, summary(findings, checked=checked, noun=noun)]) + "\n"
 

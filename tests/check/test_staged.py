@@ -174,3 +174,27 @@ def test_check_staged_imports_only_what_it_needs(mrepo: Path) -> None:
     write_record(mrepo, "quoted", "The fixture nonce is 'f067b74c68bd1ee27518e4bd' (a test vector).")
     git(mrepo, "add", "-A")
     assert _imports_after_check(mrepo) == {"rc": 0, "openai": False, "detect_secrets": True}
+
+
+# What a hook's start-up would pay for and a small commit's check never uses: the parser
+# (``main._check_fast_path``), the standard data classes and ``inspect`` (``dataclass_lazy``),
+# OpenSSL's hashes and JSON (imported where a finding, an id or a report format needs them).
+START_UP_WEIGHT = ("argparse", "dataclasses", "inspect", "hashlib", "json")
+
+
+def test_a_small_commit_loads_none_of_the_start_up_weight(mrepo: Path) -> None:
+    write_record(mrepo, "tidy")
+    write(mrepo, "MEMORY.md", index_text("tidy"))
+    git(mrepo, "add", "-A")
+    code = (
+        "import sys\n"
+        "from chord_git.main import main\n"
+        "rc = main(['check', '--staged'])\n"
+        f"sys.stderr.write('LOADED=' + ','.join(m for m in {START_UP_WEIGHT!r} if m in sys.modules) + '\\n')\n"
+        "sys.exit(rc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=mrepo, capture_output=True, text=True,
+                          env=cli_env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "no findings" in done.stdout
+    assert done.stderr.splitlines()[-1] == "LOADED="
