@@ -5,9 +5,9 @@ and pulls in ``inspect`` (with ``ast``, ``dis`` and ``tokenize``): for the thirt
 pre-commit hook's modules define, that costs more than a one-record commit's whole check, and
 most of those methods are never called there. ``dataclass`` here is the part of the standard
 decorator this package uses (``frozen``, defaults, ``field(default=, default_factory=, repr=,
-compare=)``) with the standard semantics; ``__init__``, ``__repr__``, ``__eq__`` and
-``__hash__`` are written, once, the first time one of them is called, and then cost what the
-standard ones cost. ``replace`` works on these classes and on standard data classes alike.
+compare=)``) with the standard semantics; each of ``__init__``, ``__repr__``, ``__eq__`` and
+``__hash__`` is written the first time it is called (most classes a hook reaches only ever need
+their ``__init__``), and then costs what the standard one costs. ``replace`` works on these classes and on standard data classes alike.
 Type checkers read the decorated classes as data classes (``typing.dataclass_transform``).
 """
 from __future__ import annotations
@@ -95,8 +95,8 @@ def _collect(cls: type) -> tuple[Field, ...]:
     return tuple(found.values())
 
 
-def _write_methods(cls: type, specs: tuple[Field, ...], frozen: bool, wanted: tuple[str, ...]) -> None:
-    """Compile the methods ``wanted`` of ``cls`` in one go and put them in place of their stubs."""
+def _write_method(cls: type, specs: tuple[Field, ...], frozen: bool, name: str) -> None:
+    """Compile the method ``name`` of ``cls`` and put it in place of its stub."""
     scope: dict[str, Any] = {"__object_setattr": object.__setattr__, "__missing": _MISSING}
     params, body = [], []
     for spec in specs:
@@ -123,17 +123,16 @@ def _write_methods(cls: type, specs: tuple[Field, ...], frozen: bool, wanted: tu
                    f"    return ({compared}) == ({other})\n  return NotImplemented"),
         "__hash__": f"def __hash__(self):\n  return hash(({compared}))",
     }
-    exec("\n".join(sources[name] for name in wanted), scope)  # noqa: S102 - our own generated source
-    for name in wanted:
-        method = scope[name]
-        method.__qualname__ = f"{cls.__qualname__}.{name}"
-        setattr(cls, name, method)
+    exec(sources[name], scope)  # noqa: S102 - our own generated source
+    method = scope[name]
+    method.__qualname__ = f"{cls.__qualname__}.{name}"
+    setattr(cls, name, method)
 
 
-def _stub(cls: type, name: str, specs: tuple[Field, ...], frozen: bool, wanted: tuple[str, ...]) -> Any:
+def _stub(cls: type, name: str, specs: tuple[Field, ...], frozen: bool) -> Any:
     def first_call(self: Any, *args: Any, **kwargs: Any) -> Any:
         if cls.__dict__.get(name) is first_call:  # not written meanwhile (a nested first call)
-            _write_methods(cls, specs, frozen, wanted)
+            _write_method(cls, specs, frozen, name)
         return getattr(cls, name)(self, *args, **kwargs)
 
     first_call.__qualname__ = f"{cls.__qualname__}.{name}"
@@ -158,7 +157,7 @@ def _process(cls: type[_T], frozen: bool) -> type[_T]:
     if frozen and not explicit_hash:
         wanted += ("__hash__",)
     for name in wanted:
-        setattr(cls, name, _stub(cls, name, specs, frozen, wanted))
+        setattr(cls, name, _stub(cls, name, specs, frozen))
     if not frozen and not explicit_hash:
         setattr(cls, "__hash__", None)  # eq without frozen: unhashable, as with dataclasses
     if frozen:
