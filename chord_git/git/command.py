@@ -16,7 +16,6 @@ value in the repository's own config file, attributes, and the files git lists.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -42,15 +41,86 @@ def _env() -> dict[str, str]:
 
 
 def _run(workdir: Path, *args: str, stdin: bytes | None = None) -> bytes:
+    """git's output; its first line of error output as a ``RepoError`` when it fails."""
     try:
-        done = subprocess.run(["git", *args], cwd=workdir, input=stdin, capture_output=True,
-                              check=False, env=_env())
+        returncode, out, err = _spawn(["git", "-C", str(workdir), *args], stdin)
     except OSError as exc:
         raise RepoError(f"cannot run git: {exc.strerror}") from None
-    if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise RepoError(f"git {args[0]} failed: {message[0] if message else done.returncode}")
-    return done.stdout
+    if returncode != 0:
+        message = err.decode("utf-8", "replace").strip().splitlines()
+        raise RepoError(f"git {args[0]} failed: {message[0] if message else returncode}")
+    return out
+
+
+def _spawn(argv: list[str], stdin: bytes | None) -> tuple[int, bytes, bytes]:
+    """(exit code, stdout, stderr) of ``argv``, fed ``stdin`` (None: the caller's own stdin).
+
+    ``subprocess.run`` with ``capture_output``, without the module: importing it (with
+    ``threading``, ``selectors``, ``signal`` and ``locale``) costs the pre-commit hook more than
+    its three git calls. The pipes are read (and ``stdin`` written) as they become ready, so
+    neither side waits on a full pipe.
+    """
+    import select
+    import signal
+
+    out_read, out_write = os.pipe()
+    err_read, err_write = os.pipe()
+    in_read, in_write = os.pipe() if stdin is not None else (-1, -1)
+    actions = [(os.POSIX_SPAWN_DUP2, out_write, 1), (os.POSIX_SPAWN_DUP2, err_write, 2)]
+    if stdin is not None:
+        actions.append((os.POSIX_SPAWN_DUP2, in_read, 0))
+    try:
+        # SIGPIPE as a fresh process has it (Python ignores it, and an exec keeps what is ignored).
+        pid = os.posix_spawnp(argv[0], argv, _env(), file_actions=actions, setsigdef=(signal.SIGPIPE,))
+    except BaseException:
+        for fd in (out_read, err_read, in_write):
+            if fd >= 0:
+                os.close(fd)
+        raise
+    finally:
+        for fd in (out_write, err_write, in_read):
+            if fd >= 0:
+                os.close(fd)
+    chunks: dict[int, list[bytes]] = {out_read: [], err_read: []}
+    poller = select.poll()
+    for fd in chunks:
+        poller.register(fd, select.POLLIN)
+    pending = memoryview(stdin or b"")
+    if stdin is not None:
+        if pending:
+            os.set_blocking(in_write, False)
+            poller.register(in_write, select.POLLOUT)
+        else:
+            os.close(in_write)
+    open_fds = len(chunks) + (1 if pending else 0)
+    try:
+        while open_fds:
+            for fd, _event in poller.poll():
+                if fd == in_write:
+                    try:
+                        pending = pending[os.write(fd, pending):]
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:  # git stopped reading: its exit code tells why
+                        pending = pending[:0]
+                    if not pending:
+                        poller.unregister(fd)
+                        os.close(fd)
+                        open_fds -= 1
+                    continue
+                data = os.read(fd, 65536)
+                if data:
+                    chunks[fd].append(data)
+                else:
+                    poller.unregister(fd)
+                    open_fds -= 1
+    finally:
+        for fd in chunks:
+            os.close(fd)
+        if pending:
+            os.close(in_write)
+        _pid, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), b"".join(chunks[out_read]), b"".join(chunks[err_read])
 
 
 def _raw_entries(workdir: Path) -> list[tuple[int, str, str, str, str]]:
@@ -110,6 +180,7 @@ class ChangeListing:
     """
 
     def __init__(self, workdir: Path, commits: Sequence[str]) -> None:
+        import subprocess
         import tempfile
 
         self.commits = list(commits)
@@ -284,15 +355,12 @@ def staged_changes(workdir: Path, wanted: Callable[[str], bool]) -> StagedChange
 def discover(start: Path) -> tuple[Path, Path, Path | None] | None:
     """(git dir, common dir, work tree or None) from ``git rev-parse``, or None outside git."""
     try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--absolute-git-dir", "--git-common-dir", "--is-bare-repository",
-             "--show-toplevel"],
-            cwd=start, capture_output=True, text=True, check=False,
-        )
+        returncode, out, _err = _spawn(["git", "-C", str(start), "rev-parse", "--absolute-git-dir", "--git-common-dir",
+                                        "--is-bare-repository", "--show-toplevel"], None)
     except OSError:
         return None
-    lines = done.stdout.splitlines()
-    if done.returncode != 0 and len(lines) < 3:
+    lines = os.fsdecode(out).splitlines()
+    if returncode != 0 and len(lines) < 3:
         return None
     git_dir = Path(lines[0])
     common = Path(lines[1]) if Path(lines[1]).is_absolute() else (start / lines[1])
@@ -308,11 +376,10 @@ def set_local_config(workdir: Path, key: str, value: str) -> None:
 
 def local_config(workdir: Path, key: str) -> str | None:
     try:
-        done = subprocess.run(["git", "config", "--local", "--get", key], cwd=workdir,
-                              capture_output=True, check=False)
+        returncode, out, _err = _spawn(["git", "-C", str(workdir), "config", "--local", "--get", key], None)
     except OSError as exc:
         raise RepoError(f"cannot run git: {exc.strerror}") from None
-    return done.stdout.decode("utf-8", "surrogateescape").rstrip("\n") if done.returncode == 0 else None
+    return out.decode("utf-8", "surrogateescape").rstrip("\n") if returncode == 0 else None
 
 
 def listed_files(workdir: Path, name: str) -> list[str]:
