@@ -172,7 +172,7 @@ def _process(cls: type[_T], frozen: bool) -> type[_T]:
 def dataclass(cls: type[_T], /) -> type[_T]: ...
 @overload
 def dataclass(*, frozen: bool = False) -> Callable[[type[_T]], type[_T]]: ...
-@dataclass_transform(field_specifiers=(field, Field))
+@dataclass_transform(field_specifiers=(field,))
 def dataclass(cls: type[_T] | None = None, /, *, frozen: bool = False) -> Any:
     if cls is None:
         return lambda later: _process(later, frozen)

@@ -60,6 +60,11 @@ def _spawn(argv: list[str], stdin: bytes | None) -> tuple[int, bytes, bytes]:
     its three git calls. The pipes are read (and ``stdin`` written) as they become ready, so
     neither side waits on a full pipe.
     """
+    if not hasattr(os, "posix_spawnp"):  # Windows
+        import subprocess
+
+        done = subprocess.run(argv, input=stdin, capture_output=True, check=False, env=_env())
+        return done.returncode, done.stdout, done.stderr
     import select
     import signal
 
