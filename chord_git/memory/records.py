@@ -76,6 +76,23 @@ def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, lis
     front, problems = frontmatter.split(text, "record")
     if front is None:
         return None, problems
+    record, problems, _sections = _validate(front, expected_id)
+    return record, problems
+
+
+def check_text(text: str, expected_id: str | None = None) -> list[Problem]:
+    """What ``check`` reports of a record file's text: ``parse``'s problems, then its empty
+    sections (``empty_sections``), from one reading of the front matter and the sections."""
+    front, problems = frontmatter.split(text, "record")
+    if front is None:
+        return problems
+    _record, problems, sections = _validate(front, expected_id)
+    return problems + _empty(front, sections)
+
+
+def _validate(front: frontmatter.FrontMatter,
+              expected_id: str | None) -> tuple[Record | None, list[Problem], dict[str, str]]:
+    """``parse`` past the split: the record (None with any problem), the problems, the sections."""
     values, problems = frontmatter.check_fields(front, FIELDS, REQUIRED)
     at = front.line_of
     lines, close = front.file_lines, front.close
@@ -116,14 +133,14 @@ def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, lis
             problems.append(Problem(offset + 1, "absolute-path", "absolute path in a memory file (R3: use project-relative paths)"))
             break
     if problems:
-        return None, problems
+        return None, problems, sections
     assert rid and kind and source and status and summary is not None and statement is not None
     return Record(
         id=rid, type=kind, source=source, status=status, summary=summary.strip(), statement=statement.strip(),
         evidence=values["evidence"], created=values["created"] or "", session=values["session"],
         supersedes=supersedes, conclusion=sections.get("Conclusion", ""), why=sections.get("Why keep it", ""),
         how_to_apply=sections.get("How to apply", ""),
-    ), []
+    ), [], sections
 
 
 _WORDISH = re.compile(r"[^\W_]")
@@ -143,6 +160,10 @@ def empty_sections(text: str) -> list[Problem]:
     if front is None:
         return []
     sections, _problems = _sections(front.file_lines, front.close + 1)
+    return _empty(front, sections)
+
+
+def _empty(front: frontmatter.FrontMatter, sections: dict[str, str]) -> list[Problem]:
     return [Problem(_heading_line(front.file_lines, name), "section-empty", f"section '## {name}' is empty")
             for name in SECTIONS if name in sections and not _WORDISH.search(sections[name])]
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,18 @@ def test_record_round_trip(summary: str, statement: str, evidence: str, conclusi
         return  # generated text happened to contain a machine path; refusing it is correct
     assert problems == []
     assert parsed == record
+
+
+@pytest.mark.parametrize("edit", [
+    lambda t: t, lambda t: t.replace("## Why keep it\n\n", "## Why keep it\n\n.\n", 1).replace(
+        "## How to apply\n\n", "## How to apply\n\n--\n", 1),
+    lambda t: t.replace("## Conclusion", "## Conclusio", 1), lambda t: t.replace("\n", "\r\n"),
+    lambda t: t.replace("---\n", "", 1), lambda t: t.replace("type: preference", "type: x", 1),
+    lambda t: t.replace("\n---\n", "\n--\n", 1), lambda t: t + "\n## Conclusion\n\n!\n", lambda t: "",
+    lambda t: t.replace("## How to apply\n", "## How to apply\n\n/etc/passwd is read here\n", 1),
+])
+def test_check_text_is_parse_and_empty_sections(edit: Callable[[str], str]) -> None:
+    """``check`` reads the front matter once; it must report what the two readings report."""
+    text = edit(records.render(sample_record(why="keep", how_to_apply="apply")))
+    assert records.check_text(text, "20261129-use-pnpm-3f9a") == \
+        records.parse(text, "20261129-use-pnpm-3f9a")[1] + records.empty_sections(text)
