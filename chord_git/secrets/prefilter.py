@@ -65,7 +65,10 @@ def _probe(cores: str, verify: str | None = None, *, lower: bool = False) -> Pro
 # (each core is part of every match of the plugin's patterns) and matches its check.
 _PROBES: dict[str, tuple[Probe, ...]] = {
     "ArtifactoryDetector": (_probe("AKC AP", r"AKC[a-zA-Z0-9]{10}|AP[0-9A-F][a-zA-Z0-9]{8}"),),
-    "AWSKeyDetector": (_probe("A3T ABIA ACCA AKIA ASIA"), _probe("aws", lower=True)),
+    # Both checks are the plugin's own patterns (detect_secrets/plugins/aws.py), same flags.
+    "AWSKeyDetector": (_probe("A3T ABIA ACCA AKIA ASIA", r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}"),
+                       _probe("aws", r"aws.{0,20}?(?:key|pwd|pw|password|pass|token).{0,20}?['\"][0-9a-zA-Z/+]{40}['\"]",
+                              lower=True)),
     "AzureStorageKeyDetector": (_probe("AccountKey="),),
     "CloudantDetector": (_probe("cl", r"cl(?:oudant|ou)?[_-]?(?:api)?(?:key|pwd|pw|pass|token)|cloudant\.com",
                                 lower=True),),
@@ -77,7 +80,9 @@ _PROBES: dict[str, tuple[Probe, ...]] = {
     "MailchimpDetector": (_probe("-us", r"-us[0-9]"),),
     "NpmDetector": (_probe(":_authtoken=", lower=True),),
     "OpenAIDetector": (_probe("T3BlbkFJ"),),
-    "PrivateKeyDetector": (_probe("PRIVATE\x20KEY PuTTY-User-Key-File-2"),),
+    # The plugin's seven "BEGIN … PRIVATE KEY" lines in one pattern, and PuTTY's.
+    "PrivateKeyDetector": (_probe("PRIVATE", r"BEGIN (?:DSA |EC |OPENSSH |PGP |RSA |SSH2 ENCRYPTED )?PRIVATE KEY"),
+                           _probe("PuTTY-User-Key-File-2")),
     "PypiTokenDetector": (_probe("pypi-AgE"),),
     "SendGridDetector": (_probe("SG.", r"SG\.[a-zA-Z0-9_-]{22}\."),),
     "SlackDetector": (_probe("xox", r"xox[abposr]-", lower=True), _probe("hooks.slack.com/services/")),
@@ -203,9 +208,9 @@ class Prefilter:
             unquoted = [path.lower().endswith(tuple(UNQUOTED_KEYWORD_EXTENSIONS)) for path in paths]
 
             def keyword_line(line: str, at: int, index: int) -> bool:
-                if _KEYWORDS.search(line) is None:
+                if not unquoted[bisect_right(firsts, index) - 1] and _QUOTES.search(line) is None:
                     return False
-                return unquoted[bisect_right(firsts, index) - 1] or _QUOTES.search(line) is not None
+                return _has_keyword(line)
 
             for core in _KEYWORD_CORES:
                 find(text.lower, core, keyword_line)
@@ -220,6 +225,27 @@ class Prefilter:
         if self.entropy is not None:
             search(self.entropy, None)
         return hits
+
+
+# In ASCII text every match of ``_KEYWORDS`` holds one of its cores and reaches at most this far
+# either side of it ("database_pass": nine characters before "pass", 13 in all).
+_KEYWORD_REACH = 16
+_KEYWORD_TEXT_CORES = tuple(core.decode() for core in _KEYWORD_CORES)
+
+
+def _has_keyword(line: str) -> bool:
+    """Whether ``_KEYWORDS`` matches in ``line``: for ASCII text, searched only around each core
+    (a case-insensitive search of the whole line costs ~0.1 us a character), else in full."""
+    if not line.isascii():
+        return _KEYWORDS.search(line) is not None
+    low = line.lower()
+    for core in _KEYWORD_TEXT_CORES:
+        pos = low.find(core)
+        while pos >= 0:
+            if _KEYWORDS.search(line, max(0, pos - _KEYWORD_REACH), pos + _KEYWORD_REACH) is not None:
+                return True
+            pos = low.find(core, pos + 1)
+    return False
 
 
 def build(plugins: Mapping[str, Mapping[str, Any]], *, public_ip: bool) -> Prefilter | None:

@@ -165,3 +165,29 @@ def test_the_prefilter_is_linear(unit: str) -> None:
     large = unit * (800_000 // len(unit))
     ratio = min(_cpu(gate, large) for _ in range(3)) / max(min(_cpu(gate, small) for _ in range(3)), 1e-4)
     assert ratio < 10  # 4x the text; a quadratic pattern would take 16x
+
+
+def test_aws_and_private_key_lines_pass_and_their_near_misses_do_not() -> None:
+    """The AWS and private-key conditions are those plugins' own patterns: what they report
+    passes, and a line that only names AWS or a key stays with layer 1."""
+    gate = prefilter.default()
+    secret = fakes.body(40, fakes.B64)
+    reports = [f'aws_secret_access_key = "{secret}"', f"AWS token: '{secret}'", f"my aws pw is '{secret}'",
+               "-----BEGIN OPENSSH PRIVATE KEY-----", "BEGIN SSH2 ENCRYPTED PRIVATE KEY", "x BEGIN PRIVATE KEY",
+               "PuTTY-User-Key-File-2: ssh-rsa", "id " + fakes.AWS_KEY_ID]
+    for filename in ("notes.md", "config.yaml"):
+        assert reported(reports, filename) == reports
+    assert [n for n, line in enumerate(reports) if gate.passing("notes.md", [line])] == list(range(len(reports)))
+    quiet = ["the aws account is prod", "AWS keys rotate monthly", "PRIVATE KEY files live in the vault",
+             "a KEY of the map", "AKIA prefixes mark access key ids"]
+    assert reported(quiet, "notes.md") == []
+    assert gate.passing("notes.md", quiet) == []
+
+
+def test_the_keyword_condition_is_the_keyword_pattern_on_the_line() -> None:
+    rng = random.Random(5)
+    words = ["api_key", "APIKEY", "Database_Pass", "key_pass", "PassWD", "pwd", "sEcReT", "contrasena", "contraseña",
+             "CONTRASEÑA", "private_Key", "client_key", "\u212aey", "\u017fecret", "ke", "pas", "_", "x", " ", "'"]
+    for _ in range(5000):
+        line = "".join(rng.choice(words) for _ in range(rng.randint(1, 8)))
+        assert prefilter._has_keyword(line) == (prefilter._KEYWORDS.search(line) is not None), line
