@@ -36,6 +36,8 @@ Lines = Sequence[tuple[int, str]]
 
 def layer2_part(lines: Lines) -> list[tuple[int, str]]:
     """The lines layer 2 reads: each up to ``LAYER2_MAX_LINE``, ``LAYER2_MAX_CHARS`` in all."""
+    if sum(len(text) for _, text in lines) + len(lines) <= LAYER2_MAX_LINE:
+        return list(lines)  # a record: every line fits, and so does the whole
     budget = LAYER2_MAX_CHARS
     part = []
     for number, text in lines:

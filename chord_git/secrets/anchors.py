@@ -89,7 +89,12 @@ class Occurrences:
 
     def of_all(self, words: Iterable[str]) -> list[int]:
         """Sorted positions of any of ``words`` (a position once even if several start there)."""
-        return sorted({pos for word in words for pos in self.of(word)})
+        positions: set[int] = set()
+        found = self._found
+        for word in words:
+            known = found.get(word)
+            positions.update(self.of(word) if known is None else known)
+        return sorted(positions)
 
 
 __all__ = ["BASES", "Occurrences"]
