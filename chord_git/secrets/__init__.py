@@ -127,7 +127,12 @@ def scan_units(units: Sequence[Unit], *, baseline: dict[str, Any] | None = None,
     if wanted:
         from . import detect
 
-        picked = [(bounded[n][0], [(0 if i is None else bounded[n][1][i][0], text) for i, text in parts[n]])
+        # The empty lines ``layer2_parts`` puts between passing lines that are not neighbours
+        # are left out: they can hold no finding, and what they kept apart (a line and the
+        # previous line's "allowlist nextline" pragma) is no longer read by detect-secrets, whose
+        # allowlist filter is off (``allow`` applies pragmas by the real line numbers). Each
+        # still cost every plugin and filter call.
+        picked = [(bounded[n][0], [(bounded[n][1][i][0], text) for i, text in parts[n] if i is not None])
                   for n in wanted]
         contexts: list[str | None] = ["\n".join(text for _, text in bounded[n][1]) for n in wanted]
         found, baselined = detect.scan_units(picked, baseline, contexts, [allowed[n] for n in wanted],
