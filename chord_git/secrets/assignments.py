@@ -116,7 +116,8 @@ def _clean_bare(view: str, start: int, end: int) -> int:
 
 def _value_after(view: str, pos: int, sep: re.Match[str], key_start: int,
                  auth: bool) -> tuple[int, int] | None:
-    if sep.groupdict().get("xml") is not None:
+    xml = sep.re.groupindex.get("xml")  # ``_SEP``'s group; a flag's blank has none
+    if xml is not None and sep.group(xml) is not None:
         if key_start == 0 or view[key_start - 1] != "<":
             return None
         match = _XML_VALUE.match(view, pos)
@@ -125,10 +126,11 @@ def _value_after(view: str, pos: int, sep: re.Match[str], key_start: int,
     match = (_QUERY_VALUE if parameter else _VALUE).match(view, pos)
     if match is None:
         return None  # a parameter's empty value (``&key=&``): nothing to read
-    for group in ("dq", "sq", "bq"):
-        if match.group(group) is not None:
-            start, end = match.span(group)
-            break
+    # The four value groups are alternatives without groups inside: the one that matched is
+    # the last group matched.
+    group = match.lastgroup
+    if group is not None and group != "bare":
+        start, end = match.span(group)
     else:
         start, end = match.span("bare")
         if parameter and end - start < 512 and view[end:end + 1] in ("&", "#"):
