@@ -25,6 +25,23 @@ def _base(word: str) -> str | None:
     return next((b for b in BASES if b in word and b != word), None)
 
 
+@lru_cache(maxsize=256)
+def _plan(words: tuple[str, ...]) -> tuple[tuple[str, bool, tuple[str, ...]], ...]:
+    """``words`` grouped by the word searched in the text for them: (that word, whether it is
+    itself among ``words``, the words found by filtering its positions)."""
+    groups: dict[str, tuple[bool, list[str]]] = {}
+    for word in dict.fromkeys(words):
+        base = _base(word)
+        searched = word if base is None else base
+        own, derived = groups.get(searched, (False, []))
+        if base is None:
+            own = True
+        else:
+            derived.append(word)
+        groups[searched] = (own, derived)
+    return tuple((searched, own, tuple(derived)) for searched, (own, derived) in groups.items())
+
+
 class Occurrences:
     """Positions of words in ``low`` (the lower-cased ASCII view), memoised per word."""
 
@@ -91,9 +108,24 @@ class Occurrences:
         """Sorted positions of any of ``words`` (a position once even if several start there)."""
         positions: set[int] = set()
         found = self._found
-        for word in words:
-            known = found.get(word)
-            positions.update(self.of(word) if known is None else known)
+        if not isinstance(words, tuple):
+            for word in words:
+                known = found.get(word)
+                positions.update(self.of(word) if known is None else known)
+            return sorted(positions)
+        # The detectors' word lists are constant tuples: grouped once by the word searched for
+        # them, a group whose searched word does not occur is settled without a call per word.
+        for searched, own, derived in _plan(words):
+            hits = found.get(searched)
+            if hits is None:
+                hits = self.of(searched)
+            if not hits:
+                continue
+            if own:
+                positions.update(hits)
+            for word in derived:
+                known = found.get(word)
+                positions.update(self.of(word) if known is None else known)
         return sorted(positions)
 
 

@@ -119,3 +119,18 @@ def test_labels_of_other_scripts_are_found_as_in_the_whole_text() -> None:
         norm = normalize(text)
         found = [(x.start, x.end) for x in labels(norm.text, norm.view, Occurrences(norm.view.lower(), norm.text)) if x.cjk]
         assert found == [m.span() for m in _SCRIPT_LABEL.finditer(norm.text)]
+
+
+def test_word_positions_of_a_constant_list_are_those_of_each_word() -> None:
+    """``of_all`` settles a constant tuple by groups (a word, the longer words holding it); the
+    positions must be those of a plain search for every word, overlaps included."""
+    rng = random.Random(4)
+    pieces = ["pass", "pw", "d", "login", "log", "key", " -", "access_id", "access-id", "token", "x", " ", "aws",
+              "_pw", "bearer", "pwpw", "kkey"]
+    lists = [("pass", "pwd", "_pw", "login", "accessid", "access_id", "access-id", "bearer", "key"),
+             ("pwd", "pass", "pwd", "x"), ("pw",), ("aws", " -")]
+    for _ in range(3000):
+        low = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        for words in lists:
+            expected = sorted({at for word in words for at in range(len(low)) if low.startswith(word, at)})
+            assert Occurrences(low).of_all(words) == expected, (low, words)
