@@ -34,7 +34,7 @@ _HOMOGLYPHS = {
     "Т": "T", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W",
     "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
     "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v", "ρ": "p", "ι": "i",
-    "κ": "k", "υ": "u", "α": "a",
+    "κ": "k", "υ": "u", "α": "a", "ı": "i", "ȷ": "j",
 }
 # Punctuation and spaces with an ASCII twin. Japanese/Chinese corner brackets read as quotes.
 _PUNCTUATION = {
@@ -48,6 +48,13 @@ _PUNCTUATION = {
 }
 
 
+# The blocks of the BMP holding every character whose compatibility form (NFKC) is one ASCII
+# letter or digit: "paſſword" (long s), "api_Key" (Kelvin sign), "ᵖᵃˢˢʷᵒʳᵈ", "Ⓣⓞⓚⓔⓝ". Scanned at
+# import (a few hundred characters); a test checks that no such character lies outside them.
+_COMPATIBILITY_BLOCKS = ((0x80, 0x100), (0x17F, 0x180), (0x2B0, 0x300), (0x1D00, 0x1DC0), (0x2070, 0x20A0),
+                         (0x2100, 0x2190), (0x2460, 0x2500), (0x2C7C, 0x2C7E), (0xA7F0, 0xA800))
+
+
 def _build_table() -> MappingProxyType[str, str]:
     table: dict[str, str] = {c: "" for c in _INVISIBLE}
     table.update({chr(code): chr(code - 0xFEE0) for code in range(0xFF01, 0xFF5F)})  # full-width ASCII
@@ -56,6 +63,11 @@ def _build_table() -> MappingProxyType[str, str]:
         folded = unicodedata.normalize("NFKC", chr(code))
         if len(folded) == 1 and folded.isascii():
             table[chr(code)] = folded
+    for first, last in _COMPATIBILITY_BLOCKS:  # long s, Kelvin sign, super/subscripts, circled letters
+        for code in range(first, last):
+            folded = unicodedata.normalize("NFKC", chr(code))
+            if len(folded) == 1 and folded.isascii() and folded.isalnum():
+                table[chr(code)] = folded
     table.update(_HOMOGLYPHS)
     table.update(_PUNCTUATION)
     return MappingProxyType(table)
