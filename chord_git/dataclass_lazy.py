@@ -4,10 +4,14 @@
 and pulls in ``inspect`` (with ``ast``, ``dis`` and ``tokenize``): for the thirty classes that the
 pre-commit hook's modules define, that costs more than a one-record commit's whole check, and
 most of those methods are never called there. ``dataclass`` here is the part of the standard
-decorator this package uses (``frozen``, defaults, ``field(default=, default_factory=, repr=,
-compare=)``) with the standard semantics; each of ``__init__``, ``__repr__``, ``__eq__`` and
-``__hash__`` is written the first time it is called (most classes a hook reaches only ever need
-their ``__init__``), and then costs what the standard one costs. ``replace`` works on these classes and on standard data classes alike.
+decorator this package uses (``frozen``, defaults, ``field(default=, default_factory=, init=,
+repr=, compare=)``, an argument-less ``__post_init__``) with the standard semantics; each of
+``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` is written the first time it is called
+(most classes a hook reaches only ever need their ``__init__``), and then costs what the standard
+one costs. ``fields``, ``asdict`` and ``replace`` behave as the standard ones; ``replace`` also
+takes standard data classes. It is the package's only data class decorator (``tests/test_layout.py``
+keeps it so): what it lacks (``order``, ``slots``, ``kw_only``, ``InitVar``...) is added here, with
+a test against the standard one, when a class needs it.
 Type checkers read the decorated classes as data classes (``typing.dataclass_transform``).
 """
 from __future__ import annotations
@@ -32,31 +36,35 @@ _MISSING: Any = _Missing()
 
 
 class Field:
-    __slots__ = ("name", "default", "default_factory", "repr", "compare")
+    __slots__ = ("name", "default", "default_factory", "init", "repr", "compare")
 
-    def __init__(self, default: Any, default_factory: Any, repr: bool, compare: bool) -> None:  # noqa: A002
+    def __init__(self, default: Any, default_factory: Any, init: bool, repr: bool,  # noqa: A002
+                 compare: bool) -> None:
         self.name = ""
         self.default = default
         self.default_factory = default_factory
+        self.init = init
         self.repr = repr
         self.compare = compare
 
 
 @overload
-def field(*, default: _T, repr: bool = True, compare: bool = True) -> _T: ...
+def field(*, default: _T, init: bool = True, repr: bool = True, compare: bool = True) -> _T: ...
 @overload
-def field(*, default_factory: Callable[[], _T], repr: bool = True, compare: bool = True) -> _T: ...
+def field(*, default_factory: Callable[[], _T], init: bool = True, repr: bool = True, compare: bool = True) -> _T: ...
 @overload
-def field(*, repr: bool = True, compare: bool = True) -> Any: ...
-def field(*, default: Any = _MISSING, default_factory: Any = _MISSING, repr: bool = True,  # noqa: A002
-          compare: bool = True) -> Any:
+def field(*, init: bool = True, repr: bool = True, compare: bool = True) -> Any: ...
+def field(*, default: Any = _MISSING, default_factory: Any = _MISSING, init: bool = True,
+          repr: bool = True, compare: bool = True) -> Any:  # noqa: A002
     if default is not _MISSING and default_factory is not _MISSING:
         raise ValueError("cannot specify both default and default_factory")
-    return Field(default, default_factory, repr, compare)
+    return Field(default, default_factory, init, repr, compare)
 
 
 def fields(cls_or_instance: Any) -> tuple[Field, ...]:
-    found: tuple[Field, ...] = getattr(cls_or_instance, _FIELDS)
+    found: tuple[Field, ...] | None = getattr(cls_or_instance, _FIELDS, None)
+    if found is None:
+        raise TypeError("must be called with a dataclass type or instance")
     return found
 
 
@@ -75,9 +83,9 @@ def _collect(cls: type) -> tuple[Field, ...]:
         if _is_classvar(annotation):
             continue
         value = cls.__dict__.get(name, _MISSING)
-        spec = value if isinstance(value, Field) else Field(value, _MISSING, True, True)
+        spec = value if isinstance(value, Field) else Field(value, _MISSING, True, True, True)
         spec.name = name
-        if isinstance(spec.default, (list, dict, set)):
+        if spec.default is not _MISSING and type(spec.default).__hash__ is None:  # list, dict, set...
             raise ValueError(f"mutable default {type(spec.default)} for field {name} is not allowed: "
                              "use default_factory")
         if isinstance(value, Field):
@@ -87,7 +95,7 @@ def _collect(cls: type) -> tuple[Field, ...]:
                 setattr(cls, name, spec.default)
         found[name] = spec
     seen_default = False
-    for spec in found.values():
+    for spec in (spec for spec in found.values() if spec.init):
         has_default = spec.default is not _MISSING or spec.default_factory is not _MISSING
         if seen_default and not has_default:
             raise TypeError(f"non-default argument {spec.name!r} follows default argument")
@@ -100,7 +108,12 @@ def _write_method(cls: type, specs: tuple[Field, ...], frozen: bool, name: str) 
     scope: dict[str, Any] = {"__object_setattr": object.__setattr__, "__missing": _MISSING}
     params, body = [], []
     for spec in specs:
-        if spec.default_factory is not _MISSING:
+        if not spec.init:
+            if spec.default_factory is _MISSING:
+                continue  # read from the class attribute holding its default, if any, as dataclasses does
+            scope[f"__factory_{spec.name}"] = spec.default_factory
+            value = f"__factory_{spec.name}()"
+        elif spec.default_factory is not _MISSING:
             scope[f"__factory_{spec.name}"] = spec.default_factory
             params.append(f"{spec.name}=__missing")
             value = f"__factory_{spec.name}() if {spec.name} is __missing else {spec.name}"
@@ -164,7 +177,7 @@ def _process(cls: type[_T], frozen: bool) -> type[_T]:
         setattr(cls, "__setattr__", _frozen_setattr)
         setattr(cls, "__delattr__", _frozen_delattr)
     if "__match_args__" not in own:
-        setattr(cls, "__match_args__", tuple(spec.name for spec in specs))
+        setattr(cls, "__match_args__", tuple(spec.name for spec in specs if spec.init))
     return cls
 
 
@@ -187,9 +200,37 @@ def replace(obj: _T, /, **changes: Any) -> _T:
 
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     for spec in specs:
-        if spec.name not in changes:
+        if not spec.init:
+            if spec.name in changes:
+                raise ValueError(f"field {spec.name} is declared with init=False, it cannot be specified with "
+                                 "replace()")
+        elif spec.name not in changes:
             changes[spec.name] = getattr(obj, spec.name)
     return type(obj)(**changes)
 
 
-__all__ = ["FrozenInstanceError", "dataclass", "field", "fields", "replace"]
+def asdict(obj: Any) -> dict[str, Any]:
+    """The fields of a data class instance as a dict, recursively, as ``dataclasses.asdict``: data
+    classes (of this module) inside become dicts, lists, tuples and dicts are rebuilt, all else is
+    deep-copied."""
+    if not hasattr(type(obj), _FIELDS):
+        raise TypeError("asdict() should be called on dataclass instances")
+    found: dict[str, Any] = _asdict_inner(obj)
+    return found
+
+
+def _asdict_inner(obj: Any) -> Any:
+    if hasattr(type(obj), _FIELDS):
+        return {spec.name: _asdict_inner(getattr(obj, spec.name)) for spec in fields(obj)}
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):  # a named tuple takes its items one by one
+        return type(obj)(*[_asdict_inner(value) for value in obj])
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_asdict_inner(value) for value in obj)
+    if isinstance(obj, dict):
+        return type(obj)((_asdict_inner(key), _asdict_inner(value)) for key, value in obj.items())
+    import copy  # off the hook's start-up: only commands that serialize get here
+
+    return copy.deepcopy(obj)
+
+
+__all__ = ["FrozenInstanceError", "asdict", "dataclass", "field", "fields", "replace"]
