@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
+from chord_git.dataclass_lazy import dataclass, field
 from chord_git.memory import loadable, paths
 from chord_git.memory.index_file import BEGIN, END, MarkerScanner, parse_entry
 

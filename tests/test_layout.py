@@ -20,7 +20,7 @@ ENTRY_POINTS = {"main", "api"}
 # safe_yaml is the YAML adapter (config and memory files); config_trust decides which project
 # config fields are honoured (config and the trust command); regex_lazy compiles the patterns of
 # the secret layers and the memory rules on first use; dataclass_lazy writes the methods of the
-# data classes the hook's modules define on first use.
+# package's data classes on first use.
 CROSS_CUTTING = {"config", "config_trust", "errors", "findings", "ui", "summary", "safe_yaml", "regex_lazy",
                  "dataclass_lazy"}
 
@@ -109,3 +109,17 @@ def test_one_adapter_module_per_external_tool(library: str, adapter: str) -> Non
     importers = {module for module, path in MODULES.items()
                  for target, _line in _imported(module, path) if target.split(".")[0] == library}
     assert importers == {adapter}
+
+
+def test_dataclass_lazy_is_the_only_data_class_implementation() -> None:
+    """No module imports the standard ``dataclasses`` but dataclass_lazy, and that one only inside
+    the function that hands it foreign data classes: two implementations side by side would drift
+    apart, and a top-level import would put ``dataclasses`` and ``inspect`` back on the hook's path."""
+    lazy = "chord_git.dataclass_lazy"
+    importers = {(module, line) for module, path in MODULES.items()
+                 for target, line in _imported(module, path) if target.split(".")[0] == "dataclasses"}
+    assert sorted(f"{module}:{line}" for module, line in importers if module != lazy) == []
+    in_functions = {inner.lineno for node in ast.walk(ast.parse(MODULES[lazy].read_text("utf-8")))
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    for inner in ast.walk(node) if isinstance(inner, (ast.Import, ast.ImportFrom))}
+    assert {line for module, line in importers if module == lazy} <= in_functions

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
 
 from chord_git.agents import sessions
 from chord_git.agents.host import Host
 from chord_git.agents.payload import HookEvent
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity
+from chord_git.dataclass_lazy import dataclass, field
 from chord_git.memory.project import Project
 
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish"})

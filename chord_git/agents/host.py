@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.memory.project import Project
 
 # The events every host gets: session start (summary), prompt (busy), turn end (idle), session end,

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
+
+from chord_git.dataclass_lazy import dataclass
 
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024  # a pasted file makes a prompt payload large; still bounded
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$")

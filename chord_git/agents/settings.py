@@ -18,8 +18,9 @@ import difflib
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+from chord_git.dataclass_lazy import dataclass, field
 
 _OURS = re.compile(r"(?:^|[\s/])git[- ]memory\s+agent\s+(hook|statusline)\b")
 STATUSLINE_COMMAND = "git-memory agent statusline"

@@ -29,9 +29,9 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.memory.project import state_home
 from chord_git.memory.atomic import replace_atomically
 

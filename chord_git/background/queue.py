@@ -19,11 +19,10 @@ import json
 import os
 import shutil
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chord_git.dataclass_lazy import replace
+from chord_git.dataclass_lazy import dataclass, replace
 from chord_git.errors import InputError
 from chord_git.memory.project import Project
 from chord_git.memory.atomic import fsync_dir, replace_atomically

@@ -22,11 +22,11 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from chord_git.background import activity, queue
 from chord_git.config import Config
+from chord_git.dataclass_lazy import dataclass, field
 from chord_git.errors import (
     ChordError,
     ConfigError,

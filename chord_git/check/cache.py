@@ -19,9 +19,9 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.findings import Finding, Problem
 
 FILE_NAME = "check-cache.sqlite3"

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from chord_git.dataclass_lazy import dataclass
 
 ZERO = "0" * 40
 

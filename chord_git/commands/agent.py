@@ -14,10 +14,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from chord_git.dataclass_lazy import asdict, dataclass
 from chord_git.errors import UsageError
 from chord_git.ui import Output
 

@@ -9,10 +9,10 @@ through git's own completion (bash ``_git_memory``, zsh ``_git-memory``, fish de
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from pathlib import Path
 
 from chord_git import __version__
+from chord_git.dataclass_lazy import dataclass
 from chord_git.ui import Output
 
 FILES = "@files"

@@ -1,12 +1,12 @@
 """``git memory status``: MEMORY / MEMORY-FAIL: reason / off, plus counts (R36)."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from chord_git import config as config_mod
 from chord_git import summary
 from chord_git.commands.queue import counts as queue_counts
+from chord_git.dataclass_lazy import asdict, dataclass, field
 from chord_git.memory import store, view
 from chord_git.memory.project import Project
 from chord_git.ui import Output

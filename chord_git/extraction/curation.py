@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import NoReturn
 
 from chord_git import config as config_mod
 from chord_git import summary
+from chord_git.dataclass_lazy import dataclass, field
 from chord_git.errors import ExtractionFailed, InputError
 from chord_git.extraction.maintenance import MaintenanceReport, maintain
 from chord_git.memory import index_file, store, view

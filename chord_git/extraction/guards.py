@@ -44,8 +44,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 
+from chord_git.dataclass_lazy import dataclass, field
 from chord_git.extraction import claims
 from chord_git.extraction.schema import CandidateRecord
 from chord_git.memory import records, textrules, view

@@ -26,10 +26,10 @@ on its own: rather than dropping it (and everything before it), its tail is kept
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from chord_git.config import Config
+from chord_git.dataclass_lazy import dataclass
 from chord_git.extraction.prompt import SYSTEM_PROMPT
 from chord_git.memory import view
 from chord_git.memory.project import Project

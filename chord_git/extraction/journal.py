@@ -16,9 +16,9 @@ import json
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.memory import index_file, records, store
 from chord_git.memory.project import Project
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from chord_git.dataclass_lazy import replace
+from chord_git.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
 from chord_git.memory import index_file, promotions, records, store, view
 from chord_git.memory.project import Project

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from chord_git import transcripts
 from chord_git.config import OFF_MESSAGE, Config
-from chord_git.dataclass_lazy import replace
+from chord_git.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import (
     ExtractionFailed,
     InputError,

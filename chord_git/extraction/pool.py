@@ -32,10 +32,10 @@ import json
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from chord_git.config import ModelEntry
+from chord_git.dataclass_lazy import dataclass
 from chord_git.errors import ExtractionFailed, Preempted
 from chord_git.extraction.schema import (
     ModelOutput,

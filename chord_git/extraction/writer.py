@@ -12,10 +12,9 @@ import datetime as dt
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
-from chord_git.dataclass_lazy import replace
+from chord_git.dataclass_lazy import dataclass, replace
 from chord_git.extraction.guards import Accepted
 from chord_git.memory import index_file, records, store, view
 from chord_git.memory.project import RECORDS_DIR, Project

@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.errors import RepoError
 
 MARKER = "# chord-git pre-commit hook"

@@ -6,11 +6,11 @@ staging and committing, and reads must leave ``.git/index`` byte-identical.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import pygit2
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.errors import RepoError
 from chord_git.git import command
 from chord_git.git.changes import FileChange, line_text

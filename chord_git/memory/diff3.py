@@ -13,9 +13,9 @@ what one side deleted and the other left alone.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.memory.linediff import Change, diff
 
 T = TypeVar("T", bound=Hashable)

@@ -19,9 +19,8 @@ merge of the whole file, which never loses a byte of either side.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from chord_git.dataclass_lazy import replace
+from chord_git.dataclass_lazy import dataclass, replace
 from chord_git.memory import diff3, index_file
 from chord_git.memory.index_file import Blank, Entry, Line, MemoryDoc
 

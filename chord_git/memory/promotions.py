@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.findings import Problem
 from chord_git.memory import frontmatter

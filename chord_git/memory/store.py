@@ -30,9 +30,9 @@ import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.errors import InputError, LockTimeout, RepoError, WriteFailed
 from chord_git.memory import atomic, collisions, index_file, paths, quiet, view
 from chord_git.memory.atomic import flock_before, fsync_dir

@@ -4,10 +4,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from chord_git.dataclass_lazy import replace
+from chord_git.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
 from chord_git.findings import Problem
 from chord_git.memory import index_file, paths, records

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import difflib
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.findings import Problem
 from chord_git.memory import index_file, promotions, records, store, view

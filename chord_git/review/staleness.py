@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.findings import Problem
 from chord_git.memory import records, view
 from chord_git.memory.project import Project

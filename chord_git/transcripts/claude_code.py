@@ -35,9 +35,9 @@ very end of the file with no ``stop_reason`` is incomplete: nothing shows it fin
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any, Union
 
+from chord_git.dataclass_lazy import dataclass, field
 from chord_git.transcripts.jsonl import Record, require_object
 from chord_git.transcripts.model import (
     Compaction,

@@ -33,9 +33,9 @@ What counts as what:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
+from chord_git.dataclass_lazy import dataclass, field
 from chord_git.transcripts.jsonl import Record, require_object
 from chord_git.transcripts.model import (
     Compaction,

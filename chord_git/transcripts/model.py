@@ -6,8 +6,9 @@ of carrying it around and trusting every later stage to leave it out.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal, Union
+
+from chord_git.dataclass_lazy import dataclass
 
 Role = Literal["user", "assistant"]
 

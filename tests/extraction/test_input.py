@@ -2,13 +2,13 @@
 sanitized conversation without tool items or incomplete replies, and the transcript budget."""
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
 import pytest
 
 from chord_git import transcripts
+from chord_git.dataclass_lazy import fields as data_fields
 from chord_git.extraction import input as inp
 from chord_git.extraction.prompt import SYSTEM_PROMPT
 from chord_git.memory import records
@@ -181,6 +181,6 @@ def test_text_is_sent_verbatim(repo: Path, text: str) -> None:
 
 
 def test_input_report_is_json_ready() -> None:
-    fields = {f.name for f in dataclasses.fields(inp.ExtractionInput)} - {"messages", "user_texts"}
+    fields = {f.name for f in data_fields(inp.ExtractionInput)} - {"messages", "user_texts"}
     built = inp.ExtractionInput((), (), 40, 10, 1, 0, 0, False, 0, 0)
     assert fields <= set(built.as_json()) and built.as_json()["approx_tokens"] == 10

@@ -1,10 +1,9 @@
 """The Transcript helpers that extraction relies on."""
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
+from chord_git.dataclass_lazy import FrozenInstanceError
 from chord_git.transcripts import Compaction, Message, ToolCall, ToolResult, Transcript
 
 from .conftest import assistant_replies
@@ -33,7 +32,7 @@ def test_user_messages_and_replies() -> None:
 
 
 def test_items_are_frozen_and_roles_checked() -> None:
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         _transcript().items[0].content = "changed"  # type: ignore[misc]
     with pytest.raises(ValueError):
         Message("system", "x")  # type: ignore[arg-type]
