@@ -181,8 +181,19 @@ def test_the_pool_gives_the_same_answers(mrepo: Path, monkeypatch: pytest.Monkey
     alone = driver.content_findings(units, root=mrepo, schema=True, cache=None)
     monkeypatch.setattr(driver, "POOL_MIN_BYTES", 0)
     monkeypatch.setenv(pool.WORKERS_ENV, "3")
+    parent, computed_here = os.getpid(), []
+    compute = driver._compute
+
+    def noting(chunk: list[Any], *args: Any) -> list[list[Finding]]:
+        if os.getpid() == parent:
+            computed_here.append(len(chunk))
+        return compute(chunk, *args)
+
+    monkeypatch.setattr(driver, "_compute", noting)
     assert driver.content_findings(units, root=mrepo, schema=True, cache=None) == alone
     assert any(alone)
+    # The children's findings came back pickled: the parent redid no chunk of theirs.
+    assert len(computed_here) == 1 and computed_here[0] < len(units)
 
 
 def test_a_failing_worker_is_redone_by_the_parent() -> None:
