@@ -181,11 +181,11 @@ def _key_bounds(view: str, low: str, hit: int, key_end: int) -> tuple[int, int]:
     return key_start, key_end
 
 
-KeyCache = dict[str, "tuple[str, str, str, bool] | None"]
+KeyCache = dict[tuple[str, str], "tuple[str, str, str, bool] | None"]
 
 
 def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int, sep: re.Match[str] | None,
-                   cache: KeyCache, verdicts: dict[str, bool]) -> tuple[Span | None, int]:
+                   cache: KeyCache, verdicts: dict[tuple[str, str, str], bool]) -> tuple[Span | None, int]:
     """The secret assigned at this key (``sep``: the separator after it), if any, and where
     scanning may resume."""
     if sep is None and view[hit - 1:hit] == "-" and view[key_end:key_end + 1] in (" ", "\t"):
@@ -197,12 +197,13 @@ def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int, sep: 
     # The word before needs a blank (or the newline "$" also accepts) right before the key.
     word_before = _WORD_BEFORE.search(low, max(0, key_start - 24), key_start) \
         if key_start and low[key_start - 1] in " \t\n" else None
-    cache_key = f"{key} {word_before.group(1) if word_before else ''}"
-    if cache_key not in cache:
-        verdict = keys.classify_key(key, word_before.group(1) if word_before else "")
+    cache_key = (key, word_before.group(1) if word_before else "")
+    if cache_key in cache:
+        cached = cache[cache_key]
+    else:
+        verdict = keys.classify_key(*cache_key)
         auth = bool(keys.AUTH_KEYS & set(benign.word_parts(key)))
-        cache[cache_key] = None if verdict is None else (*verdict, auth)
-    cached = cache[cache_key]
+        cached = cache[cache_key] = None if verdict is None else (*verdict, auth)
     if cached is None:
         return None, key_end
     kind, strength, word, auth = cached
@@ -214,18 +215,24 @@ def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int, sep: 
     value = text[span[0]:span[1]]
     # Trigger words inside a value are not keys: resume after it either way.
     resume = max(key_end, span[1])
+    # Every test below reads only the value and the key's verdict: dense text repeats them.
+    verdict_key = (value, strength, word)
+    secret = verdicts.get(verdict_key)
+    if secret is None:
+        secret = verdicts[verdict_key] = _assigned_value_is_secret(value, strength, word)
+    if not secret:
+        return None, resume
+    return Span(span[0], span[1], kind, RANK_ASSIGNMENT), resume
+
+
+def _assigned_value_is_secret(value: str, strength: str, word: str) -> bool:
     if len(value) < 6 or value[0] in "$<" or "://" in value or _FLAG.match(value):
         # Too short, a reference ($VAR, <YOUR_KEY>), or a URL (its password, if any, is
         # the URL detector's).
-        return None, resume
+        return False
     if _INDIRECT.match(value) and not value.endswith((")", "]")):
-        return None, resume
-    verdict_key = f"{strength} {word} {value}"
-    if verdict_key not in verdicts:
-        verdicts[verdict_key] = value_is_secret(value, strength, word)
-    if not verdicts[verdict_key]:
-        return None, resume
-    return Span(span[0], span[1], kind, RANK_ASSIGNMENT), resume
+        return False
+    return value_is_secret(value, strength, word)
 
 
 _LAST_WORD = lazy(r"[A-Za-z]+$")
@@ -271,7 +278,7 @@ def assignments(view: str, text: str, occurrences: Occurrences | None = None) ->
     low = occurrences.low
     found: list[Span] = []
     cache: KeyCache = {}
-    verdicts: dict[str, bool] = {}  # values repeat in notes: test each once per scan
+    verdicts: dict[tuple[str, str, str], bool] = {}  # values repeat in notes: test each once per scan
     done = -1
     for hit in occurrences.of_all(keys.ASSIGNMENT_TRIGGERS):
         if hit < done:

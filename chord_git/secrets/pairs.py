@@ -105,20 +105,42 @@ def _standalone_value(reader: ValueReader, pos: int) -> Span | None:
     return reader.span((start, end, delimited), vocab.PASSWORD, KIND)
 
 
+_SLASH_BEHIND = 41 + 1 + 3  # the user's search, its look-behind, and the three characters before it
+_SLASH_AHEAD = 3 + 102 + 1  # " / ", then the value (``_VALUE_AFTER``: at most 100 characters and two quotes)
+
+
+def _bare_slash_pair(view: str, reader: ValueReader, pos: int) -> Span | None:
+    """The password of a pair standing alone around the spaced slash at ``pos``, if any."""
+    user = _USER_BEFORE.search(view, max(0, pos - 41), pos)
+    if user is None or not _plausible_user(user.group(1), "/"):
+        return None
+    before = view[max(0, user.start(1) - 3):user.start(1)]
+    if before[-1:] == "{" or before == " / ":
+        return None  # code or arithmetic: ``f"{size / seconds:.1f}"``, ``a / b / c``
+    span = _standalone_value(reader, pos + 3)
+    if span is not None and not _PATH_OR_CODE.search(reader.text, span.start, span.end):
+        return span  # not ``root / "a/b.txt"``, ``start / lines[1]``, ``v / len(cases)``
+    return None
+
+
 def _bare_pairs(view: str, occurrences: Occurrences, reader: ValueReader) -> list[Span]:
     """Pairs with no account word before them, when they cannot be a path or a ratio:
     ``Jenkins: admin / J3nk1ns!`` (a spaced slash) and ``admin:S3cret!x`` (a stock account)."""
     spans: list[Span | None] = []
+    # A slash's verdict reads the view from ``_SLASH_BEHIND`` characters before it (the user, the
+    # character before the user's start, the three before that) to ``_SLASH_AHEAD`` after it (the
+    # value: a quote, at most 100 characters, a quote); the view is the text with each non-ASCII
+    # character as "?". Dense text repeats those windows.
+    windows = WindowVerdicts(reader.text)
+    size = len(view)
     for pos in occurrences.of(" / "):
-        user = _USER_BEFORE.search(view, max(0, pos - 41), pos)
-        if user is None or not _plausible_user(user.group(1), "/"):
-            continue
-        before = view[max(0, user.start(1) - 3):user.start(1)]
-        if before[-1:] == "{" or before == " / ":
-            continue  # code or arithmetic: ``f"{size / seconds:.1f}"``, ``a / b / c``
-        span = _standalone_value(reader, pos + 3)
-        if span is not None and not _PATH_OR_CODE.search(reader.text, span.start, span.end):
-            spans.append(span)  # not ``root / "a/b.txt"``, ``start / lines[1]``, ``v / len(cases)``
+        base = pos - _SLASH_BEHIND if pos > _SLASH_BEHIND else 0
+        end = min(size, pos + _SLASH_AHEAD)
+        known = windows.verdict(base, end, pos - base)
+        if known is False:
+            known = windows.remember(base, _bare_slash_pair(view, reader, pos))
+        if known is not None:
+            spans.append(known)
     for name in _STOCK_ACCOUNTS:
         for pos in occurrences.of(name):
             end = pos + len(name)

@@ -61,7 +61,17 @@ def _raw_spans(text: str, view: str, depth: int) -> list[formats.Span]:
 
         spans.extend(decode.encoded(view, runs, rescan))
         spans.extend(decode.split_values(view, text, rescan))
-    return [s for s in spans if not examples.is_documentation_example(text[s.start:s.end])]
+    # Dense text repeats its values: each is hashed against the examples once.
+    example: dict[str, bool] = {}
+    kept = []
+    for span in spans:
+        value = text[span.start:span.end]
+        listed = example.get(value)
+        if listed is None:
+            listed = example[value] = examples.is_documentation_example(value)
+        if not listed:
+            kept.append(span)
+    return kept
 
 
 # Between the texts rescanned together: blank lines end every rule's line, row or block.
