@@ -245,6 +245,7 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
     # A label's value depends only on the characters of its window (its line, bounded, and the
     # character before it, which ``\b`` and look-behinds read).
     windows = WindowVerdicts(text)
+    bars = "|" in view  # a table's header cell: without a bar there is no table to read
     for label in labels(text, view, occurrences):
         start, end, cls, cjk, plural = label
         if start < done or (start and text[start - 1] in "?&#;"):
@@ -264,7 +265,7 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
         if span is not None:
             found.append(span)
             done = max(span.end, end)
-        if view.find("|", line_start, start) >= 0:
+        if bars and view.find("|", line_start, start) >= 0:
             found.extend(state.table_column(label, line_start, line_end))
     found.extend(_aws_secrets(text, occurrences))
     return found

@@ -112,6 +112,8 @@ def _spans(text: str) -> list[formats.Span]:
 
 def _merge(spans: list[formats.Span]) -> list[formats.Span]:
     """Overlapping spans become one, named after the most specific detector among them."""
+    if len(spans) < 2:
+        return list(spans)  # a rescanned text holds none or one: nothing to sort or join
     merged: list[formats.Span] = []
     for span in sorted(spans, key=lambda s: (s.start, s.rank)):
         if merged and span.start < merged[-1].end:
