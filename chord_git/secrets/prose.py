@@ -234,6 +234,43 @@ def _aws_secrets(text: str, occurrences: Occurrences) -> list[Span]:
     return found
 
 
+_MIN_RUN = 8  # labels a run needs before its text is compared (a comparison reads ~800 characters)
+
+
+def _past_periodic_run(text: str, view: str, found: list[Label], index: int, label: Label) -> tuple[int, int]:
+    """Where to resume after ``label``, which yielded nothing and read no table: past the labels
+    that repeat it every ``d`` characters in text that repeats every ``d`` characters.
+
+    A label's outcome is a function of its window (its line, at most ``LINE`` characters either
+    way, and the character before it: ``WindowVerdicts``) and of what sits where in it. When the
+    text from ``LINE + 1`` characters before the first label to ``LINE`` after the last one repeats
+    with period ``d``, and neither end of the text cuts a window, every label of the run finds the
+    same window shifted by a multiple of ``d``: nothing either, and no table (no "|" there). A run
+    of the same word (``key key …``, ``密码密码…``) then costs a comparison per label.
+
+    Returns where to resume and the index before which no run is looked for again: a run that
+    fails the test is not walked again from each of its labels, so the walks stay linear.
+    """
+    start, end = label[0], label[1]
+    step = found[index][0] - start
+    if step <= 0 or start <= LINE:
+        return index, index
+    width, rest = end - start, label[2:]
+    last = index - 1
+    count, limit = len(found), len(text) - LINE
+    while last + 1 < count:
+        nxt = found[last + 1]
+        if nxt[0] != found[last][0] + step or nxt[1] - nxt[0] != width or nxt[1] > limit or nxt[2:] != rest:
+            break
+        last += 1
+    if last - index < _MIN_RUN:
+        return index, last + 1
+    low, high = start - LINE - 1, found[last][1] + LINE
+    if view.find("|", low, high) >= 0 or text[low + step:high] != text[low:high - step]:
+        return index, last + 1
+    return last + 1, last + 1
+
+
 def scan(text: str, view: str, occurrences: Occurrences | None = None,
          reader: ValueReader | None = None) -> list[Span]:
     """Credentials after labels, in labelled table columns, and AWS secrets in prose."""
@@ -246,7 +283,12 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
     # character before it, which ``\b`` and look-behinds read).
     windows = WindowVerdicts(text)
     bars = "|" in view  # a table's header cell: without a bar there is no table to read
-    for label in labels(text, view, occurrences):
+    found_labels = labels(text, view, occurrences)
+    count = len(found_labels)
+    index = retry = 0
+    while index < count:
+        label = found_labels[index]
+        index += 1
         start, end, cls, cjk, plural = label
         if start < done or (start and text[start - 1] in "?&#;"):
             continue  # already reported, or a URL parameter (``links``)
@@ -267,6 +309,8 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
             done = max(span.end, end)
         if bars and view.find("|", line_start, start) >= 0:
             found.extend(state.table_column(label, line_start, line_end))
+        elif span is None and retry <= index < count:
+            index, retry = _past_periodic_run(text, view, found_labels, index, label)
     found.extend(_aws_secrets(text, occurrences))
     return found
 
