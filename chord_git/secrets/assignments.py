@@ -272,6 +272,42 @@ def service_values(view: str, text: str, runs: list[tuple[int, int]]) -> list[Sp
     return found
 
 
+_MIN_RUN = 8  # hits a run needs before its text is compared
+_BLANKS = frozenset(" \t")
+
+
+def _past_rejected_run(view: str, hits: list[int], index: int, key_end: int) -> tuple[int, int, int]:
+    """After the hit ``hits[index - 1]`` was rejected before any other work (no separator after
+    its key, no "-" or "=" before it): where to resume, the index before which no run is looked
+    for again, and the end of the last key read.
+
+    That rejection reads the 8 characters before the hit, its key (a run of key characters) and
+    what ``_SEP`` reads after it: at most 58 characters besides two runs of blanks. When hits
+    repeat every ``step`` characters in a view that repeats every ``step`` characters and holds
+    a character that is no key character and one that is no blank in each period, key and blank
+    runs are shorter than ``step``, so each hit of the run reads within ``3 * step + 64``
+    characters from it the same characters as the first, shifted: it is rejected too, and
+    the next hit starts after its key as the first's did.
+    """
+    hit = hits[index - 1]
+    step = hits[index] - hit
+    if step <= 0 or hit < 8 or hit + step < key_end:
+        return index, index, key_end
+    last, count = index - 1, len(hits)
+    reach = 3 * step + 64
+    limit = len(view) - reach
+    while last + 1 < count and hits[last + 1] - hits[last] == step and hits[last + 1] <= limit:
+        last += 1
+    if last - index < _MIN_RUN:
+        return index, last + 1, key_end
+    low, high = hit - 8, hits[last] + reach
+    period = view[hit:hit + step]
+    if _BLANKS.issuperset(period) or _KEY_CHARS.fullmatch(period) \
+            or view[low + step:high] != view[low:high - step]:
+        return index, last + 1, key_end
+    return last + 1, last + 1, key_end + (last + 1 - index) * step
+
+
 def assignments(view: str, text: str, occurrences: Occurrences | None = None) -> list[Span]:
     """Values assigned to secret-looking keys (the value only, so redaction keeps the key)."""
     occurrences = occurrences or Occurrences(view.lower(), text)
@@ -280,7 +316,12 @@ def assignments(view: str, text: str, occurrences: Occurrences | None = None) ->
     cache: KeyCache = {}
     verdicts: dict[tuple[str, str, str], bool] = {}  # values repeat in notes: test each once per scan
     done = -1
-    for hit in occurrences.of_all(keys.ASSIGNMENT_TRIGGERS):
+    hits = occurrences.of_all(keys.ASSIGNMENT_TRIGGERS)
+    count = len(hits)
+    index = retry = 0
+    while index < count:
+        hit = hits[index]
+        index += 1
         if hit < done:
             continue
         run = _KEY_CHARS.match(view, hit)  # always matches: the class is starred
@@ -291,6 +332,8 @@ def assignments(view: str, text: str, occurrences: Occurrences | None = None) ->
         # Most hits are prose ("the token expires"): reject them before any other work.
         sep = _SEP.match(view, key_end)
         if sep is None and view[hit - 1:hit] != "-" and "=" not in view[max(0, hit - 8):hit]:
+            if retry <= index < count:
+                index, retry, done = _past_rejected_run(view, hits, index, key_end)
             continue
         span, done = _assignment_at(view, text, low, hit, key_end, sep, cache, verdicts)
         if span is not None:

@@ -39,3 +39,13 @@ def test_a_parameter_value_ends_at_the_next_parameter_as_before() -> None:
     assert _found(f"x?key={token};&b=1") == _found(f"x?key={token};&b=1 ")
     assert [v for _, v in _found(f"x?key={token}&b=1")] == [token]
     assert [v for _, v in _found(f"x?key={token}#frag")] == [token]
+
+
+@pytest.mark.parametrize("run", ["key ", "Key ", "token ", "secret "])
+@pytest.mark.parametrize("odd", [f"key\t:= {_TOKEN} ", f"key === '{_TOKEN}' "])
+@pytest.mark.parametrize(("before", "after"), [(300, 300), (300, 2), (2, 300)])
+def test_an_assignment_inside_a_long_run_of_trigger_words_is_read(run: str, odd: str, before: int, after: int) -> None:
+    # Only the assignment rule reports these; a run of rejected trigger words is skipped whole
+    # when its text repeats, and the odd one breaks the repetition.
+    inside = _found(run * before + odd + run * after)
+    assert [value for _, value in inside if _TOKEN in value] == [_TOKEN]
