@@ -49,3 +49,14 @@ def test_an_assignment_inside_a_long_run_of_trigger_words_is_read(run: str, odd:
     # when its text repeats, and the odd one breaks the repetition.
     inside = _found(run * before + odd + run * after)
     assert [value for _, value in inside if _TOKEN in value] == [_TOKEN]
+
+
+@pytest.mark.parametrize(("run", "value"), [("pwd: Tr0ub4dor&3 ", "Tr0ub4dor&3"), ("密码：Ab3dE5fG7 ", "Ab3dE5fG7")])
+@pytest.mark.parametrize(("before", "after"), [(300, 300), (300, 2), (2, 300)])
+def test_a_run_of_labels_with_values_reports_each_value_and_the_odd_one(run: str, value: str, before: int,
+                                                                         after: int) -> None:
+    # A long run whose first label reports a value is settled by shifting that value; the odd
+    # occurrence breaks the repetition and is read on its own.
+    inside = _found(run * before + f"password: {_TOKEN} " + run * after)
+    assert [v for _, v in inside if _TOKEN in v] == [_TOKEN]
+    assert sum(1 for _, v in inside if v == value) == before + after
