@@ -276,36 +276,50 @@ _MIN_RUN = 8  # hits a run needs before its text is compared
 _BLANKS = frozenset(" \t")
 
 
-def _past_rejected_run(view: str, hits: list[int], index: int, key_end: int) -> tuple[int, int, int]:
-    """After the hit ``hits[index - 1]`` was rejected before any other work (no separator after
-    its key, no "-" or "=" before it): where to resume, the index before which no run is looked
-    for again, and the end of the last key read.
+_BACK = 100 + 8 + 514 + 18  # the key (``_MAX_KEY``), then a reversed comparison's operand (``_reverse_value``)
 
-    That rejection reads the 8 characters before the hit, its key (a run of key characters) and
-    what ``_SEP`` reads after it: at most 58 characters besides two runs of blanks. When hits
-    repeat every ``step`` characters in a view that repeats every ``step`` characters and holds
-    a character that is no key character and one that is no blank in each period, key and blank
-    runs are shorter than ``step``, so each hit of the run reads within ``3 * step + 64``
-    characters from it the same characters as the first, shifted: it is rejected too, and
-    the next hit starts after its key as the first's did.
+
+def _past_run(text: str, view: str, hits: list[int], index: int, span: Span | None, done: int,
+              found: list[Span]) -> tuple[int, int, int]:
+    """After the hit ``hits[index - 1]`` yielded ``span`` (or nothing) and scanning may resume at
+    ``done``: where to resume in ``hits``, the index before which no run is looked for again,
+    and ``done`` past the hits that repeat it every ``step`` characters in text that repeats
+    every ``step`` characters (their findings, ``span`` shifted, are added to ``found``).
+
+    A hit's outcome reads the text from ``_BACK`` characters before it (the key, the word before
+    it, a reversed comparison's operand) to the end of its value: its key (a run of key
+    characters), what ``_SEP`` reads (at most 58 characters besides two runs of blanks and the
+    blanks after), and the value (at most 642 characters for an XML element, 1,029 and a run of
+    blanks for an authorization scheme and its credentials). When the text repeats every
+    ``step`` characters and each period holds a character that is no key character and one
+    that is no blank, key and blank runs are shorter than ``step``, so each hit of the run
+    reads within ``5 * step + 1,200`` characters the same characters as the first, shifted: the
+    same outcome shifted. The next hit starts after where the first let scanning resume, so each
+    hit of the run is read as the first was. A run that fails the test is not walked again
+    from each of its hits, so the walks stay linear.
     """
     hit = hits[index - 1]
     step = hits[index] - hit
-    if step <= 0 or hit < 8 or hit + step < key_end:
-        return index, index, key_end
+    if step <= 0 or hit < _BACK or hits[index] < done:
+        return index, index, done
     last, count = index - 1, len(hits)
-    reach = 3 * step + 64
+    reach = 5 * step + 1200
     limit = len(view) - reach
     while last + 1 < count and hits[last + 1] - hits[last] == step and hits[last + 1] <= limit:
         last += 1
     if last - index < _MIN_RUN:
-        return index, last + 1, key_end
-    low, high = hit - 8, hits[last] + reach
+        return index, last + 1, done
+    low, high = hit - _BACK, hits[last] + reach
     period = view[hit:hit + step]
     if _BLANKS.issuperset(period) or _KEY_CHARS.fullmatch(period) \
-            or view[low + step:high] != view[low:high - step]:
-        return index, last + 1, key_end
-    return last + 1, last + 1, key_end + (last + 1 - index) * step
+            or text[low + step:high] != text[low:high - step]:
+        return index, last + 1, done
+    repeats = last + 1 - index
+    if span is not None:
+        first, stop, kind, rank = span
+        found.extend([Span(first + shift, stop + shift, kind, rank)
+                      for shift in range(step, (repeats + 1) * step, step)])
+    return last + 1, last + 1, done + repeats * step
 
 
 def assignments(view: str, text: str, occurrences: Occurrences | None = None) -> list[Span]:
@@ -333,9 +347,11 @@ def assignments(view: str, text: str, occurrences: Occurrences | None = None) ->
         sep = _SEP.match(view, key_end)
         if sep is None and view[hit - 1:hit] != "-" and "=" not in view[max(0, hit - 8):hit]:
             if retry <= index < count:
-                index, retry, done = _past_rejected_run(view, hits, index, key_end)
+                index, retry, done = _past_run(text, view, hits, index, None, done, found)
             continue
         span, done = _assignment_at(view, text, low, hit, key_end, sep, cache, verdicts)
         if span is not None:
             found.append(span)
+        if retry <= index < count:
+            index, retry, done = _past_run(text, view, hits, index, span, done, found)
     return found
