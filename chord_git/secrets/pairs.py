@@ -16,7 +16,7 @@ from ..regex_lazy import lazy
 from . import values, vocab
 from .anchors import Occurrences
 from .formats import Span
-from .reading import ValueReader, WindowVerdicts, line_bounds, unquote
+from .reading import ValueReader, WindowVerdicts, line_bounds, past_periodic_run, unquote
 
 KIND = "login-credentials"
 _WINDOW = 80
@@ -157,7 +157,12 @@ def scan(text: str, view: str, occurrences: Occurrences, reader: ValueReader | N
     # As for labels (``prose.scan``): the verdict depends only on the account word's window, its
     # line and the character before it, and dense text repeats its windows.
     windows = WindowVerdicts(text)
-    for start, end, cjk in _account_words(text, occurrences):
+    words = _account_words(text, occurrences)
+    count = len(words)
+    index = retry = 0
+    while index < count:
+        start, end, cjk = words[index]
+        index += 1
         if start < done:
             continue
         line_start, line_end = line_bounds(view, start, end)
@@ -171,6 +176,8 @@ def scan(text: str, view: str, occurrences: Occurrences, reader: ValueReader | N
         if span is not None:
             found.append(span)
             done = span.end
+        if retry <= index < count:
+            index, retry, done = past_periodic_run(text, view, words, index, span, done, found)
     return found
 
 

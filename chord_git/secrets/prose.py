@@ -21,7 +21,7 @@ from . import shapes, values, vocab
 from .anchors import Occurrences
 from .formats import RANK_ASSIGNMENT, Span
 from .labels import Label, labels
-from .reading import LINE, ValueReader, WindowVerdicts, unquote
+from .reading import LINE, ValueReader, WindowVerdicts, past_periodic_run, unquote
 
 # Kind of finding per label class (a password a person typed, or any other credential).
 KINDS = dict(zip((vocab.PASSWORD, vocab.SECRET, vocab.WEAK), ("password-in-text", "secret-in-text", "secret-in-text")))
@@ -234,52 +234,6 @@ def _aws_secrets(text: str, occurrences: Occurrences) -> list[Span]:
     return found
 
 
-_MIN_RUN = 8  # labels a run needs before its text is compared (a comparison reads ~800 characters)
-
-
-def _past_periodic_run(text: str, view: str, labels_found: list[Label], index: int, label: Label,
-                       span: Span | None, done: int, found: list[Span]) -> tuple[int, int, int]:
-    """After ``label`` (which read no table and yielded ``span``, or nothing): where to resume,
-    the index before which no run is looked for again, and the end of what was last reported,
-    past the labels that repeat it every ``step`` characters in text that repeats every ``step``
-    characters (their findings, ``span`` shifted, are added to ``found``).
-
-    A label's outcome is a function of its window (its line, at most ``LINE`` characters either
-    way, and the character before it: ``WindowVerdicts``) and of what sits where in it. When the
-    text from ``LINE + 1`` characters before the first label to ``LINE`` after the last one repeats
-    with period ``step``, and neither end of the text cuts a window, every label of the run finds
-    the same window shifted by a multiple of ``step``: the same outcome shifted, and no table
-    (no "|" there). The next label starts after what the first reported, so each label of the
-    run is read as the first was. A run of the same word (``key key …``, ``密码密码…``) then
-    costs a comparison per label. A run that fails the test is not walked again from each of
-    its labels, so the walks stay linear.
-    """
-    start, end = label[0], label[1]
-    step = labels_found[index][0] - start
-    if step <= 0 or start <= LINE or labels_found[index][0] < done:
-        return index, index, done
-    width, rest = end - start, label[2:]
-    last = index - 1
-    count, limit = len(labels_found), len(text) - LINE
-    while last + 1 < count:
-        nxt = labels_found[last + 1]
-        if nxt[0] != labels_found[last][0] + step or nxt[1] - nxt[0] != width or nxt[1] > limit or nxt[2:] != rest:
-            break
-        last += 1
-    if last - index < _MIN_RUN:
-        return index, last + 1, done
-    low, high = start - LINE - 1, labels_found[last][1] + LINE
-    if view.find("|", low, high) >= 0 or text[low + step:high] != text[low:high - step]:
-        return index, last + 1, done
-    repeats = last + 1 - index
-    if span is not None:
-        first, stop, kind, rank = span
-        found.extend([Span(first + shift, stop + shift, kind, rank)
-                      for shift in range(step, (repeats + 1) * step, step)])
-        done += repeats * step
-    return last + 1, last + 1, done
-
-
 def scan(text: str, view: str, occurrences: Occurrences | None = None,
          reader: ValueReader | None = None) -> list[Span]:
     """Credentials after labels, in labelled table columns, and AWS secrets in prose."""
@@ -319,7 +273,7 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
         if bars and view.find("|", line_start, start) >= 0:
             found.extend(state.table_column(label, line_start, line_end))
         elif retry <= index < count:
-            index, retry, done = _past_periodic_run(text, view, found_labels, index, label, span, done, found)
+            index, retry, done = past_periodic_run(text, view, found_labels, index, span, done, found, tables=True)
     found.extend(_aws_secrets(text, occurrences))
     return found
 

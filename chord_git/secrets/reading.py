@@ -7,7 +7,8 @@ scan, since notes repeat their placeholders.
 """
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import Any, Literal
 
 from ..regex_lazy import lazy
 from . import values, vocab
@@ -64,6 +65,53 @@ class WindowVerdicts:
         self._last = self._verdicts[(self._window, self._where)] = \
             None if span is None else (span.start - base, span.end - base, span.kind, span.rank)
         return span
+
+
+_MIN_RUN = 8  # repeats a run needs before its text is compared (a comparison reads ~800 characters)
+
+
+def past_periodic_run(text: str, view: str, items: Sequence[tuple[Any, ...]], index: int, span: Span | None,
+                      done: int, found: list[Span], tables: bool = False) -> tuple[int, int, int]:
+    """After ``items[index - 1]`` (a label or an account word: start, end, what else decides
+    its verdict), which yielded ``span`` (or nothing) and let scanning resume at ``done``:
+    where to resume in ``items``, the index before which no run is looked for again, and
+    ``done`` past the items that repeat it every ``step`` characters in text that repeats every
+    ``step`` characters (their findings, ``span`` shifted, are added to ``found``).
+
+    An item's outcome is a function of its window (its line, at most ``LINE`` characters either
+    way, and the character before it: ``WindowVerdicts``) and of what sits where in it. When the
+    text from ``LINE + 1`` characters before the first item to ``LINE`` after the last one repeats
+    with period ``step``, and neither end of the text cuts a window, every item of the run finds
+    the same window shifted by a multiple of ``step``: the same outcome shifted (and, with
+    ``tables``, no table: no "|" there). The next item starts after ``done``, so each item of
+    the run is read as the first was. A run of the same word (``key key …``, ``密码密码…``) then
+    costs a comparison per item. A run that fails the test is not walked again from each of
+    its items, so the walks stay linear.
+    """
+    start, end = items[index - 1][0], items[index - 1][1]
+    step = items[index][0] - start
+    if step <= 0 or start <= LINE or items[index][0] < done:
+        return index, index, done
+    width, rest = end - start, items[index - 1][2:]
+    last = index - 1
+    count, limit = len(items), len(text) - LINE
+    while last + 1 < count:
+        nxt = items[last + 1]
+        if nxt[0] != items[last][0] + step or nxt[1] - nxt[0] != width or nxt[1] > limit or nxt[2:] != rest:
+            break
+        last += 1
+    if last - index < _MIN_RUN:
+        return index, last + 1, done
+    low, high = start - LINE - 1, items[last][1] + LINE
+    if (tables and view.find("|", low, high) >= 0) or text[low + step:high] != text[low:high - step]:
+        return index, last + 1, done
+    repeats = last + 1 - index
+    if span is not None:
+        first, stop, kind, rank = span
+        found.extend([Span(first + shift, stop + shift, kind, rank)
+                      for shift in range(step, (repeats + 1) * step, step)])
+        done += repeats * step
+    return last + 1, last + 1, done
 
 
 def line_bounds(view: str, start: int, end: int) -> tuple[int, int]:
@@ -151,4 +199,4 @@ class ValueReader:
         return None
 
 
-__all__ = ["LINE", "Value", "ValueReader", "line_bounds", "strip_value", "unquote"]
+__all__ = ["LINE", "Value", "ValueReader", "line_bounds", "past_periodic_run", "strip_value", "unquote"]

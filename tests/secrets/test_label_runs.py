@@ -60,3 +60,14 @@ def test_a_run_of_labels_with_values_reports_each_value_and_the_odd_one(run: str
     inside = _found(run * before + f"password: {_TOKEN} " + run * after)
     assert [v for _, v in inside if _TOKEN in v] == [_TOKEN]
     assert sum(1 for _, v in inside if v == value) == before + after
+
+
+@pytest.mark.parametrize(("run", "odd"), [("登录", f"登录 bob:{_TOKEN} "), ("登录", f"登录 bob/{_TOKEN} "),
+                                          ("login ", f"login as bob with {_TOKEN} "), ("login ", f"login bob:{_TOKEN} ")])
+@pytest.mark.parametrize(("before", "after"), [(300, 300), (300, 2), (2, 300)])
+def test_a_login_pair_inside_a_long_run_of_account_words_is_read(run: str, odd: str, before: int, after: int) -> None:
+    # An account word reads 80 characters on: one further back in the run may report the
+    # value cut there, which is still the value, found where it starts.
+    text = run * before + odd + run * after
+    at = text.index(_TOKEN)
+    assert [span.start for span in find(text) if at <= span.start < at + len(_TOKEN)] == [at]
