@@ -17,7 +17,7 @@ from ..regex_lazy import lazy
 from . import benign, keys
 from .values import is_reference_or_default
 from .anchors import Occurrences
-from .formats import RANK_ASSIGNMENT, Span
+from .formats import RANK_ASSIGNMENT, Span, repeated
 
 _KEY_CHARS = lazy(r"[\w.\-$]*")
 _MAX_KEY = 100
@@ -315,10 +315,7 @@ def _past_run(text: str, view: str, hits: list[int], index: int, span: Span | No
             or text[low + step:high] != text[low:high - step]:
         return index, last + 1, done
     repeats = last + 1 - index
-    if span is not None:
-        first, stop, kind, rank = span
-        found.extend([Span(first + shift, stop + shift, kind, rank)
-                      for shift in range(step, (repeats + 1) * step, step)])
+    found.extend(repeated(span, step, repeats))
     return last + 1, last + 1, done + repeats * step
 
 

@@ -35,6 +35,15 @@ class Span(NamedTuple):
     rank: int
 
 
+def repeated(span: Span | None, step: int, repeats: int) -> list[Span]:
+    """``span`` shifted by ``step``, ``2 * step``… ``repeats`` times: what a periodic run of
+    hits that each find ``span``'s value, shifted, reports after its first (none without one)."""
+    if span is None:
+        return []
+    first, stop, kind, rank = span
+    return [Span(first + shift, stop + shift, kind, rank) for shift in range(step, (repeats + 1) * step, step)]
+
+
 Dispatch = dict[str, list[tuple[str, patterns.TokenFormat]]]
 
 

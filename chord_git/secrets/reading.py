@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from ..regex_lazy import lazy
 from . import values, vocab
-from .formats import RANK_ASSIGNMENT, Span
+from .formats import RANK_ASSIGNMENT, Span, repeated
 
 LINE = 400  # how far a rule looks along a line from where it starts
 _BARE = lazy(r"[\x21-\x7e]{1,200}")
@@ -106,12 +106,8 @@ def past_periodic_run(text: str, view: str, items: Sequence[tuple[Any, ...]], in
     if (tables and view.find("|", low, high) >= 0) or text[low + step:high] != text[low:high - step]:
         return index, last + 1, done
     repeats = last + 1 - index
-    if span is not None:
-        first, stop, kind, rank = span
-        found.extend([Span(first + shift, stop + shift, kind, rank)
-                      for shift in range(step, (repeats + 1) * step, step)])
-        done += repeats * step
-    return last + 1, last + 1, done
+    found.extend(repeated(span, step, repeats))
+    return last + 1, last + 1, done if span is None else done + repeats * step
 
 
 def line_bounds(view: str, start: int, end: int) -> tuple[int, int]:
