@@ -56,9 +56,14 @@ def _plausible_user(user: str, sep: str) -> bool:
 
 
 def _pair_after(reader: ValueReader, anchor_end: int, line_end: int) -> Span | None:
-    match = _PAIR.search(reader.text, anchor_end, min(line_end, anchor_end + _WINDOW))
+    limit = min(line_end, anchor_end + _WINDOW)
+    match = _PAIR.search(reader.text, anchor_end, limit)
     if match is None:
         return None
+    if match.end() == limit < line_end:
+        # The window bounds where a pair may start, not how far its value runs: a value cut at
+        # the window's edge would leave its tail unredacted ("login login … login bob:<token>").
+        match = _PAIR.match(reader.text, match.start(), line_end) or match
     group = "with" if match.group("with") is not None else "pass"
     if group == "pass" and not _plausible_user(match.group("user").strip("`'\"*"), match.group("sep")):
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from chord_git.secrets import find
+from chord_git.secrets import find, redact
 
 _TOKEN = "".join(("Zq8Xv", "L2mK9", "pT4wR", "7nB3c"))  # built here: no literal token in the tree
 
@@ -66,8 +66,10 @@ def test_a_run_of_labels_with_values_reports_each_value_and_the_odd_one(run: str
                                           ("login ", f"login as bob with {_TOKEN} "), ("login ", f"login bob:{_TOKEN} ")])
 @pytest.mark.parametrize(("before", "after"), [(300, 300), (300, 2), (2, 300)])
 def test_a_login_pair_inside_a_long_run_of_account_words_is_read(run: str, odd: str, before: int, after: int) -> None:
-    # An account word reads 80 characters on: one further back in the run may report the
-    # value cut there, which is still the value, found where it starts.
+    # An account word reads 80 characters on for a pair to start; one further back in the run
+    # finds the pair near its window's edge, and must still report the whole value.
     text = run * before + odd + run * after
     at = text.index(_TOKEN)
-    assert [span.start for span in find(text) if at <= span.start < at + len(_TOKEN)] == [at]
+    assert [(span.start, span.end) for span in find(text) if at <= span.start < at + len(_TOKEN)] == \
+        [(at, at + len(_TOKEN))]
+    assert _TOKEN[-6:] not in redact(text)
