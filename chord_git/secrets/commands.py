@@ -107,13 +107,13 @@ def _tool_name(arg: str) -> str:
 def _commands(view: str, start: int, end: int) -> list[tuple[str, list[re.Match[str]]]]:
     """Each known tool in the segment with the arguments that follow it (up to the next tool)."""
     found: list[tuple[str, list[re.Match[str]]]] = []
-    for count, match in enumerate(_ARG.finditer(view, start, end)):
-        if count > _MAX_ARGS:
-            break
+    # The segment is bounded (``_MAX_COMMAND`` either way of the anchor); the cap is on what a tool
+    # is given, so a long sentence before the command does not use it up.
+    for match in _ARG.finditer(view, start, end):
         name = _tool_name(match.group(0))
         if name in _RULES and not match.group(0).startswith("-"):
             found.append((name, []))
-        elif found:
+        elif found and len(found[-1][1]) <= _MAX_ARGS:
             found[-1][1].append(match)
     return found
 

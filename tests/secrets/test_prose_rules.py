@@ -79,6 +79,10 @@ FOUND = [
     ("cli-htpasswd", f"htpasswd -b -c .htpasswd admin {PW}", PW),
     ("cli-echo-stdin", f"echo '{PW}' | docker login --username bot --password-stdin ghcr.io", PW),
     ("cli-tool-after-prose", f"连接 MySQL：mysql -u root -p{PW}", PW),
+    ("cli-after-a-long-sentence", "When the bastion rejects keys again, which happens after every rotation of the "
+     "host certificates on the first Monday of the month and nobody on the team remembers why, and the on-call "
+     "person is asleep or on a train with no signal, the quickest way back in is to log in with "
+     f"sshpass -p '{PW}' ssh ops@bastion", PW),  # over 40 words before the tool
     ("url-query", f"https://api.example.com/v1/items?city=x&apikey={TOKEN}", TOKEN),
     ("url-fragment", f"https://example.com/cb#access_token={TOKEN}&type=bearer", TOKEN),
     ("url-invite-path", f"https://chat.example.com/invite/{TOKEN}", TOKEN),
