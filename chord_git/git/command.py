@@ -16,7 +16,7 @@ value in the repository's own config file, attributes, and the files git lists.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from chord_git.errors import RepoError
