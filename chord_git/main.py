@@ -379,6 +379,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.command == "help":
                 return help.show(parser, args.topic, out)
             return completion.script(parser, args.shell, out)
+        # The modules, the parser and the config live until the process ends: out of the
+        # collector's passes, a command that builds many objects (status over 10,000 entries)
+        # does not walk them again at every collection.
+        import gc
+
+        gc.freeze()
         return _dispatch(args, out)
     except ChordError as exc:
         out.stderr.write(f"git memory: {exc}\n")

@@ -89,11 +89,11 @@ def _index_facts(project: Project, budget: int, names: list[str] | None) -> dict
     """What status needs from the whole index and the records folder (cached by their content);
     ``names``: the records folder as listed for the cache key."""
     present = view.record_ids(project, names)
-    state = view.read_entry_lines(project)
-    if not isinstance(state, view.IndexState):  # a clean index (the usual case): ids and lines only
-        shown = summary.fit_count((line for _, line in state), budget)
-        ids = {rid for rid, _ in state}
-        return {"entries": len(state), "shown": [rid for rid, _ in state[:shown]],
+    state = view.read_clean_section(project)
+    if not isinstance(state, view.IndexState):  # a clean index (the usual case): ids, and lines only as shown
+        shown = summary.fit_count(state.lines(), budget)
+        ids = set(state.ids)
+        return {"entries": len(state.ids), "shown": state.ids[:shown],
                 "records": len(present), "orphans": sum(1 for rid in present if rid not in ids), "unusable": None}
     # Only the lines a session gets are rendered: the count stops at the budget.
     shown = summary.fit_count((entry.render() for entry in state.entries), budget)

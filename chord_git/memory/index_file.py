@@ -156,6 +156,8 @@ def parse_entry(line: str, number: int | None = None, eol: str | None = None) ->
 def _has_bad_bytes(text: str) -> bool:
     """Whether ``surrogateescape`` had to stand in for invalid UTF-8: a bytes-level check (one
     encode), not a scan per character."""
+    if text.isascii():  # known without reading: CPython keeps the flag with the string
+        return False
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -221,37 +223,84 @@ def _markers(physical: list[str], text: str) -> tuple[int | None, int | None, li
     return begin_at, end_at, problems
 
 
-# ENTRY_RE over a whole section at once (``entry_lines``), with parse's own checks folded in: a
-# known type, a valid id and the same id in the link (a backreference). Only the id is captured,
-# so 10,000 lines make 10,000 strings, not 10,000 tuples of four. The summary is read possessively
-# up to the first "([" (no backtracking from the line's end); a summary holding "([" itself fails
-# here and the whole section goes to ``parse``, which reads the last one as the link.
-_ENTRY_IDS = lazy(
-    r"^- \[(?:" + "|".join(map(re.escape, RECORD_TYPES)) + r")\] (?!\(\[)(?:[^(\n]++|\((?!\[))*+(?<=\S )"
+# ENTRY_RE over a whole section at once (``clean_section``), with parse's own checks folded in: a
+# known type, a valid id and the same id in the link (a backreference). A line is an entry (its id
+# captured) or blank (an empty capture); a line that is neither is not matched at all. The summary
+# is read possessively up to the first "([" (no backtracking from the line's end); a summary
+# holding "([" itself fails here and the whole section goes to ``parse``, which reads the last one
+# as the link.
+_SECTION_LINES = lazy(
+    r"^(?:- \[(?:" + "|".join(map(re.escape, RECORD_TYPES)) + r")\] (?!\(\[)(?:[^(\n]++|\((?!\[))*+(?<=\S )"
     r"\(\[(" + ID_RE.pattern.removeprefix("^").removesuffix("$") + r")\]\(\.chord/memory/records/\1\.md\)\)"
-    r"[^\S\n]*+$",
+    r"|)[^\S\n]*+$",
     re.MULTILINE,
 )
+_MARKER_WORD = "chord:memory:"
+
+
+@dataclass(frozen=True)
+class CleanSection:
+    """A managed section holding only well-formed entries and blank lines."""
+
+    ids: list[str]  # of each entry, in order
+    text: str  # the section's lines, between the marker lines
+
+    def lines(self) -> Iterable[str]:
+        """Each entry's line (without its line end), in order, read as far as the caller goes."""
+        text, pos = self.text, 0
+        while pos <= len(text):
+            newline = text.find("\n", pos)
+            end = newline if newline >= 0 else len(text)
+            if end > pos and not text[pos:end].isspace():
+                yield text[pos:end].rstrip("\r")
+            if newline < 0:
+                return
+            pos = newline + 1
+
+
+def _marker_line(text: str, at: int) -> tuple[int, int, str | None]:
+    """(start, end, "begin"/"end"/None) of the line holding offset ``at``."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    end = end if end >= 0 else len(text)
+    marker = MARKER_RE.match(text[start:end].rstrip("\r"))
+    return start, end, marker.group(1) if marker else None
+
+
+def clean_section(text: str) -> CleanSection | None:
+    """The managed section when it is what ``parse`` reads without a problem and the file has the
+    usual shape (one begin and one end marker, no code fence before them), read with a few string
+    searches and one regex pass, with no line list and no entry objects (``status`` on a large
+    index). None for anything else (invalid UTF-8, marker or line problems, a duplicate, a fence
+    or another mention of the markers), which ``parse`` then describes."""
+    if _has_bad_bytes(text):
+        return None
+    hits: list[int] = []
+    pos = text.find(_MARKER_WORD)
+    while pos >= 0 and len(hits) < 3:
+        hits.append(pos)
+        newline = text.find("\n", pos)
+        pos = text.find(_MARKER_WORD, newline + 1) if newline >= 0 else -1
+    if len(hits) != 2:
+        return None
+    begin_start, begin_end, first = _marker_line(text, hits[0])
+    end_start, _, second = _marker_line(text, hits[1])
+    if (first, second) != ("begin", "end") or begin_end >= len(text) \
+            or any(text.find(fence, 0, begin_start) >= 0 for fence in ("```", "~~~")):
+        return None
+    section = text[begin_end + 1:end_start - 1] if end_start > begin_end + 1 else ""
+    found = _SECTION_LINES.findall(section)
+    # One match a line: a line that is neither an entry nor blank leaves the count short.
+    ids = [rid for rid in found if rid]
+    if len(found) != section.count("\n") + 1 or len(set(ids)) != len(ids):
+        return None
+    return CleanSection(ids, section)
 
 
 def entry_lines(text: str) -> list[tuple[str, str]] | None:
-    """(id, line) of each entry, in order, when the managed section holds only well-formed
-    entries and blank lines: what ``parse`` makes of it without problems, read with one regex
-    pass and no entry objects (``status`` on a large index). None for anything else (no
-    section, marker or line problems, invalid UTF-8, a duplicate), which ``parse`` describes."""
-    if _has_bad_bytes(text):
-        return None
-    split = text.split("\n")  # the lines without their "\n": cheaper than _physical_lines
-    begin_at, end_at, problems = _markers(split, text)
-    if problems or begin_at is None or end_at is None:
-        return None
-    section = split[begin_at:end_at - 1]
-    lines = [line.rstrip("\r") for line in section if not line.isspace() and line]
-    ids = _ENTRY_IDS.findall("\n".join(lines))
-    # One match per non-blank line (no part of the pattern crosses a line end), each id once.
-    if len(ids) != len(lines) or len(set(ids)) != len(ids):
-        return None
-    return list(zip(ids, lines))
+    """(id, line) of each entry of a clean section (``clean_section``), else None."""
+    section = clean_section(text)
+    return None if section is None else list(zip(section.ids, section.lines()))
 
 
 def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Problem]]:

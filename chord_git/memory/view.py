@@ -72,15 +72,15 @@ def read_index(project: Project) -> IndexState:
     return parse_index(data, rel)
 
 
-def read_entry_lines(project: Project) -> list[tuple[str, str]] | IndexState:
-    """(id, line) of each entry when MEMORY.md's managed section is clean (``index_file.entry_lines``:
-    one regex pass, no entry objects, for counts over a large index); else ``read_index``."""
+def read_clean_section(project: Project) -> index_file.CleanSection | IndexState:
+    """MEMORY.md's managed section when it is clean (``index_file.clean_section``: a few string
+    searches and one regex pass, for counts over a large index); else ``read_index``."""
     try:
         data = paths.read_inside(project.root, project.memory_md)
     except (OSError, paths.UnsafePath):
         return read_index(project)
-    lines = index_file.entry_lines(index_file.decode(data)[0])
-    return lines if lines is not None else parse_index(data, project.relative(project.memory_md))
+    section = index_file.clean_section(index_file.decode(data)[0])
+    return section if section is not None else parse_index(data, project.relative(project.memory_md))
 
 
 def record_ids(project: Project, listed: list[str] | None = None) -> list[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from chord_git.commands.status import status
-from chord_git.memory import view
+from chord_git.memory import index_file, view
 from testing.commands import run
 from testing.gitutil import index_digest
 from testing.memory_files import make_record, write_index
@@ -15,13 +15,13 @@ from testing.memory_files import make_record, write_index
 
 def _counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     reads: list[int] = []
-    real = view.read_entry_lines
+    real = view.read_clean_section
 
-    def counting(project: object) -> list[tuple[str, str]] | view.IndexState:
+    def counting(project: object) -> index_file.CleanSection | view.IndexState:
         reads.append(1)
         return real(project)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(view, "read_entry_lines", counting)
+    monkeypatch.setattr(view, "read_clean_section", counting)
     return reads
 
 

@@ -222,3 +222,37 @@ def test_entry_lines_agrees_with_parse_or_defers_to_it(pieces: list[str], newlin
     written = [p for p in pieces if p.strip()]
     if not bad_byte and set(written) <= clean and len(set(written)) == len(written):
         assert fast is not None and len(fast) == len(written)
+
+
+_AROUND = ["# Memory", "", "notes of my own", "```", "~~~", "    ```", f"  {BEGIN}", END, BEGIN,
+           "a line that mentions chord:memory:begin", f"```{BEGIN}", "\u2028", "\t"]
+
+
+@given(st.lists(st.sampled_from(_AROUND), max_size=4), st.lists(st.sampled_from(_LINE_PIECES), max_size=5),
+       st.lists(st.sampled_from(_AROUND), max_size=4), st.sampled_from(["\n", "\r\n"]), st.booleans())
+@settings(max_examples=600, deadline=None)
+def test_the_section_reader_agrees_with_parse_whatever_surrounds_it(
+        before: list[str], pieces: list[str], after: list[str], newline: str, final_newline: bool) -> None:
+    """Fences, marker mentions and other text before and after the markers: the fast reader reads
+    the section as parse does, or leaves the file to parse."""
+    lines = [*before, BEGIN, *pieces, END, *after]
+    text = newline.join(lines) + (newline if final_newline else "")
+    fast = index_file.entry_lines(text)
+    assert fast is None or fast == _parsed_lines(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (f"{BEGIN}\n{END}\n", []),  # an empty section
+    (f"{BEGIN}\n\n  \n{END}", []),  # blank lines only, no final line end
+    (f"# M\r\n{BEGIN}\r\n- [fact] A b. ([20261129-a-0001](.chord/memory/records/20261129-a-0001.md))\r\n{END}\r\n",
+     [("20261129-a-0001", "- [fact] A b. ([20261129-a-0001](.chord/memory/records/20261129-a-0001.md))")]),
+    (f"```\n{BEGIN}\n```\n{BEGIN}\n{END}\n", None),  # a fence before: parse decides
+    (f"{BEGIN}\n{END}\nsee chord:memory:end\n", None),  # a third mention: parse decides
+    (f"{END}\n{BEGIN}\n", None),  # reversed
+    (f"{BEGIN}\n", None),  # no end
+])
+def test_the_section_reader_reads_the_usual_shape_and_leaves_the_rest(
+        text: str, expected: list[tuple[str, str]] | None) -> None:
+    assert index_file.entry_lines(text) == expected
+    if expected is not None:
+        assert expected == _parsed_lines(text)
