@@ -17,7 +17,7 @@ from ..regex_lazy import lazy
 from . import benign, keys
 from .values import is_reference_or_default
 from .anchors import Occurrences
-from .formats import RANK_ASSIGNMENT, Span, repeated
+from .formats import RANK_ASSIGNMENT, Span, may_repeat, repeated
 
 _KEY_CHARS = lazy(r"[\w.\-$]*")
 _MAX_KEY = 100
@@ -329,7 +329,8 @@ def assignments(view: str, text: str, occurrences: Occurrences | None = None) ->
     done = -1
     hits = occurrences.of_all(keys.ASSIGNMENT_TRIGGERS)
     count = len(hits)
-    index = retry = 0
+    index = 0
+    retry = 0 if may_repeat(hits, _MIN_RUN) else count  # without a run every ``_past_run`` is a no-op
     while index < count:
         hit = hits[index]
         index += 1

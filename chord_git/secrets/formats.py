@@ -9,6 +9,7 @@ import base64
 import binascii
 import re
 from collections.abc import Iterator
+from operator import eq, sub
 from typing import NamedTuple
 
 from ..regex_lazy import lazy
@@ -42,6 +43,15 @@ def repeated(span: Span | None, step: int, repeats: int) -> list[Span]:
         return []
     first, stop, kind, rank = span
     return [Span(first + shift, stop + shift, kind, rank) for shift in range(step, (repeats + 1) * step, step)]
+
+
+def may_repeat(starts: list[int], pairs: int) -> bool:
+    """Do hits at ``starts`` step by the same distance ``pairs + 1`` times in a row anywhere?
+
+    A periodic run (``repeated``) needs that; ordinary text has none, and its per-hit run test
+    is then skipped after one pass of C loops over the steps instead of a call per hit."""
+    steps = list(map(sub, starts[1:], starts))
+    return b"\x01" * pairs in bytes(map(eq, steps[1:], steps))
 
 
 Dispatch = dict[str, list[tuple[str, patterns.TokenFormat]]]

@@ -15,8 +15,8 @@ import re
 from ..regex_lazy import lazy
 from . import values, vocab
 from .anchors import Occurrences
-from .formats import Span
-from .reading import ValueReader, WindowVerdicts, line_bounds, past_periodic_run, unquote
+from .formats import Span, may_repeat
+from .reading import MIN_RUN, ValueReader, WindowVerdicts, line_bounds, past_periodic_run, unquote
 
 KIND = "login-credentials"
 _WINDOW = 80
@@ -164,7 +164,8 @@ def scan(text: str, view: str, occurrences: Occurrences, reader: ValueReader | N
     windows = WindowVerdicts(text)
     words = _account_words(text, occurrences)
     count = len(words)
-    index = retry = 0
+    index = 0
+    retry = 0 if may_repeat([word[0] for word in words], MIN_RUN) else count  # no run: skip its test
     while index < count:
         start, end, cjk = words[index]
         index += 1

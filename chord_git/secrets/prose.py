@@ -19,9 +19,9 @@ import re
 from ..regex_lazy import lazy
 from . import shapes, values, vocab
 from .anchors import Occurrences
-from .formats import RANK_ASSIGNMENT, Span
+from .formats import RANK_ASSIGNMENT, Span, may_repeat
 from .labels import Label, labels
-from .reading import LINE, ValueReader, WindowVerdicts, past_periodic_run, unquote
+from .reading import LINE, MIN_RUN, ValueReader, WindowVerdicts, past_periodic_run, unquote
 
 # Kind of finding per label class (a password a person typed, or any other credential).
 KINDS = dict(zip((vocab.PASSWORD, vocab.SECRET, vocab.WEAK), ("password-in-text", "secret-in-text", "secret-in-text")))
@@ -248,7 +248,8 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
     bars = "|" in view  # a table's header cell: without a bar there is no table to read
     found_labels = labels(text, view, occurrences)
     count = len(found_labels)
-    index = retry = 0
+    index = 0
+    retry = 0 if may_repeat([label[0] for label in found_labels], MIN_RUN) else count  # no run: skip its test
     while index < count:
         label = found_labels[index]
         index += 1

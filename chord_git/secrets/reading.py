@@ -67,7 +67,7 @@ class WindowVerdicts:
         return span
 
 
-_MIN_RUN = 8  # repeats a run needs before its text is compared (a comparison reads ~800 characters)
+MIN_RUN = 8  # repeats a run needs before its text is compared (a comparison reads ~800 characters)
 
 
 def past_periodic_run(text: str, view: str, items: Sequence[tuple[Any, ...]], index: int, span: Span | None,
@@ -100,7 +100,7 @@ def past_periodic_run(text: str, view: str, items: Sequence[tuple[Any, ...]], in
         if nxt[0] != items[last][0] + step or nxt[1] - nxt[0] != width or nxt[1] > limit or nxt[2:] != rest:
             break
         last += 1
-    if last - index < _MIN_RUN:
+    if last - index < MIN_RUN:
         return index, last + 1, done
     low, high = start - LINE - 1, items[last][1] + LINE
     if (tables and view.find("|", low, high) >= 0) or text[low + step:high] != text[low:high - step]:
@@ -195,4 +195,4 @@ class ValueReader:
         return None
 
 
-__all__ = ["LINE", "Value", "ValueReader", "line_bounds", "past_periodic_run", "strip_value", "unquote"]
+__all__ = ["LINE", "MIN_RUN", "Value", "ValueReader", "line_bounds", "past_periodic_run", "strip_value", "unquote"]
