@@ -7,6 +7,7 @@ filtering that word's positions instead of another pass.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -40,6 +41,23 @@ def _plan(words: tuple[str, ...]) -> tuple[tuple[str, bool, tuple[str, ...]], ..
             derived.append(word)
         groups[searched] = (own, derived)
     return tuple((searched, own, tuple(derived)) for searched, (own, derived) in groups.items())
+
+
+# ``str.find`` skips at most the word's length per step, so a short word costs a full read of
+# the text, while the regex engine's search for a literal skips to its first character in a C
+# loop: twice as fast for "pw", "key", "log", "pass" in prose. Worth its compilation only in a
+# long text, and only for words without a border (a prefix that is also a suffix), whose
+# occurrences cannot overlap: ``finditer`` reports non-overlapping ones.
+_SHORT_WORD = 4
+_LONG_TEXT = 1 << 16
+
+
+@lru_cache(maxsize=256)
+def _literal(word: str) -> re.Pattern[str] | None:
+    """The compiled literal for a short word without a border, else None."""
+    if len(word) > _SHORT_WORD or any(word[:k] == word[-k:] for k in range(1, len(word))):
+        return None
+    return re.compile(re.escape(word))
 
 
 class Occurrences:
@@ -85,6 +103,9 @@ class Occurrences:
         return windows
 
     def _search(self, word: str) -> list[int]:
+        literal = _literal(word) if len(self.low) > _LONG_TEXT else None
+        if literal is not None:
+            return [match.start() for match in literal.finditer(self.low)]
         found: list[int] = []
         pos = self.low.find(word)
         while pos >= 0:
