@@ -8,9 +8,9 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from operator import eq, sub
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..regex_lazy import lazy
 from . import benign, patterns
@@ -45,13 +45,21 @@ def repeated(span: Span | None, step: int, repeats: int) -> list[Span]:
     return [Span(first + shift, stop + shift, kind, rank) for shift in range(step, (repeats + 1) * step, step)]
 
 
-def may_repeat(starts: list[int], pairs: int) -> bool:
-    """Do hits at ``starts`` step by the same distance ``pairs + 1`` times in a row anywhere?
+def may_repeat(items: Sequence[Any], pairs: int, start: Callable[[Any], int] | None = None) -> bool:
+    """Do ``items`` (hits, or tuples whose ``start`` is their position) step by the same
+    distance ``pairs + 1`` times in a row anywhere?
 
     A periodic run (``repeated``) needs that; ordinary text has none, and its per-hit run test
-    is then skipped after one pass of C loops over the steps instead of a call per hit."""
-    steps = list(map(sub, starts[1:], starts))
-    return b"\x01" * pairs in bytes(map(eq, steps[1:], steps))
+    is then skipped after one pass of C loops over the steps instead of a call per hit. Dense
+    text repeats from its first hits: their run is found before the pass over all of them."""
+    for part in (items[:8 * pairs], items):
+        starts = list(part) if start is None else list(map(start, part))
+        steps = list(map(sub, starts[1:], starts))
+        if b"\x01" * pairs in bytes(map(eq, steps[1:], steps)):
+            return True
+        if len(part) == len(items):
+            break
+    return False
 
 
 Dispatch = dict[str, list[tuple[str, patterns.TokenFormat]]]

@@ -11,6 +11,7 @@ along its line, and a pair already reported is not looked at again.
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 
 from ..regex_lazy import lazy
 from . import values, vocab
@@ -165,7 +166,7 @@ def scan(text: str, view: str, occurrences: Occurrences, reader: ValueReader | N
     words = _account_words(text, occurrences)
     count = len(words)
     index = 0
-    retry = 0 if may_repeat([word[0] for word in words], MIN_RUN) else count  # no run: skip its test
+    retry = 0 if may_repeat(words, MIN_RUN, itemgetter(0)) else count  # no run: skip its test
     while index < count:
         start, end, cjk = words[index]
         index += 1

@@ -15,6 +15,7 @@ the union of bounded windows after its anchors.
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 
 from ..regex_lazy import lazy
 from . import shapes, values, vocab
@@ -249,7 +250,7 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
     found_labels = labels(text, view, occurrences)
     count = len(found_labels)
     index = 0
-    retry = 0 if may_repeat([label[0] for label in found_labels], MIN_RUN) else count  # no run: skip its test
+    retry = 0 if may_repeat(found_labels, MIN_RUN, itemgetter(0)) else count  # no run: skip its test
     while index < count:
         label = found_labels[index]
         index += 1
