@@ -297,12 +297,6 @@ def clean_section(text: str) -> CleanSection | None:
     return CleanSection(ids, section)
 
 
-def entry_lines(text: str) -> list[tuple[str, str]] | None:
-    """(id, line) of each entry of a clean section (``clean_section``), else None."""
-    section = clean_section(text)
-    return None if section is None else list(zip(section.ids, section.lines()))
-
-
 def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Problem]]:
     """Parse MEMORY.md text. Marker errors give no document; bad lines inside give problems."""
     newline = _newline_of(text)

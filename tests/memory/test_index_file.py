@@ -176,6 +176,12 @@ def test_parsing_is_linear(line: str) -> None:
     assert _parse_cpu(document(16_000)) / _parse_cpu(document(4_000)) < 8
 
 
+def _fast_lines(text: str) -> list[tuple[str, str]] | None:
+    """(id, line) of each entry as ``clean_section`` reads them, None where it defers to parse."""
+    section = index_file.clean_section(text)
+    return None if section is None else list(zip(section.ids, section.lines()))
+
+
 def _parsed_lines(text: str) -> list[tuple[str, str]] | None:
     doc, problems = index_file.parse(text)
     if doc is None or problems or not doc.has_markers:
@@ -202,20 +208,20 @@ _LINE_PIECES = [
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
-def test_entry_lines_reads_a_clean_section_as_parse_does(newline: str) -> None:
+def test_the_section_reader_reads_a_clean_section_as_parse_does(newline: str) -> None:
     text = SAMPLE.replace("\n", newline).replace(f"{BEGIN}{newline}", f"{BEGIN}{newline}  {newline}")
-    lines = index_file.entry_lines(text)
+    lines = _fast_lines(text)
     assert lines is not None and lines == _parsed_lines(text) and len(lines) == 2
 
 
 @given(st.lists(st.sampled_from(_LINE_PIECES), max_size=8), st.sampled_from(["\n", "\r\n"]),
        st.booleans())
 @settings(max_examples=400, deadline=None)
-def test_entry_lines_agrees_with_parse_or_defers_to_it(pieces: list[str], newline: str, bad_byte: bool) -> None:
+def test_the_section_reader_agrees_with_parse_or_defers_to_it(pieces: list[str], newline: str, bad_byte: bool) -> None:
     text = f"# Memory{newline}{BEGIN}{newline}" + "".join(p + newline for p in pieces) + f"{END}{newline}"
     if bad_byte:
         text = text.replace("Memory", "Mem\udcffory")
-    fast = index_file.entry_lines(text)
+    fast = _fast_lines(text)
     assert fast is None or fast == _parsed_lines(text)
     # It defers only where parse has something to say: clean entries, once each, are read.
     clean = {_LINE_PIECES[i] for i in (0, 1, -7, -6, -1)}
@@ -237,7 +243,7 @@ def test_the_section_reader_agrees_with_parse_whatever_surrounds_it(
     the section as parse does, or leaves the file to parse."""
     lines = [*before, BEGIN, *pieces, END, *after]
     text = newline.join(lines) + (newline if final_newline else "")
-    fast = index_file.entry_lines(text)
+    fast = _fast_lines(text)
     assert fast is None or fast == _parsed_lines(text)
 
 
@@ -253,6 +259,6 @@ def test_the_section_reader_agrees_with_parse_whatever_surrounds_it(
 ])
 def test_the_section_reader_reads_the_usual_shape_and_leaves_the_rest(
         text: str, expected: list[tuple[str, str]] | None) -> None:
-    assert index_file.entry_lines(text) == expected
+    assert _fast_lines(text) == expected
     if expected is not None:
         assert expected == _parsed_lines(text)
