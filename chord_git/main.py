@@ -1,11 +1,11 @@
 """``git memory`` / ``chord-git``: parse arguments and dispatch to ``commands/``. Nothing else."""
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from chord_git import errors
@@ -21,7 +21,7 @@ REPORT_FORMATS = ("text", "json", "sarif")  # check and scan
 
 def _argparse_classes() -> tuple[type[argparse.ArgumentParser], type[argparse.Action], type[argparse.Action]]:
     """The parser, subcommand and version classes. argparse loads only where the full parser is
-    built: the hooks' own command lines (``_check_fast_path``) never need it."""
+    built: the agent hooks' own command lines (``_host_hook_fast_path``) never need it."""
     import argparse
 
     class _Parser(argparse.ArgumentParser):
@@ -201,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output) -> int:
+def _dispatch(args: argparse.Namespace, out: Output) -> int:
     if args.command == "agent" and args.agent_action in ("hook", "statusline"):
         # Before project discovery: the project comes from the payload, and these never fail.
         return _run_host_hook(args.agent_action, getattr(args, "host", None), out)
@@ -288,7 +288,7 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output) -> int:
     raise UsageError(f"git memory: unknown command {args.command!r}")
 
 
-def _sends_to_model(args: argparse.Namespace | SimpleNamespace) -> bool:
+def _sends_to_model(args: argparse.Namespace) -> bool:
     """Commands that call the model pool with session text: they refuse to run on a refused config."""
     return args.command in ("extract", "curate") or (args.command == "queue" and args.queue_action == "retry")
 
@@ -308,17 +308,6 @@ def _host_hook_fast_path(words: list[str], out: Output) -> int | None:
     elif words != ["agent", "statusline"]:
         return None
     return _run_host_hook(words[1], host, out)
-
-
-def _check_fast_path(words: list[str]) -> SimpleNamespace | None:
-    """What the parser makes of the hooks' own command lines, ``check --staged`` (the git hook)
-    and ``check PATH...`` (the pre-commit framework), without building it: that costs more
-    than a one-record commit's whole check. Anything else, an option or a dash included, goes
-    through the parser (``tests/test_main.py`` pins both to the same result)."""
-    if words[:1] != ["check"] or any(word.startswith("-") and word != "--staged" for word in words[1:]):
-        return None
-    return SimpleNamespace(chdir=[], version=None, command="check", format="text", staged="--staged" in words,
-                           paths=[word for word in words[1:] if word != "--staged"], output=None, quiet=False)
 
 
 def _run_host_hook(action: str, host: str | None, out: Output) -> int:
@@ -350,15 +339,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if fast is not None:
         return fast
     try:
-        checked = _check_fast_path(words)
-        if checked is not None:
-            # A hook's process lives a fraction of a second and makes few reference cycles: a
-            # collection every 700 allocations (mostly while modules load) costs it more than
-            # the cycles it frees. A higher first threshold still bounds what a large commit keeps.
-            import gc
-
-            gc.set_threshold(20_000, 10, 10)
-            return _dispatch(checked, out)
         parser = build_parser()
         args, extras = parser.parse_known_args(argv)
         if extras:
@@ -382,8 +362,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The modules, the parser and the config live until the process ends: out of the
         # collector's passes, a command that builds many objects (status over 10,000 entries)
         # does not walk them again at every collection.
-        import gc
-
         gc.freeze()
         return _dispatch(args, out)
     except ChordError as exc:

@@ -6,6 +6,7 @@ top level, that already holds ``MEMORY.md`` or ``.chord/``; otherwise the git to
 """
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -60,8 +61,6 @@ def state_home() -> Path:
 
 
 def _short_hash(text: str) -> str:
-    import hashlib  # rarely needed (worktrees, projects outside git): kept off the hook path
-
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
