@@ -6,6 +6,9 @@ exactly one reason (the first that applies, in ``REASONS`` order), and every dro
 ``empty``                a required text field is blank (evidence is required for source user)
 ``cap``                  summary over 160 characters or not one line, statement over 600, or a
                          record file that would exceed the loader's size cap
+``allowance-pragma``     a field holds a secret scanner's allowance (``pragma: allowlist secret``,
+                         ``gitleaks:allow``, ``nosec``...): the scanners honour it in a record, so a
+                         model that writes one could wave its own value through the hook and CI
 ``secret``               layer 1 or layer 2 finds a secret in any field. The model only ever saw
                          redacted text, so a raw value in its reply was invented or reconstructed;
                          a record built around a credential is dropped whole, never stored redacted
@@ -42,6 +45,7 @@ record file and no index entry: the field is dropped and the record treated as n
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -52,7 +56,7 @@ from chord_git.memory import records, textrules, view
 from chord_git.secrets import scan_added_lines
 
 REASONS = (
-    "empty", "too-many-records", "cap", "secret", "evidence-not-found", "evidence-too-weak", "evidence-unrelated",
+    "empty", "too-many-records", "cap", "allowance-pragma", "secret", "evidence-not-found", "evidence-too-weak", "evidence-unrelated",
     "no-why-or-how", "absolute-path", "commit-sha", "host-name", "private-ip", "transient-git-state",
     "permission-grant", "instruction-override", "ordered-command", "duplicate", "supersedes-user-record",
     "supersedes-conflict",
@@ -71,6 +75,11 @@ _PATTERN_GUARDS = (
     ("instruction-override", textrules.instruction_overrides),
     ("ordered-command", textrules.ordered_commands),
 )
+# The inline allowances of the secret scanners (ours and detect-secrets' pragma, gitleaks,
+# TruffleHog, bandit, detect-secrets' older spellings): never honoured in what a model wrote.
+ALLOWANCE_PRAGMA = re.compile(
+    r"pragma\s*:\s*(?:allow|white)[ -]?list|gitleaks\s*:\s*allow|trufflehog\s*:\s*ignore|\bnosec\b"
+    r"|detect-secrets\s*:\s*(?:ignore|disable|allow)", re.IGNORECASE)
 # Room for the front matter keys and section headings around the fields.
 _RECORD_OVERHEAD = 600
 
@@ -212,6 +221,8 @@ def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], e
         return "empty", candidate
     if _too_long(candidate):
         return "cap", candidate
+    if any(ALLOWANCE_PRAGMA.search(text) for text in _fields(candidate)):
+        return "allowance-pragma", candidate
     if position in secrets:
         return "secret", candidate
     if candidate.source == "user" and not _evidence_found(candidate.evidence or "", folded_users):

@@ -203,26 +203,46 @@ def transient_git_state(text: str) -> list[tuple[int, int]]:
     return [match.span() for match in TRANSIENT_GIT_STATE.finditer(text)]
 
 
-# ---------------------------------------------------------------------------- R4: no authority
+# ---------------------------------------------------------------------------- no authority
 # Memory is background, never authority: it may not grant a permission, override instructions, or
-# order a destructive or privileged command. A prohibition is fine ("never push --force to main"),
-# so a match preceded in its clause by a negation does not count.
+# order a destructive, privileged or safety-disabling command. A prohibition is fine ("never push
+# --force to main"), so each match is judged in its clause: a negation elsewhere in the clause
+# makes it a prohibition. Some grants are worded with a negation of their own ("no need to ask",
+# "without review", "不需要审查"): the words of every grant in the clause are set aside before
+# the clause is searched for a negation, so those never cancel themselves or each other.
+_GATES = (r"(?:code\s+)?reviews?|approvals?|sign[- ]?offs?|confirmation|permission|consent|a\s+ticket|tickets"
+          r"|(?:the\s+)?ci|(?:the\s+)?tests?|(?:the\s+)?checks?|(?:the\s+)?hooks?|pre-commit(?:\s+hooks?)?")
+_ACTS = (r"skip|bypass|ignore|disable|push|merge|deploy|delete|drop|force|commit|run|execute|approve|override"
+         r"|release|publish|rewrite|rebase|amend|migrate|install|ship|land")
 PERMISSION_GRANT = lazy(
-    r"\b(?:is|are|was|were|be)\s+(?:now\s+|always\s+|also\s+)?(?:allowed|permitted|authori[sz]ed|pre-?approved)\b"
-    r"|\b(?:is|are|was|were|be)\s+(?:now\s+|always\s+|also\s+)?(?:approved|ok(?:ay)?|fine)\s+(?:to|for)\s+(?:skip|bypass|push|merge|deploy|delete|force|run|release)"
-    r"|\byou\s+(?:may|can)\s+(?:always\s+|freely\s+|now\s+|safely\s+)?(?:skip|bypass|ignore|disable|push|merge|deploy|"
-    r"delete|drop|force|commit|run|execute|approve|override|release|publish)\b"
-    r"|\bwithout\s+(?:any\s+|a\s+|code\s+)?(?:review|approval|asking|confirmation|permission|sign[- ]off|checks?)\b"
-    r"|\bno\s+need\s+to\s+(?:ask|confirm|review|check|wait)\b|\bdon'?t\s+(?:need\s+to\s+)?(?:ask|confirm)\s+(?:first|before)\b"
+    r"\b(?:is|are|was|were|be|'s|'re)\s+(?:now\s+|always\s+|also\s+|totally\s+|perfectly\s+)?"
+    r"(?:allowed|permitted|authori[sz]ed|pre-?approved)\b"
+    rf"|\b(?:is|are|was|were|be|'s)\s+(?:now\s+|always\s+|also\s+)?(?:approved|ok(?:ay)?|fine|safe)\s+(?:to|for)\s+(?:{_ACTS})"
+    rf"|\b(?:it'?s|it\s+is)\s+(?:ok(?:ay)?|fine|safe|acceptable)\s+to\s+(?:{_ACTS})\b"
+    rf"|\byou\s+(?:may|can|are\s+free\s+to)\s+(?:always\s+|freely\s+|now\s+|safely\s+|just\s+|simply\s+)?(?:{_ACTS})\b"
+    rf"|\bgo\s+ahead\s+and\s+(?:{_ACTS})\b"
+    r"|\bwithout\s+(?:any\s+|a\s+|code\s+|prior\s+|further\s+)?(?:reviews?|approval|asking|confirmation|permission|"
+    r"sign[- ]?off|checks?|waiting\s+for)\b"
+    r"|\bno\s+need\s+(?:to|for)\s+(?:ask|confirm|review|check|wait|approv)"
+    r"|\b(?:never|don'?t|do\s+not|doesn'?t|does\s+not|won'?t|will\s+not)\s+(?:need|have|require)s?\s+to\s+"
+    r"(?:ask|confirm|check\s+with|wait\s+for|get\s+(?:a\s+)?(?:review|approval))"
+    r"|\bdon'?t\s+(?:need\s+to\s+)?(?:ask|confirm)\s+(?:first|before)\b"
+    rf"|\b(?:never|don'?t|do\s+not|doesn'?t|does\s+not|won'?t)\s+(?:need|require)s?\s+(?:a\s+|any\s+)?(?:{_GATES})\b"
+    rf"|\bno\s+(?:{_GATES})\s+(?:is\s+|are\s+)?(?:needed|required|necessary)\b"
+    rf"|\b(?:{_GATES})\s+(?:is|are)\s+(?:not\s+(?:needed|required|necessary)|optional|unnecessary)\b"
     r"|\b(?:has|have|got|gave|given|grants?|granted)\s+(?:full\s+|blanket\s+)?(?:permission|approval|authori[sz]ation|consent)\b"
-    r"|\bfeel\s+free\s+to\b|\bpre-?approved\b|\bblanket\s+(?:approval|permission)\b"
+    r"|\bfeel\s+free\s+to\b|\bpre-?approved\b|\bblanket\s+(?:approval|permission)\b|\bself-?(?:merge|approve)\b"
+    rf"|(?:^|[.;:!?]\s*|\band\s+|\bthen\s+|\bjust\s+)(?:skip|bypass|disable)\s+(?:the\s+)?(?:{_GATES}|branch\s+protection|linting|lint)\b"
     r"|--no-verify\b"
     r"|(?:允许|准许)(?:直接)?\s?(?:推|push|合并|merge|跳过|绕过|部署|删除|提交|强推|发布|上线|修改)"
     r"|已(?:经)?(?:批准|授权)|有(?:权限|权)\s?(?:直接)?(?:推|push|合并|部署|删除|发布)"
-    r"|(?:无需|不用(?:再)?)(?:审查|评审|审核|审批|确认|询问|问|批准|review|同意)"
+    r"|(?:无需|无须|不用(?:再)?|不需要|不需|没必要|不必要|用不着)\s?(?:等\s?)?(?:代码)?"
+    r"(?:审查|评审|审核|审批|确认|询问|问我?|批准|review|同意|CI|测试|检查|走流程)"
     r"|不必(?:审查|评审|审核|确认|询问|批准)|跳过(?:代码)?(?:审查|评审|审核|检查|测试|钩子|review|CI)"
-    r"|可以直接(?:推|push|合并|merge|提交|部署|删除|发布|上线|强推)|随意|自行决定",
-    re.IGNORECASE,
+    r"|可以直接(?:推|push|合并|merge|提交|部署|删除|发布|上线|强推)"
+    r"|直接(?:推|push|合并|merge|部署|发布|上线)(?:就行|即可|就好|就可以|没问题)|自己(?:合并|批准|审批)(?:就行|即可)?"
+    r"|随意|自行决定|随便(?:推|合并|删|改|部署)",
+    re.IGNORECASE | re.MULTILINE,
 )
 INSTRUCTION_OVERRIDE = lazy(
     r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|"
@@ -233,11 +253,32 @@ INSTRUCTION_OVERRIDE = lazy(
     r"|无视(?:之前|以上|所有)?(?:的)?(?:指令|规则)|优先于\s?(?:AGENTS\.md|用户|指令)",
     re.IGNORECASE,
 )
+# What a download is run by: a shell, an interpreter, PowerShell's Invoke-Expression.
+# An interpreter runs its standard input only without a script or module argument
+# (``| python3 -`` runs the download, ``| python -m json.tool`` only prints it).
+_RUNNER = (r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:(?:ba|z|k|da|fi|c|tc)?sh|iex|invoke-expression|pwsh|powershell)\b"
+           r"|(?:python[0-9.]*|perl|ruby|node|php)(?:\s+-)?(?=\s*(?:$|[;&|)\n\"'`])))")
+_FETCH = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|aria2c|http)\b"
 DANGEROUS_COMMAND = lazy(
     r"\bsudo\b|\brm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\b|\brm\s+--recursive\b|\bchmod\s+(?:-R\s+)?0?777\b"
     r"|\bgit\s+push\s+(?:[^\n;|&]*\s)?(?:--force(?!-with-lease)|-f)\b|\bforce[- ]push(?:ing|ed)?\b|强推|强制推送"
     r"|\bgit\s+reset\s+--hard\b|\bgit\s+clean\s+-[a-z]*[fdx][a-z]*\b|\bgit\s+branch\s+-D\b"
-    r"|\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\bmkfs(?:\.\w+)?\b|\bdd\s+if="
+    # fetch and execute
+    rf"|\b{_FETCH}[^\n|]*\|\s*{_RUNNER}"
+    rf"|(?:\b(?:ba|z|k)?sh|\bsource|(?<![\w.])\.)\s+<\(\s*{_FETCH}"
+    rf"|\b(?:eval|exec)\s+[\"']?\$\(\s*{_FETCH}|\b(?:(?:ba|z|k)?sh|python[0-9.]*|perl|ruby|node)\s+-c\s+[\"']?\$\(\s*{_FETCH}"
+    r"|\biex\s*\(|\binvoke-expression\b|\.downloadstring\s*\("
+    # safety off
+    r"|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*[\"']?0|\bGIT_SSL_NO_VERIFY\s*=\s*[\"']?(?:1|true|yes)\b"
+    r"|\bPYTHONHTTPSVERIFY\s*=\s*[\"']?0|\bhttp\.sslverify\s*(?:=\s*|\s+)[\"']?false\b|\bstrict-ssl\s*(?:=\s*|\s+)[\"']?false\b"
+    r"|\bcurl\b[^\n|;]*\s(?:-k|--insecure)\b|\bwget\b[^\n|;]*--no-check-certificate\b|\bverify\s*=\s*False\b"
+    r"|\bgit\s+config\b[^\n;|]*\bcore\.(?:hookspath|fsmonitor|sshcommand|pager|editor)\b"
+    r"|\bdocker\s+(?:container\s+)?run\b[^\n;|]*(?:--privileged\b|\s-v\s+/:|--volume[= ]/:|/var/run/docker\.sock|--pid[= ]host)"
+    r"|--dangerously-skip-permissions\b|--dangerously-bypass-approvals-and-sandbox\b|--yolo\b|--allow-all-tools\b"
+    r"|--approval-mode[= ]yolo\b|-auto-approve\b|--trust-all\b"
+    r"|\bsetenforce\s+0\b|\bufw\s+disable\b|\biptables\s+-F\b|\bset-executionpolicy\s+(?:-\w+\s+)?(?:unrestricted|bypass)\b"
+    r"|\bcsrutil\s+disable\b|\bspctl\s+--master-disable\b"
+    r"|\bmkfs(?:\.\w+)?\b|\bdd\s+if="
     r"|\b(?:drop|truncate)\s+(?:table|database|schema)\b|:\(\)\s*\{\s*:\|:&\s*\};:|>\s*/dev/sd[a-z]"
     r"|\bkubectl\s+delete\b|\bterraform\s+destroy\b|\bdocker\s+system\s+prune\b",
     re.IGNORECASE,
@@ -245,22 +286,41 @@ DANGEROUS_COMMAND = lazy(
 _NEGATION = lazy(
     r"\b(?:never|not|no|don'?t|do\s+not|doesn'?t|does\s+not|mustn'?t|must\s+not|shouldn'?t|should\s+not|"
     r"cannot|can'?t|won'?t|avoid|forbidden|prohibited|disallowed|refuse|without\s+ever|nor)\b"
-    r"|不要|不准|不许|不能|不可|不得|禁止|别|切勿|千万别|不允许|严禁|避免|绝不|不应|不该",
+    r"|不要|不准|不许|不能|不可|不得|禁止|别|切勿|千万别|不允许|严禁|避免|绝不|不应|不该|勿"
+    r"|不(?=$)",  # a bare 不 right before the phrase: 不允许推, 不可以直接推
     re.IGNORECASE,
 )
-_CLAUSE_START = lazy(r"[.;!?\n。；！？]|\b(?:but|however)\b|但是|但|不过")
+_CLAUSE_START = lazy(r"[.;!?\n。；！？]|\b(?:but|however|although|though)\b|但是|但|不过|可是")
+# How far around a match its clause is read: a sentence rarely runs longer.
+_CLAUSE_REACH = 120
+
+
+def _clause(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the clause holding ``text[start:end]``, at most ``_CLAUSE_REACH`` each side."""
+    left = max(0, start - _CLAUSE_REACH)
+    breaks = [m.end() for m in _CLAUSE_START.finditer(text, left, start)]
+    begin = breaks[-1] if breaks else left
+    after = _CLAUSE_START.search(text, end, min(len(text), end + _CLAUSE_REACH))
+    return begin, after.start() if after else min(len(text), end + _CLAUSE_REACH)
 
 
 def _unnegated(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    """Spans of ``pattern`` whose clause holds no negation outside every grant of that clause."""
     spans = []
     for match in pattern.finditer(text):
-        if _NEGATION.search(match.group()):
-            continue  # "not allowed", "不允许": the pattern itself reads as a prohibition
-        # The clause around the match, both sides: "X without review is never allowed" forbids.
-        before = _CLAUSE_START.split(text[max(0, match.start() - 80):match.start()])[-1]
-        after = _CLAUSE_START.split(text[match.end():match.end() + 80])[0]
-        if not _NEGATION.search(before) and not _NEGATION.search(after):
-            spans.append(match.span())
+        begin, end = _clause(text, *match.span())
+        clause = text[begin:end]
+        # Set aside the words of every grant in the clause (and this match): their own negations
+        # ("no need to ask", "不需要审查") are part of what they grant.
+        masked = list(clause)
+        for grant in PERMISSION_GRANT.finditer(clause):
+            masked[grant.start():grant.end()] = " " * (grant.end() - grant.start())
+        lo, hi = match.start() - begin, match.end() - begin
+        masked[lo:hi] = " " * (hi - lo)
+        before, after = "".join(masked[:lo]), "".join(masked[hi:])
+        if _NEGATION.search(before.rstrip()) or _NEGATION.search(after):
+            continue
+        spans.append(match.span())
     return spans
 
 
