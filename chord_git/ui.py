@@ -3,11 +3,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, Any
 
 from chord_git.dataclass_lazy import dataclass, field
+
+
+def either(words: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``: a list of alternatives as a sentence says it."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 @dataclass
