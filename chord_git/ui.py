@@ -5,9 +5,15 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
-from chord_git.dataclass_lazy import dataclass, field
+from chord_git.dataclass_lazy import asdict, dataclass, field
+
+
+class Report(Protocol):
+    """A data class a command prints: ``lines()`` for people, its fields for ``--json``."""
+
+    def lines(self) -> list[str]: ...
 
 
 def either(words: Sequence[str]) -> str:
@@ -30,6 +36,15 @@ class Output:
         import json  # off the start-up of the commands that print text
 
         self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+    def report(self, report: Report, as_json: bool) -> int:
+        """A command's report: its fields as JSON, or its lines; the exit code, 0."""
+        if as_json:
+            self.json(asdict(report))
+        else:
+            for line in report.lines():
+                self.line(line)
+        return 0
 
     def warn(self, text: str) -> None:
         self.stderr.write(f"warning: {text}\n")

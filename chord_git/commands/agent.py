@@ -17,8 +17,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chord_git.dataclass_lazy import asdict, dataclass
-from chord_git.errors import UsageError
+from chord_git.dataclass_lazy import dataclass
+from chord_git.errors import UsageError, one_line
 from chord_git.ui import Output
 
 if TYPE_CHECKING:  # the hook runs on every turn: it imports only what its event needs
@@ -84,12 +84,7 @@ def _status(project: Project, cfg: Config, out: Output, as_json: bool) -> int:
         failed=len(queue.failed(project)),
         worker_pid=worker.running_worker(project),
     )
-    if as_json:
-        out.json(asdict(report))
-        return 0
-    for line in report.lines():
-        out.line(line)
-    return 0
+    return out.report(report, as_json)
 
 
 # ---------------------------------------------------------------------------- install
@@ -173,8 +168,7 @@ def _run_hook(out: Output, event: HookEvent, host_name: str | None, hosts: Hosts
 
 
 def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text[:300]
+    return one_line(exc, 300) or type(exc).__name__
 
 
 # ---------------------------------------------------------------------------- status line
