@@ -4,8 +4,8 @@ A host is its own module (``agents/<name>.py``: where its settings live, how it 
 session-start text, how its payloads are told apart, its ``HOST``) plus one line in ``BUILTIN``
 below. Everything that names the hosts derives from this value: ``agent install|uninstall``
 choices and their completion and help, ``agent hook --host``, the error texts, the host guessed
-from a hook payload, and the hosts table of ``docs/agent-hosts.md`` (``tests/agents/
-test_registry.py`` compares it, and the host lists of README.md and the man page).
+from a hook payload, and the hosts table of ``docs/agent-hosts.md`` (``tests/test_registries.py``
+compares it, and that no other module lists the names).
 
 Apart from ``host.py`` so that the hosts can import the ``Host`` type without the registry
 importing them back.

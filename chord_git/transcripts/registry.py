@@ -2,9 +2,10 @@
 
 A format is its own module (a reader and a line detector) plus one ``Format`` entry in
 ``BUILTIN`` below. Everything that names the formats derives from this value: ``extract
---format`` and its completion, the error texts, ``Transcript.source_format``, the tables in
-``docs/agent-hosts.md`` (``tests/transcripts/test_registry.py`` compares them), and the
-format guessed from a file's first lines.
+--format`` and its completion, the error texts, the table in ``docs/agent-hosts.md``, and the
+format guessed from a file's first lines. ``tests/test_registries.py`` compares the table, pins
+each module's ``FORMAT`` (its transcripts' ``source_format``) to its entry, and checks that no
+other module lists the names.
 
 Guessing: each line is judged on its own and the first line that settles it wins, so leading
 lines every format may share cannot mislead. A line is offered to the detectors in ``rank``
