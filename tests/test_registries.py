@@ -252,3 +252,16 @@ def test_a_new_host_installs_its_settings_file(repo: Path, monkeypatch: pytest.M
     assert hooks["SessionStart"][0]["hooks"][0]["command"] == "git-memory agent hook --host pi-agent"
     assert main_mod.main(["agent", "install", "pi-agent"]) == 2  # the built-in registry has no such host
     assert "invalid choice: 'pi-agent'" in capsys.readouterr().err
+
+
+def test_a_hook_payload_finds_its_host_without_host_flag(tmp_path: Path) -> None:
+    from chord_git.agents import payload
+
+    def host_of(**fields: object) -> str:
+        data = {"hook_event_name": "Stop", "session_id": "s1", "cwd": str(tmp_path), **fields}
+        return HOSTS.for_event(payload.parse(json.dumps(data).encode(), tmp_path)).name
+
+    assert host_of() == "claude-code"  # the default: no host recognises the payload
+    assert host_of(transcript_path=str(tmp_path / "s1.jsonl")) == "claude-code"
+    assert host_of(transcript_path=str(tmp_path / "rollout-2026-s1.jsonl")) == "codex"
+    assert host_of(turn_id="t1") == "codex" and host_of(model="m") == "codex"
