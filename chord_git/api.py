@@ -19,7 +19,7 @@ from pathlib import Path
 from chord_git import config as config_mod
 from chord_git import summary as summary_mod
 from chord_git.background import activity
-from chord_git.errors import ConfigError, UsageError
+from chord_git.errors import ConfigError
 from chord_git.memory import project as project_mod
 from chord_git.summary import RefreshEvent, SessionMemory
 
@@ -76,10 +76,9 @@ def session_ended(cwd: PathLike, transcript_path: PathLike, fmt: str = "auto") -
     unreadable file raises ``InputError``; a relative path is taken relative to ``cwd``.
     """
     from chord_git.background import worker
-    from chord_git.transcripts.detect import FORMATS
+    from chord_git.transcripts.registry import BUILTIN
 
-    if fmt != "auto" and fmt not in FORMATS:
-        raise UsageError(f"unknown transcript format {fmt!r} (expected auto, {', '.join(FORMATS)})")
+    BUILTIN.check(fmt)
     project = project_mod.discover(Path(cwd))
     cfg = config_mod.load(project.root)
     session = Path(cwd) / transcript_path

@@ -80,19 +80,41 @@ UNEXPECTED_EXIT = 3
 _LOG_KEEP_BYTES = 1024 * 1024
 
 
+def one_line(text: object, limit: int | None = None, *, cut_mark: str = "") -> str:
+    """``text`` with its white space folded to single spaces, at most ``limit`` characters (the
+    last of them ``cut_mark`` when it had to be cut): messages, logs and badges hold one line."""
+    line = " ".join(str(text).split())
+    if limit is None or len(line) <= limit:
+        return line
+    return line[: limit - len(cut_mark)] + cut_mark
+
+
+def rotate_log(path: Path, keep_bytes: int) -> None:
+    """A log past ``keep_bytes`` becomes ``<name>.1`` (one old generation kept), so that no log of
+    ours grows without bound. Raises OSError other than a missing file."""
+    try:
+        if path.stat().st_size > keep_bytes:
+            os.replace(path, path.with_name(path.name + ".1"))
+    except FileNotFoundError:
+        pass
+
+
+def append_log(path: Path, data: bytes, *, keep_bytes: int, mode: int, follow_links: bool = True) -> None:
+    """Rotate ``path`` (``rotate_log``), then append ``data`` in one write on an O_APPEND descriptor:
+    concurrent writers never interleave inside it. Raises OSError."""
+    rotate_log(path, keep_bytes)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | (0 if follow_links else getattr(os, "O_NOFOLLOW", 0))
+    fd = os.open(path, flags, mode)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
 def _append(directory: Path, text: str) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / ERROR_LOG
-    try:
-        if path.stat().st_size > _LOG_KEEP_BYTES:
-            os.replace(path, path.with_name(ERROR_LOG + ".1"))
-    except FileNotFoundError:
-        pass
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    try:
-        os.write(fd, text.encode("utf-8", "replace"))
-    finally:
-        os.close(fd)
+    append_log(path, text.encode("utf-8", "replace"), keep_bytes=_LOG_KEEP_BYTES, mode=0o600, follow_links=False)
     return path
 
 
@@ -126,7 +148,7 @@ def log_unexpected(exc: BaseException, places: Sequence[Path], argv: Sequence[st
 
 def unexpected_message(exc: BaseException, log: Path | None) -> str:
     """The one line the user sees for an error that is not one of ours."""
-    detail = " ".join(str(exc).split())
+    detail = one_line(exc)
     what = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
     where = f"details in {log}" if log is not None else "no log could be written"
     return f"an unexpected error occurred: {what}; {where}"

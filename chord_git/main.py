@@ -1,5 +1,9 @@
 """``git memory`` / ``chord-git``: parse arguments and dispatch to ``commands/``. Nothing else.
 
+The transcript formats and agent hosts the commands know come from their registries
+(``transcripts/registry.py``, ``agents/hosts.py``); ``main`` and ``build_parser`` take them as
+arguments (None: the built-in ones, imported only once a parser or a command needs them).
+
 What the hooks may import, and the speed devices kept here (command modules imported when
 dispatched, the agent hooks' parser-free path), are listed with their measured savings in
 ``docs/startup.md``.
@@ -14,12 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from chord_git import errors
-from chord_git.agents import HOST_NAMES, SCOPES
+from chord_git.agents import SCOPES
 from chord_git.errors import ChordError, UsageError
 from chord_git.ui import Output
 
 if TYPE_CHECKING:
     import argparse
+
+    from chord_git.agents.hosts import Hosts
+    from chord_git.transcripts.registry import Formats
 
 REPORT_FORMATS = ("text", "json", "sarif")  # check and scan
 
@@ -89,7 +96,20 @@ def _report_file_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown only on a terminal)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _registries(formats: Formats | None, hosts: Hosts | None) -> tuple[Formats, Hosts]:
+    if formats is None:
+        from chord_git.transcripts import registry
+
+        formats = registry.BUILTIN
+    if hosts is None:
+        from chord_git.agents import hosts as hosts_mod
+
+        hosts = hosts_mod.BUILTIN
+    return formats, hosts
+
+
+def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> argparse.ArgumentParser:
+    formats, hosts = _registries(formats, hosts)
     _Parser, _Commands, _Version = _argparse_classes()
     parser = _Parser(prog="git memory", description="Project memory for coding agents.",
                      epilog="'git memory help COMMAND' describes a command; 'git memory --help' opens the manual.")
@@ -133,24 +153,24 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("extract", help="one extraction run on a frozen session transcript (post-session hook)")
     p.add_argument("--session", required=True, type=Path, metavar="FILE", help="the session transcript")
     p.add_argument("--format", dest="transcript_format", default="auto",
-                   choices=("auto", "native", "openai", "claude-code", "codex"), help="transcript format")
+                   choices=formats.choices(), help="transcript format")
     p.add_argument("--dry-run", action="store_true", help="call the model and show what would be written; write nothing")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
     p.add_argument("--background", action="store_true",
                    help="queue the session for the project's background worker and return at once")
 
-    p = sub.add_parser("agent", help="agent hosts: install hooks (Claude Code, Codex), the hook, status line, busy/idle")
+    p = sub.add_parser("agent", help=f"agent hosts: install hooks ({hosts.titles()}), the hook, status line, busy/idle")
     acts = p.add_subparsers(dest="agent_action", metavar="<action>", parser_class=_Parser, required=True,
                            action=_Commands)
     for name, text in (("install", "merge chord-git's hooks into the host's settings"),
                        ("uninstall", "remove chord-git's entries from the host's settings")):
         q = acts.add_parser(name, help=text)
-        q.add_argument("host", choices=HOST_NAMES, help="the agent host")
+        q.add_argument("host", choices=hosts.names(), help="the agent host")
         q.add_argument("--scope", choices=SCOPES, default="project",
                        help="project (shared), local (personal, in the project) or user (all projects)")
         q.add_argument("--dry-run", action="store_true", help="print the change as a diff; write nothing")
     q = acts.add_parser("hook", help="run by the installed hooks: one event payload on stdin; always exits 0")
-    q.add_argument("--host", help="claude-code or codex (default: guessed from the payload)")
+    q.add_argument("--host", help=f"{hosts.spoken()} (default: guessed from the payload)")
     acts.add_parser("statusline", help="MEMORY, MEMORY-FAIL: reason, or nothing: for a status bar")
     q = acts.add_parser("busy", help="a user message arrived: main-pool extraction pauses")
     q.add_argument("--pid", type=_positive, help="the host's pid; the flag dies with it")
@@ -206,10 +226,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _dispatch(args: argparse.Namespace, out: Output) -> int:
+def _dispatch(args: argparse.Namespace, out: Output, formats: Formats | None = None,
+              hosts: Hosts | None = None) -> int:
     if args.command == "agent" and args.agent_action in ("hook", "statusline"):
         # Before project discovery: the project comes from the payload, and these never fail.
-        return _run_host_hook(args.agent_action, getattr(args, "host", None), out)
+        return _run_host_hook(args.agent_action, getattr(args, "host", None), out, hosts)
     from chord_git import config as config_mod
     from chord_git.memory import project as project_mod
 
@@ -270,11 +291,11 @@ def _dispatch(args: argparse.Namespace, out: Output) -> int:
     if args.command == "extract":
         from chord_git.commands.extract import extract
         return extract(project, cfg, out, session=args.session, fmt=args.transcript_format,
-                       dry_run=args.dry_run, as_json=args.json)
+                       dry_run=args.dry_run, as_json=args.json, formats=formats)
     if args.command == "agent" and args.agent_action in ("install", "uninstall"):
         from chord_git.commands.agent import install
         return install(project, out, args.host, scope=args.scope, dry_run=args.dry_run,
-                       remove=args.agent_action == "uninstall")
+                       remove=args.agent_action == "uninstall", hosts=hosts)
     if args.command == "agent":
         from chord_git.commands.agent import agent
         return agent(project, cfg, out, args.agent_action, owner_pid=getattr(args, "pid", None),
@@ -303,7 +324,7 @@ def _runs_host_hook(argv: Sequence[str]) -> bool:
     return any(words[i:i + 2] in (["agent", "hook"], ["agent", "statusline"]) for i in range(len(words)))
 
 
-def _host_hook_fast_path(words: list[str], out: Output) -> int | None:
+def _host_hook_fast_path(words: list[str], out: Output, hosts: Hosts | None) -> int | None:
     """``agent hook [--host H]`` and ``agent statusline`` run on every turn of an agent, so they
     skip building the full parser (which costs more than the hook's own work). Anything else
     about them, a typo included, goes through the parser and still fails open."""
@@ -312,15 +333,15 @@ def _host_hook_fast_path(words: list[str], out: Output) -> int | None:
         host = words[3] if len(words) == 4 else None
     elif words != ["agent", "statusline"]:
         return None
-    return _run_host_hook(words[1], host, out)
+    return _run_host_hook(words[1], host, out, hosts)
 
 
-def _run_host_hook(action: str, host: str | None, out: Output) -> int:
+def _run_host_hook(action: str, host: str | None, out: Output, hosts: Hosts | None) -> int:
     from chord_git.commands import agent as agent_cmd
 
     stdin = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
     if action == "hook":
-        return agent_cmd.hook(out, stdin, host_name=host)
+        return agent_cmd.hook(out, stdin, host_name=host, hosts=hosts)
     return agent_cmd.statusline(out, stdin)
 
 
@@ -337,14 +358,15 @@ def _log_places() -> list[Path]:
     return places
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, formats: Formats | None = None, hosts: Hosts | None = None) -> int:
+    """The command line; ``formats`` and ``hosts`` are the registries (None: the built-in ones)."""
     out = Output()
     words = list(sys.argv[1:] if argv is None else argv)
-    fast = _host_hook_fast_path(words, out)
+    fast = _host_hook_fast_path(words, out, hosts)
     if fast is not None:
         return fast
     try:
-        parser = build_parser()
+        parser = build_parser(formats, hosts)
         args, extras = parser.parse_known_args(argv)
         if extras:
             from chord_git.commands.help import unrecognized
@@ -368,7 +390,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # collector's passes, a command that builds many objects (status over 10,000 entries)
         # does not walk them again at every collection.
         gc.freeze()
-        return _dispatch(args, out)
+        return _dispatch(args, out, formats, hosts)
     except ChordError as exc:
         out.stderr.write(f"git memory: {exc}\n")
         # Hosts read exit 2 from a hook as "block this prompt": a hook fails open, even on bad usage.

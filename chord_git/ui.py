@@ -4,11 +4,22 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
-from chord_git.dataclass_lazy import dataclass, field
+from chord_git.dataclass_lazy import asdict, dataclass, field
+
+
+class Report(Protocol):
+    """A data class a command prints: ``lines()`` for people, its fields for ``--json``."""
+
+    def lines(self) -> list[str]: ...
+
+
+def either(words: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``: a list of alternatives as a sentence says it."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 @dataclass
@@ -24,6 +35,15 @@ class Output:
 
     def json(self, data: Any) -> None:
         self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+    def report(self, report: Report, as_json: bool) -> int:
+        """A command's report: its fields as JSON, or its lines; the exit code, 0."""
+        if as_json:
+            self.json(asdict(report))
+        else:
+            for line in report.lines():
+                self.line(line)
+        return 0
 
     def warn(self, text: str) -> None:
         self.stderr.write(f"warning: {text}\n")

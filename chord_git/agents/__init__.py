@@ -1,4 +1,4 @@
-"""Agent hosts that run chord_git through their own command hooks: Claude Code and Codex.
+"""Agent hosts that run chord_git through their own command hooks (the hosts: ``hosts.py``).
 
 ``git memory agent install <host>`` merges our entries into the host's settings
 (``settings.py``, ``install.py``); the entries run ``git memory agent hook``, which reads the host's
@@ -6,11 +6,10 @@ JSON payload (``payload.py``) and maps its lifecycle events onto memory (``hook.
 prints the summary (R9–R12), a user prompt marks the session busy and the end of a turn idle (R15),
 and a finished session is handed to background extraction (R14) by the detached watcher
 (``watch.py``, ``sessions.py``, ``handoff.py``). What differs between the hosts lives in
-``claude_code.py`` and ``codex.py``.
+one module per host, declared once in ``hosts.py``.
 
 This package keeps its imports small: the hook runs on every turn, inside the agent's latency.
 """
 from __future__ import annotations
 
-HOST_NAMES = ("claude-code", "codex")
 SCOPES = ("project", "local", "user")

@@ -15,8 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chord_git.agents.host import Host, home, plain_context
+
+if TYPE_CHECKING:
+    from chord_git.agents.payload import HookEvent
 
 TRUST_NOTE = (
     "Codex runs new or changed hooks only after you trust them: start `codex` in this project and "
@@ -32,5 +36,12 @@ def settings_path(scope: str, root: Path, env: Mapping[str, str]) -> Path:
     return (Path(codex_home) if codex_home else home(env) / ".codex") / "hooks.json"
 
 
+def recognises(event: HookEvent) -> bool:
+    """Codex's payloads carry its turn fields, or name a rollout file."""
+    return ("turn_id" in event.fields or "model" in event.fields
+            or (event.transcript is not None and event.transcript.name.startswith("rollout-")))
+
+
 HOST = Host(name="codex", title="Codex", transcript_format="codex", settings=settings_path,
-            render_context=plain_context, freezes_when_quiet=True, has_statusline=False)
+            render_context=plain_context, freezes_when_quiet=True, has_statusline=False,
+            recognises=recognises, install_note=TRUST_NOTE)

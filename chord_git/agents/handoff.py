@@ -22,7 +22,7 @@ from chord_git.config import Config
 from chord_git.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.memory.project import Project
-from chord_git.transcripts import Compaction, ConversationItem, Message
+from chord_git.transcripts import Compaction, ConversationItem, Message, native
 
 _READ_CHUNK = 1 << 20
 
@@ -108,7 +108,7 @@ def hand_off(project: Project, cfg: Config, session: AgentSession, fmt: str) -> 
     with open(fd, "w", encoding="utf-8") as handle:
         handle.write("\n".join(native_lines(transcript.session_id or session.session_id, fresh)) + "\n")
     try:
-        submission = worker.submit(project, cfg, tmp, "native")
+        submission = worker.submit(project, cfg, tmp, native.FORMAT)
     finally:
         tmp.unlink(missing_ok=True)
     return Handoff(digests, len(fresh), submission.job_id if submission else None)

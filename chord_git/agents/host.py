@@ -5,9 +5,13 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chord_git.dataclass_lazy import dataclass
 from chord_git.memory.project import Project
+
+if TYPE_CHECKING:
+    from chord_git.agents.payload import HookEvent
 
 # The events every host gets: session start (summary), prompt (busy), turn end (idle), session end,
 # each with the host's own time limit for our command in seconds (the hook keeps far below it;
@@ -17,7 +21,7 @@ EVENTS = {"SessionStart": 30, "UserPromptSubmit": 30, "Stop": 30, "SessionEnd": 
 
 @dataclass(frozen=True)
 class Host:
-    name: str                   # as on the command line: claude-code, codex
+    name: str                   # as on the command line and in ``--host``
     title: str                  # as users know it
     transcript_format: str      # the transcripts/ reader for its session files
     settings: Callable[[str, Path, Mapping[str, str]], Path]   # (scope, repo root, env) -> file
@@ -26,6 +30,10 @@ class Host:
     # freezes it once its transcript stops changing (memory.freeze_after_seconds).
     freezes_when_quiet: bool
     has_statusline: bool
+    # Whether a hook payload comes from this host, for ``agent hook`` without ``--host``; None
+    # for the host taken when no other recognises the payload (``hosts.py`` names it).
+    recognises: Callable[[HookEvent], bool] | None = None
+    install_note: str | None = None   # printed after an install: what the user still has to do
 
     def hook_command(self) -> str:
         return f"git-memory agent hook --host {self.name}"

@@ -29,7 +29,7 @@ class HookEvent:
     transcript: Path | None
     source: str | None = None   # SessionStart
     reason: str | None = None   # SessionEnd
-    codex_like: bool = False    # carries Codex's turn fields (used when --host is not given)
+    fields: frozenset[str] = frozenset()  # the payload's top-level keys (a host tells its own by them)
 
 
 def _text(data: dict[str, object], key: str) -> str | None:
@@ -60,5 +60,4 @@ def parse(raw: bytes, fallback_cwd: Path) -> HookEvent:
     transcript = Path(transcript_text) if transcript_text and Path(transcript_text).is_absolute() else None
     return HookEvent(event=event, session_id=session, cwd=cwd, transcript=transcript,
                      source=_text(data, "source"), reason=_text(data, "reason"),
-                     codex_like="turn_id" in data or "model" in data
-                     or (transcript is not None and transcript.name.startswith("rollout-")))
+                     fields=frozenset(data))

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from chord_git.dataclass_lazy import dataclass, replace
-from chord_git.errors import InputError
+from chord_git.errors import InputError, one_line
 from chord_git.memory.project import Project
 from chord_git.memory.atomic import fsync_dir, replace_atomically
 
@@ -221,7 +221,7 @@ def retry_later(project: Project, job: Job, reason: str, *, base: float = BACKOF
     """Count a failed run; back off, or move the job to ``failed/`` after ``max_attempts`` runs."""
     now = time.time() if now is None else now
     attempts = job.attempts + 1
-    updated = replace(job, attempts=attempts, last_error=_one_line(reason),
+    updated = replace(job, attempts=attempts, last_error=one_line(reason, 400, cut_mark="…"),
                       not_before=now + backoff_seconds(attempts, base))
     if attempts >= max_attempts:
         return fail(project, updated, updated.last_error or reason)
@@ -233,7 +233,7 @@ def fail(project: Project, job: Job, reason: str) -> Job:
     """Give up on a job: keep it in ``failed/`` with the reason."""
     target = failed_dir(project)
     target.mkdir(parents=True, exist_ok=True)
-    updated = replace(job, last_error=_one_line(reason), path=target / job.path.name)
+    updated = replace(job, last_error=one_line(reason, 400, cut_mark="…"), path=target / job.path.name)
     try:
         os.replace(job.path, updated.path)
     except FileNotFoundError:
@@ -277,11 +277,6 @@ def clear_failed(project: Project) -> int:
     count = len(failed(project))
     shutil.rmtree(failed_dir(project), ignore_errors=True)
     return count
-
-
-def _one_line(text: str, limit: int = 400) -> str:
-    line = " ".join(str(text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _unlink(path: Path) -> None:

@@ -33,6 +33,7 @@ from chord_git.errors import (
     ExtractionFailed,
     InputError,
     Preempted,
+    rotate_log,
 )
 from chord_git.memory.atomic import try_lock
 from chord_git.memory.project import Project
@@ -255,8 +256,7 @@ def spawn_module(project: Project, module: str, log: Path) -> int:
 
 def _trim_log(path: Path) -> None:
     try:
-        if path.stat().st_size > LOG_KEEP_BYTES:
-            os.replace(path, path.with_name(path.name + ".1"))
+        rotate_log(path, LOG_KEEP_BYTES)
     except OSError:
         pass
 

@@ -109,8 +109,7 @@ def dangling(change: FileChange, contains: Callable[[str], bool], noun: str = "r
         return []
     from chord_git.memory import index_file
 
-    text, bom = index_file.decode(change.data)
-    doc, _problems = index_file.parse(text, bom=bom)
+    doc, _problems = index_file.parse_bytes(change.data)
     if doc is None:
         return []
     prefix = split[0]

@@ -23,8 +23,7 @@ def memory_kind(rel: str) -> str | None:
 
 
 def check_index(data: bytes) -> list[Problem]:
-    text, bom = index_file.decode(data)
-    doc, problems = index_file.parse(text, bom=bom)
+    doc, problems = index_file.parse_bytes(data)
     if doc is None:
         return problems
     for entry in doc.entries:

@@ -1,7 +1,7 @@
 """``git memory agent …``: agent hosts and their activity signal.
 
-* ``install|uninstall claude-code|codex [--scope project|local|user] [--dry-run]``: our hook
-  entries in the host's settings (``agents/install.py``).
+* ``install|uninstall HOST [--scope project|local|user] [--dry-run]``: our hook entries in the
+  host's settings (``agents/install.py``; the hosts: ``agents/hosts.py``).
 * ``hook``: what those entries run, one lifecycle event per call (``agents/hook.py``). It fails
   open: whatever goes wrong, it exits 0 with one line on stderr, so memory never blocks an agent.
 * ``statusline``: ``MEMORY``, ``MEMORY-FAIL: <reason>`` or nothing (extraction off), for Claude
@@ -18,11 +18,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chord_git.dataclass_lazy import asdict, dataclass
-from chord_git.errors import UsageError
+from chord_git.dataclass_lazy import dataclass
+from chord_git.errors import UsageError, one_line
 from chord_git.ui import Output
 
 if TYPE_CHECKING:  # the hook runs on every turn: it imports only what its event needs
+    from chord_git.agents.hosts import Hosts
     from chord_git.agents.payload import HookEvent
     from chord_git.config import Config
     from chord_git.memory.project import Project
@@ -84,21 +85,16 @@ def _status(project: Project, cfg: Config, out: Output, as_json: bool) -> int:
         failed=len(queue.failed(project)),
         worker_pid=worker.running_worker(project),
     )
-    if as_json:
-        out.json(asdict(report))
-        return 0
-    for line in report.lines():
-        out.line(line)
-    return 0
+    return out.report(report, as_json)
 
 
 # ---------------------------------------------------------------------------- install
 def install(project: Project, out: Output, host_name: str, *, scope: str = "project", dry_run: bool = False,
-            remove: bool = False) -> int:
-    from chord_git.agents import hosts
+            remove: bool = False, hosts: Hosts | None = None) -> int:
+    """``hosts``: the registry to take the host from (None: the built-in one)."""
     from chord_git.agents import install as install_mod
 
-    host = hosts.get(host_name)
+    host = _hosts(hosts).get(host_name)
     root = project.repo.workdir if project.repo is not None and project.repo.workdir is not None else project.root
     outcome = install_mod.apply(host, scope, root, remove=remove, dry_run=dry_run)
     if dry_run:
@@ -121,17 +117,23 @@ def install(project: Project, out: Output, host_name: str, *, scope: str = "proj
     if not remove and changes.statusline_taken is not None:
         out.line(f"statusLine: the file already has one ({changes.statusline_taken}); to show the memory "
                  "badge as well, make that command also print the output of `git-memory agent statusline`")
-    if not remove and host.name == "codex":
-        from chord_git.agents.codex import TRUST_NOTE
-
-        out.line(TRUST_NOTE)
+    if not remove and host.install_note:
+        out.line(host.install_note)
     if not remove and scope == "project" and outcome.written:
         out.line(f"{outcome.shown} is a project file: review and commit it like any other change")
     return 0
 
 
 # ---------------------------------------------------------------------------- hook
-def hook(out: Output, stdin: bytes, *, host_name: str | None = None) -> int:
+def _hosts(hosts: Hosts | None) -> Hosts:
+    if hosts is not None:
+        return hosts
+    from chord_git.agents.hosts import BUILTIN
+
+    return BUILTIN
+
+
+def hook(out: Output, stdin: bytes, *, host_name: str | None = None, hosts: Hosts | None = None) -> int:
     """Never fails the host: every problem becomes one stderr line, and the exit code is 0."""
     from chord_git.agents import payload
 
@@ -139,19 +141,18 @@ def hook(out: Output, stdin: bytes, *, host_name: str | None = None) -> int:
     try:
         event = payload.parse(stdin, Path.cwd())
         event_name = event.event
-        _run_hook(out, event, host_name)
+        _run_hook(out, event, host_name, _hosts(hosts))
     except Exception as exc:  # noqa: BLE001 - fail open, whatever it was
         out.stderr.write(f"chord-git: {event_name}: {_one_line(exc)}\n")
     return 0
 
 
-def _run_hook(out: Output, event: HookEvent, host_name: str | None) -> None:
+def _run_hook(out: Output, event: HookEvent, host_name: str | None, hosts: Hosts) -> None:
     from chord_git.agents import hook as hook_mod
     from chord_git.agents import host as host_mod
-    from chord_git.agents import hosts
     from chord_git.memory import project as project_mod
 
-    host = hosts.get(host_name or ("codex" if event.codex_like else "claude-code"))
+    host = hosts.get(host_name) if host_name else hosts.for_event(event)
     project = project_mod.discover(event.cwd)
     if not host_mod.in_project(project):
         return
@@ -168,8 +169,7 @@ def _run_hook(out: Output, event: HookEvent, host_name: str | None) -> None:
 
 
 def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text[:300]
+    return one_line(exc, 300) or type(exc).__name__
 
 
 # ---------------------------------------------------------------------------- status line

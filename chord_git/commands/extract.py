@@ -17,6 +17,7 @@ from chord_git.ui import Output
 
 if TYPE_CHECKING:
     from chord_git.extraction.pipeline import ExtractionReport
+    from chord_git.transcripts.registry import Formats
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -33,7 +34,8 @@ def summary_line(report: ExtractionReport) -> str:
 
 
 def extract(project: Project, cfg: Config, out: Output, *, session: Path, fmt: str = "auto",
-            dry_run: bool = False, as_json: bool = False) -> int:
+            dry_run: bool = False, as_json: bool = False, formats: Formats | None = None) -> int:
+    """``formats``: the transcript formats to read the session with (None: the built-in ones)."""
     if not cfg.memory.enabled:
         if as_json:
             out.json({"outcome": "off", "message": OFF_MESSAGE})
@@ -54,7 +56,7 @@ def extract(project: Project, cfg: Config, out: Output, *, session: Path, fmt: s
         # R15: with the main pool a busy agent preempts this run too (the pipeline ignores the
         # signal for a dedicated pool, R16).
         report = extract_session(project, cfg, session, fmt=fmt, dry_run=dry_run,
-                                 should_cancel=lambda: activity.anyone_busy(state_dir))
+                                 should_cancel=lambda: activity.anyone_busy(state_dir), formats=formats)
     except Preempted as exc:
         if as_json:
             out.json({"outcome": "preempted", "reason": str(exc)})

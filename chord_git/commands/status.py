@@ -6,7 +6,7 @@ from pathlib import Path
 from chord_git import config as config_mod
 from chord_git import summary
 from chord_git.commands.queue import counts as queue_counts
-from chord_git.dataclass_lazy import asdict, dataclass, field
+from chord_git.dataclass_lazy import dataclass, field
 from chord_git.memory import store, view
 from chord_git.memory.project import Project
 from chord_git.ui import Output
@@ -149,9 +149,4 @@ def _stale_count(project: Project, cfg: config_mod.Config, shown: list[str]) -> 
 def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool = False,
            refused: str | None = None) -> int:
     report = collect(project, cfg, refused)
-    if as_json:
-        out.json(asdict(report))
-        return 0
-    for line in report.lines():
-        out.line(line)
-    return 0
+    return out.report(report, as_json)

@@ -77,7 +77,8 @@ class ExtractionReport:
 
 def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: str = "auto",
                     dry_run: bool = False, should_cancel: Callable[[], bool] | None = None,
-                    env: Mapping[str, str] | None = None) -> ExtractionReport:
+                    env: Mapping[str, str] | None = None, formats: transcripts.Formats | None = None
+                    ) -> ExtractionReport:
     """Run one extraction. ``should_cancel`` preempts main-pool calls (R15); with a dedicated
     pool (``memory.model_pool``) it is ignored (R16). Raises UsageError when memory is off."""
     if not cfg.memory.enabled:
@@ -85,7 +86,7 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
     session_path = Path(session_path)
     log: dict[str, Any] = {"session": None, "dry_run": dry_run, "fmt": fmt}
     try:
-        transcript = transcripts.load(session_path, fmt)
+        transcript = transcripts.load(session_path, fmt, formats or transcripts.BUILTIN)
     except InputError as exc:
         _fail(project, f"bad transcript: {exc}", log)
         raise

@@ -8,12 +8,12 @@ the working tree, and is rotated once it grows past ``ROTATE_BYTES`` (one old ge
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from chord_git.errors import append_log, one_line
 from chord_git.extraction.pool import Attempt
 from chord_git.memory import store
 from chord_git.memory.project import Project
@@ -43,7 +43,7 @@ def entry(*, session: str | None, outcome: str, reason: str | None = None, model
     return {
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now if now is not None else time.time())),
         "session": session, "outcome": outcome,
-        "reason": " ".join(reason.split())[:400] if reason else None,
+        "reason": one_line(reason, 400) if reason else None,
         "model": model, "attempts": attempts_json(attempts), "written": list(written),
         "replaced": dict(replaced or {}), "dropped": dict(dropped or {}), "adjusted": dict(adjusted or {}),
         "input_chars": input_chars, "dry_run": dry_run, "format": fmt,
@@ -56,18 +56,7 @@ def append(project: Project, line: Mapping[str, Any]) -> None:
     payload = (json.dumps(data, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8")
     try:
         store.ensure_state_dir(project)
-        path = log_path(project)
-        try:
-            if path.stat().st_size > ROTATE_BYTES:
-                os.replace(path, path.with_name(LOG_NAME + ".1"))
-        except FileNotFoundError:
-            pass
-        # One write on an O_APPEND descriptor: concurrent runs never interleave inside a line.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        try:
-            os.write(fd, payload)
-        finally:
-            os.close(fd)
+        append_log(log_path(project), payload, keep_bytes=ROTATE_BYTES, mode=0o644)  # one line per run, whole
     except OSError:
         pass
 

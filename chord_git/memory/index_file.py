@@ -424,3 +424,20 @@ def blocking(problems: Iterable[Problem]) -> Problem | None:
 def unusable(rel: str, problem: Problem) -> InputError:
     """The error a write raises when ``problem`` blocks the managed section of ``rel``."""
     return InputError(rel, problem.line, f"managed section unusable: {problem.message}")
+
+
+def parse_bytes(data: bytes) -> tuple[MemoryDoc | None, list[Problem]]:
+    """``parse`` of the file's bytes; a UTF-8 BOM is remembered in the document."""
+    text, bom = decode(data)
+    return parse(text, bom=bom)
+
+
+def parse_for_write(data: bytes, rel: str) -> MemoryDoc:
+    """The document a write is about to change; the ``unusable`` error naming ``rel`` and the line
+    when a problem blocks writing the managed section."""
+    doc, problems = parse_bytes(data)
+    problem = blocking(problems)
+    if problem is not None:
+        raise unusable(rel, problem)
+    assert doc is not None  # broken markers are blocking problems
+    return doc

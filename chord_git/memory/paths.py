@@ -66,6 +66,19 @@ def require_inside(root: Path, path: Path) -> None:
         raise UnsafePath(_rel(root, path), None, f"refused: {reason}")
 
 
+def memory_file(folder: Path, file_id: str, kind: str) -> Path:
+    """``<folder>/<id>.md`` for an id already checked, refusing a path that leaves ``folder``
+    (``.chord/memory/records`` or ``promotions``): a link, or a folder that resolves elsewhere.
+    ``kind`` (record, promotion) names the file in the errors."""
+    path = folder / f"{file_id}.md"
+    require_inside(folder.parents[2], path)  # the project root: .chord/memory/<folder>/<id>.md
+    if path.is_symlink():
+        raise InputError(path, None, f"{kind} file is a symlink; refused")
+    if path.resolve().parent != folder.resolve():
+        raise InputError(path, None, f"{kind} path resolves outside .chord/memory/{folder.name}/")
+    return path
+
+
 def _rel(root: Path, path: Path) -> str:
     try:
         return path.relative_to(root).as_posix()

@@ -186,12 +186,6 @@ def safe_promotion_path(promotions_dir: Path, pid: str) -> Path:
     """The file of a promotion id, refusing ids and paths that leave the promotions directory."""
     if not valid_id(pid):
         raise InputError(promotions_dir, None, f"invalid promotion id {pid!r}")
-    path = promotions_dir / f"{pid}.md"
-    from chord_git.memory.paths import require_inside
+    from chord_git.memory.paths import memory_file
 
-    require_inside(promotions_dir.parents[2], path)  # the project root: .chord/memory/promotions/<id>.md
-    if path.is_symlink():
-        raise InputError(path, None, "promotion file is a symlink; refused")
-    if path.resolve().parent != promotions_dir.resolve():
-        raise InputError(path, None, "promotion path resolves outside .chord/memory/promotions/")
-    return path
+    return memory_file(promotions_dir, pid, "promotion")

@@ -60,16 +60,9 @@ def safe_record_path(records_dir: Path, rid: str) -> Path:
     """The path of a record id, refusing ids and paths that leave the records directory."""
     if not valid_id(rid):
         raise InputError(records_dir, None, f"invalid record id {rid!r} (expected {ID_RE.pattern})")
-    path = records_dir / f"{rid}.md"
-    from chord_git.memory.paths import require_inside
+    from chord_git.memory.paths import memory_file
 
-    require_inside(records_dir.parents[2], path)  # the project root: .chord/memory/records/<id>.md
-    if path.is_symlink():
-        raise InputError(path, None, "record file is a symlink; refused")
-    base = records_dir.resolve()
-    if path.resolve().parent != base:
-        raise InputError(path, None, "record path resolves outside .chord/memory/records/")
-    return path
+    return memory_file(records_dir, rid, "record")
 
 
 def parse(text: str, expected_id: str | None = None) -> tuple[Record | None, list[Problem]]:

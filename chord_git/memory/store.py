@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from chord_git.dataclass_lazy import dataclass
-from chord_git.errors import InputError, LockTimeout, RepoError, WriteFailed
+from chord_git.errors import InputError, LockTimeout, RepoError, WriteFailed, one_line
 from chord_git.memory import atomic, collisions, index_file, paths, quiet, view
 from chord_git.memory.atomic import flock_before, fsync_dir
 from chord_git.memory.atomic import write_temp as _write_temp
@@ -430,16 +430,7 @@ def write_index(project: Project, deltas: Sequence[index_file.IndexDelta], *, re
     seen: dict[str, frozenset[str]] = {}
 
     def change(current: bytes | None) -> bytes | None:
-        if current is None:
-            doc = index_file.new_document()
-        else:
-            text, bom = index_file.decode(current)
-            parsed, problems = index_file.parse(text, bom=bom)
-            blocking = index_file.blocking(problems)
-            if blocking is not None:
-                raise index_file.unusable(rel, blocking)
-            assert parsed is not None  # broken markers are blocking problems
-            doc = parsed
+        doc = index_file.new_document() if current is None else index_file.parse_for_write(current, rel)
         seen["ids"] = frozenset(doc.ids())
         new_doc = doc
         for delta in deltas:
@@ -482,7 +473,6 @@ def read_status(project: Project) -> dict[str, object] | None:
 
 def write_status(project: Project, ok: bool, reason: str | None = None) -> None:
     """Record the last extraction outcome (R36): MEMORY, or MEMORY-FAIL with a one-line reason."""
-    one_line = " ".join((reason or "").split())[:300] or None
-    payload = {"state": "ok" if ok else "fail", "reason": one_line, "at": time.time()}
+    payload = {"state": "ok" if ok else "fail", "reason": one_line(reason or "", 300) or None, "at": time.time()}
     ensure_state_dir(project)
     replace_atomically(status_path(project), json.dumps(payload).encode(), project.state_dir / "tmp")

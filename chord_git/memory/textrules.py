@@ -65,10 +65,6 @@ def absolute_paths(text: str) -> list[tuple[int, int]]:
     return [match.span() for match in ABSOLUTE_PATH.finditer(text)]
 
 
-def line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
-
-
 # ---------------------------------------------------------------------------- extraction guards
 # R23: commit SHAs. Candidates are whole hex words (ASCII word boundaries, so CJK text right
 # before or after still counts as a boundary); a word needs a digit and a letter to be a SHA, so

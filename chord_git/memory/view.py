@@ -54,8 +54,7 @@ def parse_index(data: bytes | None, rel: str) -> IndexState:
     """The state of MEMORY.md from its bytes (None: the file does not exist)."""
     if data is None:
         return IndexState(doc=None, problems=(), exists=False, rel=rel)
-    text, bom = index_file.decode(data)
-    doc, problems = index_file.parse(text, bom=bom)
+    doc, problems = index_file.parse_bytes(data)
     return IndexState(doc=doc, problems=tuple(problems), exists=True, rel=rel)
 
 

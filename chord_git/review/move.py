@@ -60,12 +60,7 @@ def move(project: Project, rid: str, where: str) -> bool:
     def change(current: bytes | None) -> bytes | None:
         if current is None:
             return None
-        text, bom = index_file.decode(current)
-        doc, problems = index_file.parse(text, bom=bom)
-        blocking = index_file.blocking(problems)
-        if blocking is not None:
-            raise index_file.unusable(rel, blocking)
-        assert doc is not None  # broken markers are blocking problems
+        doc = index_file.parse_for_write(current, rel)
         moved = place(doc, rid, side, anchor)
         return None if moved == doc else index_file.encode(index_file.render(moved), moved.bom)
 

@@ -10,16 +10,12 @@ once the session has ended, so ``Transcript.frozen`` is True unless a native hea
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from chord_git.errors import InputError, UsageError
-from chord_git.transcripts.claude_code import read_claude_code
-from chord_git.transcripts.codex import read_codex
-from chord_git.transcripts.detect import FORMATS, detect_object
+from chord_git.errors import InputError
 from chord_git.transcripts.jsonl import (
     NumberedLine,
-    Record,
     iter_binary_lines,
     iter_json_array,
     iter_records,
@@ -35,10 +31,10 @@ from chord_git.transcripts.model import (
     ToolResult,
     Transcript,
 )
-from chord_git.transcripts.native import read_native
-from chord_git.transcripts.openai_chat import read_openai
+from chord_git.transcripts.registry import BUILTIN, Formats
 
 __all__ = [
+    "BUILTIN",
     "FORMATS",
     "Compaction",
     "ConversationItem",
@@ -46,6 +42,7 @@ __all__ = [
     "Message",
     "ToolCall",
     "ToolResult",
+    "Formats",
     "Transcript",
     "detect_format",
     "load",
@@ -54,64 +51,60 @@ __all__ = [
 
 # How many non-blank lines auto-detection may look at before giving up.
 SNIFF_LINES = 20
-
-_READERS: dict[str, Callable[[Iterable[Record], str], Transcript]] = {
-    "native": read_native,
-    "openai": read_openai,
-    "claude-code": read_claude_code,
-    "codex": read_codex,
-}
+FORMATS = BUILTIN.names()
 
 
-def load(path: Path | str, fmt: str = "auto") -> Transcript:
-    """Read a transcript file; ``fmt`` is ``auto`` or one of ``FORMATS``."""
-    _check_format(fmt)
+def load(path: Path | str, fmt: str = "auto", formats: Formats = BUILTIN) -> Transcript:
+    """Read a transcript file; ``fmt`` is ``auto`` or one of ``formats``."""
+    formats.check(fmt)
     try:
         with open(path, "rb") as stream:
-            return _parse_numbered(iter_binary_lines(stream, str(path)), fmt, str(path))
+            return _parse_numbered(iter_binary_lines(stream, str(path)), fmt, str(path), formats)
     except OSError as exc:
         raise InputError(path, None, f"cannot read transcript: {exc.strerror or exc}") from None
 
 
-def detect_format(path: Path | str) -> str:
-    """``native``, ``openai``, ``claude-code`` or ``codex``, judged from the first lines."""
+def detect_format(path: Path | str, formats: Formats = BUILTIN) -> str:
+    """The name of the file's format, judged from its first lines."""
     try:
         with open(path, "rb") as stream:
-            fmt, _ = _sniff(iter_binary_lines(stream, str(path)), str(path))
+            fmt, _ = _sniff(iter_binary_lines(stream, str(path)), str(path), formats)
             return fmt
     except OSError as exc:
         raise InputError(path, None, f"cannot read transcript: {exc.strerror or exc}") from None
 
 
 def parse_lines(
-    lines: Iterable[str], fmt: str = "auto", path_for_errors: str = "<transcript>"
+    lines: Iterable[str], fmt: str = "auto", path_for_errors: str = "<transcript>", formats: Formats = BUILTIN
 ) -> Transcript:
     """Read a transcript from decoded lines (with or without line ends); errors name
     ``path_for_errors`` and the 1-based line. Split text on "\\n" only: ``str.splitlines``
     also splits on U+2028 and friends, which JSON may carry unescaped inside strings."""
-    _check_format(fmt)
-    return _parse_numbered(iter_text_lines(lines), fmt, path_for_errors)
+    formats.check(fmt)
+    return _parse_numbered(iter_text_lines(lines), fmt, path_for_errors, formats)
 
 
-def _parse_numbered(lines: Iterator[NumberedLine], fmt: str, path: str) -> Transcript:
+def _parse_numbered(lines: Iterator[NumberedLine], fmt: str, path: str, formats: Formats) -> Transcript:
     if fmt == "auto":
-        fmt, peeked = _sniff(lines, path)
+        fmt, peeked = _sniff(lines, path, formats)
         lines = itertools.chain(peeked, lines)
     else:
         peeked = _peek_content(lines, path)
         lines = itertools.chain(peeked, lines)
-    if fmt == "openai" and _starts_array(peeked):
+    chosen = formats.get(fmt)
+    if chosen.array_document and _starts_array(peeked):
         records = iter_json_array(lines, path)
     else:
         records = iter_records(lines, path)
-    return _READERS[fmt](records, path)
+    return chosen.read(records, path)
 
 
-def _sniff(lines: Iterator[NumberedLine], path: str) -> tuple[str, list[NumberedLine]]:
+def _sniff(lines: Iterator[NumberedLine], path: str, formats: Formats) -> tuple[str, list[NumberedLine]]:
     """Detect the format; return it with the lines consumed so far (to be replayed)."""
     peeked: list[NumberedLine] = []
     first_line: int | None = None
     judged = 0
+    array = formats.array_format()
     for number, text in lines:
         peeked.append((number, text))
         if not text.strip():
@@ -119,21 +112,16 @@ def _sniff(lines: Iterator[NumberedLine], path: str) -> tuple[str, list[Numbered
         judged += 1
         if first_line is None:
             first_line = number
-            if text.lstrip().startswith("["):
-                return "openai", peeked
-        found = detect_object(parse_json(text, path, number))
+            if array is not None and text.lstrip().startswith("["):
+                return array.name, peeked
+        found = formats.detect_object(parse_json(text, path, number))
         if found is not None:
             return found, peeked
         if judged >= SNIFF_LINES:
             break
     if first_line is None:
         raise InputError(path, None, "empty transcript")
-    raise InputError(
-        path,
-        first_line,
-        "cannot tell the transcript format (expected native, OpenAI chat, Claude Code or "
-        "Codex JSON Lines); pass the format explicitly",
-    )
+    raise InputError(path, first_line, formats.undetected_message())
 
 
 def _peek_content(lines: Iterator[NumberedLine], path: str) -> list[NumberedLine]:
@@ -151,8 +139,3 @@ def _starts_array(peeked: list[NumberedLine]) -> bool:
         if text.strip():
             return text.lstrip().startswith("[")
     return False
-
-
-def _check_format(fmt: str) -> None:
-    if fmt != "auto" and fmt not in FORMATS:
-        raise UsageError(f"unknown transcript format {fmt!r} (expected auto, {', '.join(FORMATS)})")

@@ -72,6 +72,21 @@ _CUT_STOP_REASONS = frozenset({"max_tokens", "refusal", "model_context_window_ex
 # System lines that say nothing about whether the previous reply finished.
 _SILENT_SYSTEM = frozenset({"api_error", "api_refusal", "error"})
 _TOOL_USE_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
+_DETECT_KEYS = frozenset(
+    {"sessionId", "parentUuid", "leafUuid", "uuid", "isSidechain", "messageId", "userType"}
+)
+_DETECT_TYPES = frozenset(
+    {"user", "assistant", "summary", "system", "file-history-snapshot", "progress", "attachment",
+     "permission-mode", "last-prompt", "queue-operation", "custom-title", "ai-title", "agent-name"}
+)
+
+
+def detect(obj: Any) -> bool:
+    """One parsed line: a string ``type`` with Claude Code's envelope keys (``sessionId``,
+    ``parentUuid``, ``uuid``, ``leafUuid``, …) or one of its line kinds."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        return False
+    return bool(_DETECT_KEYS.intersection(obj)) or obj["type"] in _DETECT_TYPES
 
 
 @dataclass

@@ -64,6 +64,27 @@ _OUTPUTS = frozenset(
     {"function_call_output", "custom_tool_call_output", "local_shell_call_output", "tool_search_output"}
 )
 RESPONSE_ITEM_TYPES = frozenset({"message", "reasoning", *_CALLS, *_OUTPUTS})
+
+
+def detect(obj: Any) -> bool | None:
+    """One parsed line: a ``{"timestamp","type","payload"}`` envelope, a ``record_type`` line, a bare
+    ``{"id","timestamp"}`` header (no ``type``, no ``role``), or a bare response item (a ``message``
+    whose content is a list of parts, or another response item without Claude Code's ``sessionId``)."""
+    if not isinstance(obj, dict):
+        return False
+    kind = obj.get("type")
+    if "payload" in obj and isinstance(kind, str) and (kind in ENVELOPE_TYPES or "timestamp" in obj):
+        return True
+    if "record_type" in obj:
+        return True
+    if kind is None:
+        return "id" in obj and "timestamp" in obj and not isinstance(obj.get("role"), str)
+    if not isinstance(kind, str):
+        return False
+    if kind == "message":
+        # Native content is always a string; a list of parts is a bare Codex response item.
+        return isinstance(obj.get("content"), list)
+    return kind in RESPONSE_ITEM_TYPES and "sessionId" not in obj
 _TYPED_KINDS = frozenset({"plain", "user"})
 _INJECTED_PREFIXES = (
     "# AGENTS.md instructions",

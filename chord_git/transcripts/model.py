@@ -66,8 +66,7 @@ class Transcript:
 
     ``frozen`` says the session is over and the file will not grow: native files say so in their
     header; files of other agents are frozen once the post-session hook hands them over, so their
-    readers set True. ``source_format`` is one of ``native``, ``openai``, ``claude-code``,
-    ``codex``.
+    readers set True. ``source_format`` names the format it was read from (``registry.py``).
     """
 
     session_id: str | None

@@ -39,6 +39,22 @@ FORMAT = "native"
 KNOWN_TYPES = frozenset({"session", "message", "tool_call", "tool_result", "compaction"})
 
 
+def detect(obj: Any) -> bool | None:
+    """One parsed line: a known ``type`` with native field shapes. A ``message`` whose content is
+    neither a string nor a list settles nothing (None); a list of parts is Codex's."""
+    if not isinstance(obj, dict):
+        return False
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in KNOWN_TYPES:
+        return False
+    if kind != "message":
+        return True
+    content = obj.get("content")
+    if isinstance(content, str):
+        return True
+    return False if isinstance(content, list) else None
+
+
 def read_native(records: Iterable[Record], path: str) -> Transcript:
     session_id: str | None = None
     frozen = True

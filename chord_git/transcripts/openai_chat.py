@@ -31,6 +31,13 @@ _TOOL_ROLES = frozenset({"tool", "function"})
 _TEXT_PART_TYPES = frozenset({"text", "input_text", "output_text"})
 
 
+def detect(obj: Any) -> bool:
+    """One parsed line: a list (of messages), or an object with a ``role`` and no ``type``."""
+    if isinstance(obj, list):
+        return True
+    return isinstance(obj, dict) and obj.get("type") is None and isinstance(obj.get("role"), str)
+
+
 def read_openai(records: Iterable[Record], path: str) -> Transcript:
     items: list[Item] = []
     for line, value in records:
