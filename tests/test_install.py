@@ -16,7 +16,7 @@ there. The clone (``published``) holds the current tree committed on ``main`` an
   ref and once with the commit ``setup gitlab`` prints.
 
 Dependencies come from the package index, as on a user's machine; downloads are cached beside the
-test environment (``PIP_CACHE``), never in the isolated home directory.
+test environment (``testing.published.PIP_CACHE``), never in the isolated home directory.
 """
 from __future__ import annotations
 
@@ -24,10 +24,8 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +33,11 @@ import pytest
 import yaml
 
 import chord_git
+from testing.published import base_env, clone_without_tags, git, run
+from testing.published import file_url as url_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = "https://github.com/OWNER/chord-git"
-# Downloads are cached beside this test environment, never in the (isolated) home directory.
-PIP_CACHE = Path(sys.prefix) / ".cache" / "pip"
-IDENTITY = {"GIT_AUTHOR_NAME": "Route", "GIT_AUTHOR_EMAIL": "route@example.invalid",
-            "GIT_COMMITTER_NAME": "Route", "GIT_COMMITTER_EMAIL": "route@example.invalid"}
 # A GitHub token the sanitizer recognises, assembled so that this file holds none.
 SECRET = "gh" + "p_" + "R7kQ2mVx9L" + "pT4nWz8sYb" + "3Hc6Jd1Fg5" + "Ae0Ui7"
 
@@ -56,56 +52,6 @@ def readme_install_commands() -> list[str]:
     return [line for line in block.group(1).splitlines() if line and not line.startswith("#")]
 
 
-def base_env(home: Path) -> dict[str, str]:
-    """The caller's environment with a private home and git config, and the shared pip cache."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("GIT_", "GITHUB_", "CI_", "PRE_COMMIT")) and k not in ("CI", "GITLAB_CI", "GITHUB_ACTIONS")}
-    home.mkdir(parents=True, exist_ok=True)
-    env.update(IDENTITY, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_STATE_HOME=str(home / ".state"),
-               GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=str(home / ".gitconfig"),
-               PIP_CACHE_DIR=str(PIP_CACHE), PIP_DISABLE_PIP_VERSION_CHECK="1")
-    return env
-
-
-def run(args: list[str], env: Mapping[str, str], cwd: Path, ok: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(args, cwd=cwd, env=dict(env), capture_output=True, text=True, timeout=600)
-    if ok:
-        assert done.returncode == 0, f"{shlex.join(args)}\n{done.stdout}\n{done.stderr}"
-    return done
-
-
-def git(repo: Path, env: Mapping[str, str], *args: str) -> str:
-    return run(["git", *args], env, repo).stdout.strip()
-
-
-def clone_without_tags(dest: Path, env: Mapping[str, str]) -> Path:
-    """A ``git clone`` of this checkout, its working tree's changes committed, on ``main``, no tags."""
-    run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(dest)], env, dest.parent)
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, check=True).stdout.decode().split("\0")
-    tracked = set(filter(None, subprocess.run(["git", "ls-files", "-z"], cwd=dest, capture_output=True,
-                                              check=True).stdout.decode().split("\0")))
-    present = set()
-    for rel in filter(None, listed):
-        source = ROOT / rel
-        if not source.exists() and not source.is_symlink():
-            continue  # deleted in the working tree, not yet committed
-        present.add(rel)
-        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-        (dest / rel).unlink(missing_ok=True)
-        shutil.copy2(source, dest / rel, follow_symlinks=False)
-    for rel in tracked - present:
-        (dest / rel).unlink(missing_ok=True)
-    git(dest, env, "checkout", "-q", "-B", "main")
-    git(dest, env, "add", "-A")
-    if git(dest, env, "status", "--porcelain"):
-        git(dest, env, "commit", "-q", "-m", "working tree")
-    for tag in git(dest, env, "tag", "--list").split():
-        git(dest, env, "tag", "-d", tag)
-    assert git(dest, env, "tag", "--list") == ""
-    return dest
-
-
 @pytest.fixture(scope="module")
 def published(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The tagless clone and its HEAD commit."""
@@ -113,11 +59,6 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     env = base_env(top / "home")
     repo = clone_without_tags(top / "chord-git", env)
     return repo, git(repo, env, "rev-parse", "HEAD")
-
-
-def url_of(repo: Path) -> str:
-    # ``file://localhost/…``: pip's requirement parser wants a host in a ``name @ git+…`` URL.
-    return f"file://localhost{repo}"
 
 
 @pytest.fixture(scope="module")
