@@ -83,8 +83,9 @@ def start_model() -> tuple[subprocess.Popen[str], str]:
 def main() -> int:
     scratch = Path(os.environ.get("CHORD_DEMO_DIR") or tempfile.mkdtemp(prefix="chord-demo."))
     project = scratch / "demo"
-    if project.exists():
-        shutil.rmtree(project)
+    for earlier in (project, scratch / "config", scratch / "state"):  # a rerun starts afresh
+        if earlier.exists():
+            shutil.rmtree(earlier)
     scratch.mkdir(parents=True, exist_ok=True)
     shutil.copytree(HERE / "demo", project)
     env = scratch_env(scratch)
