@@ -7,6 +7,7 @@ install; ``tests/test_install.py`` runs the printed configuration for real from 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -68,13 +69,16 @@ def test_unknown_commit_follows_the_default_branch() -> None:
 
 def test_this_install_prints_the_commit_its_build_read(repo: Path) -> None:
     # `./dev test` installed this environment from the checkout with `pip install .`: pip records
-    # no commit for a folder, so the one shown is what the build read from the checkout's HEAD.
+    # no commit for a folder, so the one shown is what the build read from the checkout's HEAD
+    # then (HEAD may have moved on since, until the next install).
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     done = run_cli(repo, "setup", "pre-commit")
     assert done.returncode == 0, done.stderr
     rev = yaml.safe_load(done.stdout)["repos"][0]["rev"]
     if head.returncode == 0:
-        assert rev == head.stdout.strip()
+        assert re.fullmatch(r"[0-9a-f]{40}", rev), rev
+        ancestor = subprocess.run(["git", "merge-base", "--is-ancestor", rev, "HEAD"], cwd=ROOT, capture_output=True)
+        assert ancestor.returncode == 0, f"{rev} is not a commit of this checkout's history"
         assert "unknown" not in done.stderr
     else:
         assert rev == "main" and "git ls-remote https://github.com/OWNER/chord-git HEAD" in done.stderr
