@@ -70,7 +70,7 @@ def test_readme_from_a_fresh_clone_to_a_blocked_secret_and_a_reviewed_promotion(
 
     block = section(out, "2. block")
     hook_output = block.split("$ git commit -m 'remember the staging password'\n", 1)[1]
-    assert "MEMORY.md:13: possible secret" in hook_output and "password-in-text" in hook_output
+    assert "MEMORY.md:13" in hook_output and "password-in-text" in hook_output  # file, line and kind
     assert PLANTED_VALUE not in hook_output  # the message never echoes the value
     assert "(exit 1: the commit was refused and nothing was committed;" in hook_output
     assert git(project, env, "log", "--format=%s") == "demo project"
