@@ -207,10 +207,14 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     q = actions.add_parser("prune-orphans", help="delete orphan record files (all, or the IDs given)")
     q.add_argument("ids", nargs="*", metavar="ID", help="orphan record ids (default: all orphans)")
 
-    p = sub.add_parser("setup", help="per-clone setup: `setup merge` turns on the MEMORY.md merge driver")
+    p = sub.add_parser("setup", help="the MEMORY.md merge driver; hook and CI snippets pinned to this install's commit")
     what = p.add_subparsers(dest="setup_what", metavar="<what>", parser_class=_Parser, required=True,
                            action=_Commands)
     what.add_parser("merge", help="write the merge driver to this repository's git config; print the .gitattributes lines")
+    for name, text in (("pre-commit", "print the .pre-commit-config.yaml entry for the pre-commit framework"),
+                       ("github", "print a GitHub Actions workflow that runs the memory scan"),
+                       ("gitlab", "print the .gitlab-ci.yml lines that include the memory scan job")):
+        what.add_parser(name, help=f"{text}, pinned to the commit this chord-git was installed from")
 
     p = sub.add_parser("merge-driver", help="git's merge driver for MEMORY.md: git runs it with %%O %%A %%B %%P")
     p.add_argument("--marker-size", type=_positive, default=7, metavar="N", help="conflict marker size (git's %%L)")
@@ -240,8 +244,10 @@ def _dispatch(args: argparse.Namespace, out: Output, formats: Formats | None = N
         from chord_git.commands.merge_driver import merge_driver
         return merge_driver(args.base, args.ours, args.theirs, args.path, out, marker_size=args.marker_size)
     if args.command == "setup":
-        from chord_git.commands.setup import setup_merge
-        return setup_merge(Path.cwd(), out)
+        from chord_git.commands.setup import setup_merge, setup_snippet
+        if args.setup_what == "merge":
+            return setup_merge(Path.cwd(), out)
+        return setup_snippet(args.setup_what, out)  # needs no repository: it prints configuration
     if args.command == "scan":
         # Before project discovery: CI scans bare mirrors, which have no project to discover.
         from chord_git.commands.scan import scan

@@ -1,4 +1,10 @@
-"""``git memory setup merge``: turn on the MEMORY.md merge driver in this repository.
+"""``git memory setup``: per-clone and per-project setup.
+
+``setup pre-commit|github|gitlab`` prints the configuration snippet for the pre-commit framework,
+a GitHub Actions workflow or a GitLab CI pipeline, pinned to the commit this copy of chord-git was
+installed from: release tags do not travel with every copy of the repository, a commit does.
+
+``setup merge`` turns on the MEMORY.md merge driver in this repository.
 
 git keeps merge drivers in config, which a clone does not copy, and chooses them by attributes,
 which travel with the repository. So this command writes the two ``merge.chord-memory.*`` keys to
@@ -8,9 +14,13 @@ the MEMORY.md files it finds, root and sub-projects: the user adds and commits t
 """
 from __future__ import annotations
 
+import json
+import re
 import shutil
+from importlib import metadata, resources
 from pathlib import Path
 
+from chord_git.dataclass_lazy import dataclass
 from chord_git.errors import RepoError
 from chord_git.git import command
 from chord_git.memory.index_file import BEGIN
@@ -80,4 +90,116 @@ def setup_merge(start: Path, out: Output) -> int:
     if shutil.which("git-memory") is None:
         out.warn("git-memory is not on PATH here: until it is, MEMORY.md merges as plain text")
     out.line(".gitattributes and .gitignore were not edited; nothing was staged")
+    return 0
+
+
+# ----------------------------------------------------------------------------- pinned snippets
+PLACEHOLDER_URL = "https://github.com/OWNER/chord-git"
+# When the installed commit is unknown the snippets follow the default branch, which always exists.
+FALLBACK_REF = "main"
+_COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_GITHUB = re.compile(r"(?:https://|ssh://git@|git@)github\.com[/:]([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where this copy of chord-git came from: a repository URL and a commit, each when known."""
+
+    url: str | None
+    commit: str | None
+
+
+def source_from_direct_url(text: str) -> Source:
+    """pip's record of a URL install (PEP 610): VCS installs carry the resolved commit."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return Source(None, None)
+    if not isinstance(data, dict):
+        return Source(None, None)
+    vcs = data.get("vcs_info")
+    url = data.get("url")
+    if isinstance(vcs, dict) and vcs.get("vcs") == "git" and isinstance(url, str):
+        commit = vcs.get("commit_id")
+        return Source(url, commit if isinstance(commit, str) and _COMMIT.fullmatch(commit) else None)
+    return Source(None, None)
+
+
+def installed_source() -> Source:
+    """pip's record of a git URL install first, then the commit the build recorded from its checkout."""
+    found = Source(None, None)
+    try:
+        text = metadata.distribution("chord-git").read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        text = None
+    if text:
+        found = source_from_direct_url(text)
+    if found.commit is None:
+        try:
+            recorded = resources.files("chord_git").joinpath("data/source-commit").read_text().strip()
+        except OSError:
+            recorded = ""
+        if _COMMIT.fullmatch(recorded):
+            found = Source(found.url, recorded)
+    return found
+
+
+def github_slug(url: str | None) -> str | None:
+    match = _GITHUB.fullmatch(url or "")
+    return f"{match.group(1)}/{match.group(2)}" if match else None
+
+
+def render_snippet(what: str, source: Source) -> list[str]:
+    """The ready-to-paste configuration for ``what``, pinned to ``source``'s commit when known."""
+    url = source.url or PLACEHOLDER_URL
+    ref = source.commit or FALLBACK_REF
+    slug = github_slug(url) or "OWNER/chord-git"
+    if what == "pre-commit":
+        return ["# .pre-commit-config.yaml",
+                "repos:",
+                f"-   repo: {url}",
+                f"    rev: {ref}",
+                "    hooks:",
+                "    -   id: chord-memory-check      # on commit: the memory files being committed",
+                "    -   id: chord-memory-scan       # on push: pre-commit install --hook-type pre-push"]
+    if what == "github":
+        return ["# .github/workflows/memory-secrets.yml",
+                "name: memory-secrets",
+                "on:",
+                "  pull_request:",
+                "  push:",
+                "    branches: [main]",
+                "permissions:",
+                "  contents: read",
+                "  security-events: write        # the SARIF upload",
+                "jobs:",
+                "  scan-memory:",
+                "    runs-on: ubuntu-latest",
+                "    steps:",
+                "      - uses: actions/checkout@v4",
+                "        with:",
+                "          fetch-depth: 0        # the range needs its base commit",
+                f"      - uses: {slug}@{ref}"]
+    assert what == "gitlab", what
+    raw = f"https://raw.githubusercontent.com/{slug}/{ref}/ci/gitlab/memory-scan.yml"
+    return ["# .gitlab-ci.yml",
+            "include:",
+            f"  - remote: {raw}",
+            "variables:",
+            f"  CHORD_GIT_URL: {url}   # where the runner installs chord-git from",
+            f"  CHORD_GIT_REF: {ref}"]
+
+
+def setup_snippet(what: str, out: Output) -> int:
+    source = installed_source()
+    for line in render_snippet(what, source):
+        out.line(line)
+    if source.commit is None:
+        out.warn(f"the commit this chord-git was installed from is unknown, so this follows the branch "
+                 f"{FALLBACK_REF!r}; to pin a commit, put in the one `git ls-remote {source.url or PLACEHOLDER_URL} "
+                 f"HEAD` prints")
+    if source.url is None:
+        out.warn(f"{PLACEHOLDER_URL} stands for the repository you get chord-git from: put in its URL")
+    elif what != "pre-commit" and github_slug(source.url) is None:
+        out.warn(f"OWNER/chord-git stands for the GitHub copy of {source.url}: put in its owner and name")
     return 0

@@ -1,0 +1,90 @@
+"""``git memory setup pre-commit|github|gitlab``: configuration pinned to the installed commit.
+
+Where the commit comes from (pip's ``direct_url.json`` for a ``git+URL`` install, else the commit
+the build read from its checkout) is tested here on its parts and on this test environment's own
+install; ``tests/test_install.py`` runs the printed configuration for real from a tagless clone.
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from chord_git.commands.setup import FALLBACK_REF, Source, github_slug, render_snippet, source_from_direct_url
+from testing.gitutil import run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+SHA = "0123456789abcdef0123456789abcdef01234567"
+
+
+def test_pip_vcs_record_gives_url_and_commit() -> None:
+    text = json.dumps({"url": "https://github.com/acme/chord-git",
+                       "vcs_info": {"vcs": "git", "commit_id": SHA, "requested_revision": "main"}})
+    assert source_from_direct_url(text) == Source("https://github.com/acme/chord-git", SHA)
+
+
+@pytest.mark.parametrize("text", [
+    json.dumps({"url": "file:///home/me/chord-git", "dir_info": {}}),  # pip install . : no commit
+    json.dumps({"url": "https://x/y", "vcs_info": {"vcs": "hg", "commit_id": SHA}}),
+    json.dumps({"url": "https://x/y", "vcs_info": {"vcs": "git", "commit_id": "main; rm -rf /"}}),
+    "not json", "[]",
+])
+def test_other_records_give_nothing(text: str) -> None:
+    found = source_from_direct_url(text)
+    assert found.commit is None
+
+
+@pytest.mark.parametrize("url, slug", [
+    ("https://github.com/acme/chord-git", "acme/chord-git"),
+    ("https://github.com/acme/chord-git.git", "acme/chord-git"),
+    ("git@github.com:acme/chord-git.git", "acme/chord-git"),
+    ("https://gitlab.com/acme/chord-git", None),
+    ("file://localhost/tmp/chord-git", None),
+])
+def test_github_slug(url: str, slug: str | None) -> None:
+    assert github_slug(url) == slug
+
+
+def test_snippets_are_yaml_pinned_to_the_commit() -> None:
+    source = Source("https://github.com/acme/chord-git", SHA)
+    pre_commit = yaml.safe_load("\n".join(render_snippet("pre-commit", source)))
+    assert pre_commit["repos"][0] == {"repo": "https://github.com/acme/chord-git", "rev": SHA,
+                                      "hooks": [{"id": "chord-memory-check"}, {"id": "chord-memory-scan"}]}
+    github = yaml.safe_load("\n".join(render_snippet("github", source)))
+    assert github["jobs"]["scan-memory"]["steps"][-1] == {"uses": f"acme/chord-git@{SHA}"}
+    gitlab = yaml.safe_load("\n".join(render_snippet("gitlab", source)))
+    assert gitlab["include"][0]["remote"] == f"https://raw.githubusercontent.com/acme/chord-git/{SHA}/ci/gitlab/memory-scan.yml"
+    assert gitlab["variables"] == {"CHORD_GIT_URL": "https://github.com/acme/chord-git", "CHORD_GIT_REF": SHA}
+
+
+def test_unknown_commit_follows_the_default_branch() -> None:
+    pre_commit = yaml.safe_load("\n".join(render_snippet("pre-commit", Source(None, None))))
+    assert pre_commit["repos"][0]["rev"] == FALLBACK_REF == "main"
+    assert pre_commit["repos"][0]["repo"] == "https://github.com/OWNER/chord-git"
+
+
+def test_this_install_prints_the_commit_its_build_read(repo: Path) -> None:
+    # `./dev test` installed this environment from the checkout with `pip install .`: pip records
+    # no commit for a folder, so the one shown is what the build read from the checkout's HEAD
+    # then (HEAD may have moved on since, until the next install).
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    done = run_cli(repo, "setup", "pre-commit")
+    assert done.returncode == 0, done.stderr
+    rev = yaml.safe_load(done.stdout)["repos"][0]["rev"]
+    if head.returncode == 0:
+        assert re.fullmatch(r"[0-9a-f]{40}", rev), rev
+        ancestor = subprocess.run(["git", "merge-base", "--is-ancestor", rev, "HEAD"], cwd=ROOT, capture_output=True)
+        assert ancestor.returncode == 0, f"{rev} is not a commit of this checkout's history"
+        assert "unknown" not in done.stderr
+    else:
+        assert rev == "main" and "git ls-remote https://github.com/OWNER/chord-git HEAD" in done.stderr
+    assert "OWNER/chord-git stands for the repository" in done.stderr
+
+
+def test_setup_needs_no_repository(tmp_path: Path) -> None:
+    done = run_cli(tmp_path, "setup", "gitlab")
+    assert done.returncode == 0 and "CHORD_GIT_REF:" in done.stdout
