@@ -101,7 +101,7 @@ def test_the_root_holds_only_entry_points_and_cross_cutting_modules() -> None:
 
 @pytest.mark.parametrize(("library", "adapter"), [
     ("pygit2", "chord_git.git.libgit2"),
-    ("detect_secrets", "chord_git.secrets.detect"),
+    ("detect_secrets", "chord_git.secrets.layer2.detect"),
     ("openai", "chord_git.extraction.pool"),
     ("yaml", "chord_git.safe_yaml"),
 ])

@@ -13,11 +13,13 @@ from __future__ import annotations
 import re
 from operator import itemgetter
 
-from ..regex_lazy import lazy
-from . import values, vocab
-from .anchors import Occurrences
-from .formats import Span, may_repeat
-from .reading import MIN_RUN, ValueReader, WindowVerdicts, line_bounds, past_periodic_run, unquote
+from ...regex_lazy import lazy
+from ..text.anchors import Occurrences
+from ..text.reader import ValueReader, line_bounds, unquote
+from ..text.repeats import MIN_RUN, WindowVerdicts, may_repeat, past_periodic_run
+from ..text.spans import Span
+from ..verdicts import values
+from ..words import vocab
 
 KIND = "login-credentials"
 _WINDOW = 80

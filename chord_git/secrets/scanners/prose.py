@@ -4,10 +4,10 @@
 header names a password column, "use … as the password", "密码是 …", "パスワードは … です", and a
 40-character AWS secret next to the word AWS. A hit needs a label (``labels``), a bridge to a
 value (":", "=", "is", "was changed to", "是", "は", a table cell, a quote, or nothing but a
-space) and a value that passes the value test (``values`` via ``reading``); only the value is
+space) and a value that passes the value test (``values`` via ``text.reader``); only the value is
 reported, so redaction keeps the sentence. Login pairs are ``pairs``'.
 
-Linear time: every lookup around a label is bounded to the label's line (``reading.LINE``
+Linear time: every lookup around a label is bounded to the label's line (``text.reader.LINE``
 characters either way), labels inside a value already reported are skipped, each table row is
 read once per labelled header column (at most ``_MAX_TABLE_COLUMNS``), and the AWS rule searches
 the union of bounded windows after its anchors.
@@ -17,12 +17,14 @@ from __future__ import annotations
 import re
 from operator import itemgetter
 
-from ..regex_lazy import lazy
-from . import shapes, values, vocab
-from .anchors import Occurrences
-from .formats import RANK_ASSIGNMENT, Span, may_repeat
+from ...regex_lazy import lazy
+from ..text.anchors import Occurrences
+from ..text.reader import LINE, ValueReader, unquote
+from ..text.repeats import MIN_RUN, WindowVerdicts, may_repeat, past_periodic_run
+from ..text.spans import RANK_ASSIGNMENT, Span
+from ..verdicts import shapes, values
+from ..words import vocab
 from .labels import Label, labels
-from .reading import LINE, MIN_RUN, ValueReader, WindowVerdicts, past_periodic_run, unquote
 
 # Kind of finding per label class (a password a person typed, or any other credential).
 KINDS = dict(zip((vocab.PASSWORD, vocab.SECRET, vocab.WEAK), ("password-in-text", "secret-in-text", "secret-in-text")))

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 
-from ..regex_lazy import lazy
-from . import benign, keys
-from .values import is_reference_or_default
-from .anchors import Occurrences
-from .formats import RANK_ASSIGNMENT, Span, may_repeat, repeated
+from ...regex_lazy import lazy
+from ..text.anchors import Occurrences
+from ..text.repeats import may_repeat, repeated
+from ..text.spans import RANK_ASSIGNMENT, Span
+from ..verdicts import benign
+from ..verdicts.values import is_reference_or_default
+from ..words import keys
 
 _KEY_CHARS = lazy(r"[\w.\-$]*")
 _MAX_KEY = 100

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..dataclass_lazy import dataclass
+from ...dataclass_lazy import dataclass
 from .shapes import VERDICTS
 
 
