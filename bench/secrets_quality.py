@@ -34,8 +34,8 @@ sys.path.insert(0, str(REPO))
 
 from chord_git.findings import Finding  # noqa: E402
 from chord_git.secrets import find, scan_added_lines  # noqa: E402
-from chord_git.secrets.detect import detect_secrets_only  # noqa: E402
-from chord_git.secrets.hits import secret_finding  # noqa: E402
+from chord_git.secrets.layer2.detect import detect_secrets_only  # noqa: E402
+from chord_git.secrets.layer2.kinds import secret_finding  # noqa: E402
 from testing.secret_corpus import load_all  # noqa: E402
 
 Scanner = Callable[[Mapping[str, Sequence[tuple[int, str]]]], list[Finding]]

@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from secrets_quality import default_corpus  # noqa: E402
 
 from chord_git.secrets import find, redact  # noqa: E402
-from chord_git.secrets.detect import detect_secrets_only  # noqa: E402
+from chord_git.secrets.layer2.detect import detect_secrets_only  # noqa: E402
 
 WORDS = ("the deploy job runs after review and the cache is warmed by the worker before traffic "
          "moves; user prefers small commits, squash merges and a changelog entry per pull request; "

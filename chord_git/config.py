@@ -127,7 +127,7 @@ def refuse_secrets(path: Path | str, text: str) -> None:
 
 def _holds_literal_secret(name: str, loc: _Located) -> bool:
     """A key that can only hold a credential (``api_key``, ``token``, ``Authorization``) with a value."""
-    from chord_git.secrets.keys import classify_key
+    from chord_git.secrets.words.keys import classify_key
 
     if loc.value is None or isinstance(loc.value, (dict, list, bool)) or str(loc.value).strip() == "":
         return False
@@ -150,7 +150,7 @@ def _refuse_literal_keys(loc: _Located, where: str) -> None:
 def _env_name(loc: _Located, where: str) -> str | None:
     """``api_key_env``: the name of an environment variable, and nothing that looks like a key."""
     from chord_git.secrets import find
-    from chord_git.secrets.values import token_like
+    from chord_git.secrets.verdicts.values import token_like
 
     if loc.value is None:
         return None

@@ -95,7 +95,7 @@ _FIXED: dict[str, Callable[[_Stream], str]] = {
 _SIZED = {"hex": HEX, "b62": ALNUM, "b64": B64, "url": URLSAFE, "upper": UPPER, "lower": LOWER,
           "digits": string.digits}
 
-# Documentation examples (public, cited in chord_git/secrets/examples.py), assembled from pieces.
+# Documentation examples (public, cited in chord_git/secrets/verdicts/examples.py), assembled from pieces.
 DOC_EXAMPLES = {
     "aws_id": "AKIA" + "IOSFODNN7" + "EXAMPLE",
     "aws_pair": "wJalrXUtnFEMI" + "/K7MDENG" + "/bPxRfiCY" + "EXAMPLE" + "KEY",

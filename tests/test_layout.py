@@ -2,7 +2,9 @@
 
 Rooms are the folders of ``chord_git/`` and the modules at its root. Imports between rooms must
 form no cycle, so every arrow runs one way; the root holds only entry points and cross-cutting
-modules; and each external tool has one adapter module.
+modules; and each external tool has one adapter module. ``secrets/`` has inner rooms of its own
+(its top-level modules and folders) under the same rules, and a face (``__init__``) that only
+hands names on.
 """
 from __future__ import annotations
 
@@ -101,7 +103,7 @@ def test_the_root_holds_only_entry_points_and_cross_cutting_modules() -> None:
 
 @pytest.mark.parametrize(("library", "adapter"), [
     ("pygit2", "chord_git.git.libgit2"),
-    ("detect_secrets", "chord_git.secrets.detect"),
+    ("detect_secrets", "chord_git.secrets.layer2.detect"),
     ("openai", "chord_git.extraction.pool"),
     ("yaml", "chord_git.safe_yaml"),
 ])
@@ -123,3 +125,67 @@ def test_dataclass_lazy_is_the_only_data_class_implementation() -> None:
                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                     for inner in ast.walk(node) if isinstance(inner, (ast.Import, ast.ImportFrom))}
     assert {line for module, line in importers if module == lazy} <= in_functions
+
+
+SECRETS = "chord_git.secrets"
+MAX_SECRETS_ROOMS = 6
+
+
+def secrets_room(module: str) -> str:
+    """``chord_git.secrets.scanners.prose`` -> ``scanners``; the face is ``__init__``."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 else "__init__"
+
+
+def _in_secrets(module: str) -> bool:
+    return module == SECRETS or module.startswith(SECRETS + ".")
+
+
+def test_secrets_has_at_most_six_rooms() -> None:
+    rooms = {secrets_room(module) for module in MODULES if _in_secrets(module)} - {"__init__"}
+    assert len(rooms) <= MAX_SECRETS_ROOMS, sorted(rooms)
+
+
+def test_no_import_cycles_between_the_rooms_of_secrets() -> None:
+    graph: dict[str, set[str]] = {}
+    for source, target in _internal_arrows():
+        if source != SECRETS and _in_secrets(source) and _in_secrets(target) \
+                and secrets_room(source) != secrets_room(target):
+            graph.setdefault(secrets_room(source), set()).add(secrets_room(target))
+    try:
+        tuple(TopologicalSorter(graph).static_order())
+    except CycleError as exc:
+        cycle = exc.args[1]
+        witnesses = sorted(f"{s} -> {t}" for s, t in _internal_arrows()
+                           if _in_secrets(s) and _in_secrets(t) and s != SECRETS
+                           and secrets_room(s) in cycle and secrets_room(t) in cycle
+                           and secrets_room(s) != secrets_room(t))
+        pytest.fail(f"rooms of secrets/ import each other: {' -> '.join(cycle)}; arrows: {witnesses}")
+
+
+def test_no_module_of_secrets_imports_the_face_or_a_package_above_it() -> None:
+    """An inner module reaches what it needs in the module that defines it, never through
+    ``chord_git.secrets`` or the ``__init__`` of a folder it sits in."""
+    packages = {module for module, path in MODULES.items() if path.name == "__init__.py"}
+    upward = sorted(f"{module}:{line} imports {target}" for module, path in MODULES.items() if _in_secrets(module)
+                    for target, line in _imported(module, path)
+                    if target in packages and module.startswith(target + "."))
+    assert upward == []
+
+
+def test_the_init_files_of_secrets_only_hand_names_on() -> None:
+    """The face (and each room's ``__init__``) holds a docstring, imports and ``__all__``: no
+    function, class or other statement, so no logic hides behind a package name."""
+    logic = []
+    for module, path in MODULES.items():
+        if not _in_secrets(module) or path.name != "__init__.py":
+            continue
+        for node in ast.parse(path.read_text("utf-8")).body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                continue  # the docstring
+            if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__all__"]:
+                continue
+            logic.append(f"{module}:{node.lineno} {type(node).__name__}")
+    assert logic == []

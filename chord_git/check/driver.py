@@ -31,13 +31,13 @@ from chord_git.memory.project import STATE_DIR_NAME, Project
 
 if TYPE_CHECKING:
     from chord_git.check.cache import ResultCache
-    from chord_git.secrets.ignore import IgnoreList
+    from chord_git.secrets.verdicts.ignore import IgnoreList
 
 # The cache (sqlite3), the pool and the rules themselves are imported where a run has files to
 # check: a commit that stages no memory file needs none of them.
 
 BASELINE_FILE = ".secrets.baseline"
-IGNORE_FILE = ".chord/secrets-ignore"  # chord_git.secrets.ignore.IGNORE_FILE, without importing it
+IGNORE_FILE = ".chord/secrets-ignore"  # chord_git.secrets.verdicts.ignore.IGNORE_FILE, without importing it
 # Shorter runs end before a progress bar would tell anything.
 PROGRESS_MIN_FILES = 100
 PROGRESS_MIN_COMMITS = 200
@@ -100,7 +100,7 @@ def ignore_list(root: Path | None) -> IgnoreList:
     A malformed file is an ``InputError`` (exit 2): an entry silently dropped would turn an
     accepted finding back into a failure, and one read wrongly could hide another.
     """
-    from chord_git.secrets import ignore
+    from chord_git.secrets.verdicts import ignore
 
     if root is None or ignore_file(root) is None:
         return ignore.IgnoreList()
@@ -219,7 +219,7 @@ def content_findings(units: Sequence[FileChange], *, root: Path | None, schema: 
         missing = [units[n] for n in batch]
         if workers > 1 and sum(map(_weight, missing)) >= POOL_MIN_BYTES:
             if secrets.needs_layer2([(u.path, changes.secret_input(u)) for u in missing], baseline_data):
-                from chord_git.secrets import detect  # noqa: F401 - imported once, before the fork
+                from chord_git.secrets.layer2 import detect  # noqa: F401 - imported once, before the fork
             chunks = pool.split(missing, workers, _weight)
             computed = pool.map_chunks(lambda chunk: _compute(chunk, schema, baseline_data, ignored_hashes), chunks)
         else:

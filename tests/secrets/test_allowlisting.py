@@ -11,8 +11,8 @@ import pytest
 
 from chord_git.errors import InputError
 from chord_git.secrets import scan_added_lines
-from chord_git.secrets.allow import pragma_lines, value_hash
-from chord_git.secrets.ignore import IgnoreList, fingerprint, parse
+from chord_git.secrets.verdicts.allow import pragma_lines, value_hash
+from chord_git.secrets.verdicts.ignore import IgnoreList, fingerprint, parse
 
 from . import fakes as f
 

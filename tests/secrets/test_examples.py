@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chord_git.secrets import find, scan_added_lines
-from chord_git.secrets.examples import DOCUMENTATION_EXAMPLES, is_documentation_example
+from chord_git.secrets.verdicts.examples import DOCUMENTATION_EXAMPLES, is_documentation_example
 from testing.secret_corpus import DOC_EXAMPLES
 
 LINES = {

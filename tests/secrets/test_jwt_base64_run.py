@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from chord_git.secrets import find, formats, patterns
+from chord_git.secrets import find
+from chord_git.secrets.scanners import formats
+from chord_git.secrets.words import patterns
 
 _JWT_B64 = next(fmt for fmt in patterns.TOKEN_FORMATS if fmt.check == "jwt-base64")
 

@@ -24,7 +24,7 @@ def _found(text: str) -> list[tuple[str, str]]:
     ("&key=a1", f"&key={_TOKEN}"),
     ("?token=abc&", f"?token={_TOKEN}&"),
 ])
-# Runs longer than a label's window (``reading.LINE``) are skipped whole when their text repeats.
+# Runs longer than a label's window (``text.reader.LINE``) are skipped whole when their text repeats.
 @pytest.mark.parametrize(("before", "after"), [(0, 40), (40, 0), (40, 40), (3, 3), (300, 300), (0, 300), (300, 2)])
 def test_an_odd_occurrence_in_a_run_gets_its_own_verdict(run: str, odd: str, before: int, after: int) -> None:
     alone = _found(odd)

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from chord_git.secrets import find, redact
-from chord_git.secrets.anchors import Occurrences
-from chord_git.secrets.labels import _SCRIPT_LABEL, labels
-from chord_git.secrets.normalize import _TABLE, normalize
+from chord_git.secrets.text.anchors import Occurrences
+from chord_git.secrets.scanners.labels import _SCRIPT_LABEL, labels
+from chord_git.secrets.text.normalize import _TABLE, normalize
 
 from . import fakes as f
 

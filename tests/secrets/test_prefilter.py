@@ -18,7 +18,7 @@ from detect_secrets.plugins import keyword
 from detect_secrets.settings import default_settings, get_filters, get_settings
 from detect_secrets.util import filetype
 
-from chord_git.secrets import detect, prefilter
+from chord_git.secrets.layer2 import detect, prefilter
 from tests.conftest import shared_corpus
 from tests.secrets import fakes
 

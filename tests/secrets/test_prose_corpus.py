@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from chord_git.secrets import find, redact, scan_added_lines
-from chord_git.secrets.patterns import TEXT_FORMATS, TOKEN_FORMATS
+from chord_git.secrets.words.patterns import TEXT_FORMATS, TOKEN_FORMATS
 from testing.secret_corpus import CORPUS_DIR, FILES, Example, load_all
 
 EXAMPLES = load_all()

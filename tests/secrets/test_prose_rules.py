@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 
 from chord_git.secrets import find, redact, scan_added_lines
-from chord_git.secrets import vocab
-from chord_git.secrets.commands import TOOL_RULES
-from chord_git.secrets.examples import DOCUMENTATION_EXAMPLES
-from chord_git.secrets.values import credential_value
+from chord_git.secrets.words import vocab
+from chord_git.secrets.scanners.commands import TOOL_RULES
+from chord_git.secrets.verdicts.examples import DOCUMENTATION_EXAMPLES
+from chord_git.secrets.verdicts.values import credential_value
 
 from . import fakes as f
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chord_git.secrets import find, redact
-from chord_git.secrets.benign import benign_reason, is_benign_value
+from chord_git.secrets.verdicts.benign import benign_reason, is_benign_value
 
 from . import fakes as f
 

@@ -11,8 +11,8 @@ import pytest
 
 from chord_git.errors import InputError
 from chord_git.secrets import scan_added_lines
-from chord_git.secrets.detect import detect_secrets_only, scan_with_baseline
-from chord_git.secrets.hits import secret_finding
+from chord_git.secrets.layer2.detect import detect_secrets_only, scan_with_baseline
+from chord_git.secrets.layer2.kinds import secret_finding
 
 from . import fakes as f
 
@@ -156,7 +156,7 @@ def test_layer_2_runs_without_requests_and_never_goes_online(tmp_path: Path) -> 
     code = (
         "import sys, json\n"
         "from chord_git.secrets import scan_added_lines\n"
-        "from chord_git.secrets.detect import NetworkDisabled\n"
+        "from chord_git.secrets.layer2.detect import NetworkDisabled\n"
         f"hits = scan_added_lines({{'m.md': [(1, 'db_password = \"x9Kq2LmZ7vB4\"')]}}, baseline={str(baseline)!r})\n"
         "plugin = sys.modules['detect_secrets.plugins.slack']\n"
         "try:\n"

@@ -6,8 +6,7 @@ name, which then need a more random value).
 """
 from __future__ import annotations
 
-from ..regex_lazy import lazy
-from .shapes import word_parts
+from ...regex_lazy import lazy
 
 # Vocabulary for the assignment detector (``export X_TOKEN=…``, ``password: …``).
 ASSIGNMENT_TRIGGERS = ("token", "secret", "pass", "pwd", "key", "auth", "cred", "_pw", "bearer", "login",
@@ -97,6 +96,19 @@ KEY_QUALIFIERS = frozenset({
     "app", "auth", "account", "service", "admin", "root", "ssh", "deploy", "encrypt",
     "hmac", "jwt", "webhook", "storage", "subscription", "consumer", "sas", "shared",
 })
+
+
+# How a name splits into words: at non-alphanumerics, then camelCase humps and digit runs.
+_CAMEL_SPLIT = lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_KEY_NAME_SPLIT = lazy(r"[^A-Za-z0-9]+")
+
+
+def word_parts(value: str) -> list[str]:
+    """Lower-cased words of an identifier or value: snake, kebab, dotted and camelCase."""
+    parts: list[str] = []
+    for chunk in _KEY_NAME_SPLIT.split(value):
+        parts.extend(p.lower() for p in _CAMEL_SPLIT.findall(chunk))
+    return parts
 
 
 def _secret_word(part: str, index: int, parts: list[str]) -> str | None:

@@ -1,6 +1,6 @@
 """Layer-1 scanners for secrets recognised by their shape: vendor tokens, key blocks, URLs.
 
-Each scanner takes the ASCII view of the text (same offsets, see ``sanitize.ascii_view``) and
+Each scanner takes the ASCII view of the text (same offsets, see ``text.normalize.ascii_view``) and
 the original text, and returns spans. Values are only looked at to rule out placeholders.
 """
 from __future__ import annotations
@@ -9,15 +9,12 @@ import base64
 import binascii
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
-from operator import eq, sub
-from typing import Any, NamedTuple
+from collections.abc import Iterator
 
-from ..regex_lazy import lazy
-from . import benign, patterns
-
-# Ranks order kinds when spans overlap: lower is more specific.
-RANK_KEY_BLOCK, RANK_FORMAT, RANK_URL, RANK_ASSIGNMENT = 0, 1, 2, 3
+from ...regex_lazy import lazy
+from ..text.spans import RANK_FORMAT, RANK_KEY_BLOCK, RANK_URL, Span
+from ..verdicts import benign
+from ..words import patterns
 
 # Candidate tokens: runs of token characters long enough to hold any format of TOKEN_FORMATS.
 # Found with one byte translation and memchr-speed ``bytes.find`` instead of a regex, which
@@ -28,39 +25,6 @@ _MIN_TOKEN = 16
 # Inside a run, a new token may start right after ``=`` or ``/`` (``KEY=ghp_…``, ``…/xoxb-``);
 # past this many such starts a run is a blob (base64, a minified file), not text with tokens.
 _MAX_SUBSTARTS = 4096
-
-
-class Span(NamedTuple):
-    start: int
-    end: int
-    kind: str
-    rank: int
-
-
-def repeated(span: Span | None, step: int, repeats: int) -> list[Span]:
-    """``span`` shifted by ``step``, ``2 * step``… ``repeats`` times: what a periodic run of
-    hits that each find ``span``'s value, shifted, reports after its first (none without one)."""
-    if span is None:
-        return []
-    first, stop, kind, rank = span
-    return [Span(first + shift, stop + shift, kind, rank) for shift in range(step, (repeats + 1) * step, step)]
-
-
-def may_repeat(items: Sequence[Any], pairs: int, start: Callable[[Any], int] | None = None) -> bool:
-    """Do ``items`` (hits, or tuples whose ``start`` is their position) step by the same
-    distance ``pairs + 1`` times in a row anywhere?
-
-    A periodic run (``repeated``) needs that; ordinary text has none, and its per-hit run test
-    is then skipped after one pass of C loops over the steps instead of a call per hit. Dense
-    text repeats from its first hits: their run is found before the pass over all of them."""
-    for part in (items[:8 * pairs], items):
-        starts = list(part) if start is None else list(map(start, part))
-        steps = list(map(sub, starts[1:], starts))
-        if b"\x01" * pairs in bytes(map(eq, steps[1:], steps)):
-            return True
-        if len(part) == len(items):
-            break
-    return False
 
 
 Dispatch = dict[str, list[tuple[str, patterns.TokenFormat]]]

@@ -19,12 +19,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
-from ..findings import Finding
-from . import benign
-from .allow import Allowances
-from .examples import is_documentation_example
-from .hits import kind_from_detect_secrets, secret_finding
+from ...errors import InputError
+from ...findings import Finding
+from ..verdicts import benign
+from ..verdicts.allow import Allowances
+from ..verdicts.examples import is_documentation_example
+from .kinds import kind_from_detect_secrets, secret_finding
 
 _INVALID_FILE_FILTER = "detect_secrets.filters.common.is_invalid_file"
 _ALLOWLIST_FILTER = "detect_secrets.filters.allowlist.is_line_allowlisted"
@@ -174,7 +174,7 @@ def _assigned_to_plain_name(line: str, value: str) -> bool:
     ``signature = "…"``, ``wrongStart := "…"`` and HTML attributes hold random-looking values
     by nature; a quoted string with no key, or under ``token``/``secret``/…, still counts.
     """
-    from .keys import classify_key
+    from ..words.keys import classify_key
 
     start = line.find(value)
     key = benign.assigned_key(line, start) if start >= 0 else ""
@@ -183,7 +183,7 @@ def _assigned_to_plain_name(line: str, value: str) -> bool:
 
 def _private_key_is_placeholder(context: str, line: str) -> bool:
     """Look at the whole block: detect-secrets only reports its BEGIN line."""
-    from . import formats
+    from ..scanners import formats
 
     start = context.find(line)
     spans = formats.private_keys(context, context)

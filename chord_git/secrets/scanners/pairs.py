@@ -11,13 +11,14 @@ along its line, and a pair already reported is not looked at again.
 from __future__ import annotations
 
 import re
-from operator import itemgetter
 
-from ..regex_lazy import lazy
-from . import values, vocab
-from .anchors import Occurrences
-from .formats import Span, may_repeat
-from .reading import MIN_RUN, ValueReader, WindowVerdicts, line_bounds, past_periodic_run, unquote
+from ...regex_lazy import lazy
+from ..text.anchors import Occurrences
+from ..text.reader import LINE, ValueReader, line_bounds, unquote
+from ..text.repeats import Reach, Runs, WindowVerdicts
+from ..text.spans import Span
+from ..verdicts import values
+from ..words import vocab
 
 KIND = "login-credentials"
 _WINDOW = 80
@@ -155,6 +156,11 @@ def _bare_pairs(view: str, occurrences: Occurrences, reader: ValueReader) -> lis
     return [span for span in spans if span is not None]
 
 
+# What an account word's verdict reads (``repeats.Runs``): its line, at most ``LINE`` characters
+# either way (``line_bounds``), and the character before it, with the word's width and script.
+_RUNS = Reach(before=LINE + 1, after=LINE)
+
+
 def scan(text: str, view: str, occurrences: Occurrences, reader: ValueReader | None = None) -> list[Span]:
     """Passwords in login pairs after an account word, and in pairs that stand alone."""
     reader = reader or ValueReader(text)
@@ -166,7 +172,7 @@ def scan(text: str, view: str, occurrences: Occurrences, reader: ValueReader | N
     words = _account_words(text, occurrences)
     count = len(words)
     index = 0
-    retry = 0 if may_repeat(words, MIN_RUN, itemgetter(0)) else count  # no run: skip its test
+    runs = Runs(text, view, words, _RUNS)
     while index < count:
         start, end, cjk = words[index]
         index += 1
@@ -183,8 +189,7 @@ def scan(text: str, view: str, occurrences: Occurrences, reader: ValueReader | N
         if span is not None:
             found.append(span)
             done = span.end
-        if retry <= index < count:
-            index, retry, done = past_periodic_run(text, view, words, index, span, done, found)
+        index, done = runs.after(index, span, done, found)
     return found
 
 

@@ -10,7 +10,8 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from ..regex_lazy import lazy
+from ...regex_lazy import lazy
+from ..words.keys import word_parts
 
 # How many verdicts each pure value test remembers. Dense text repeats its values (a label every
 # few characters, the same token pasted a thousand times), and a verdict costs 10-40 us of
@@ -57,7 +58,6 @@ _MASK = lazy(r"\*{3,}|#{4,}|[xX]{4,}|\.{2}")
 _DIGIT = lazy(r"\d")
 _NON_ALNUM = lazy(r"[^A-Za-z0-9]")
 _CAMEL_SPLIT = lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-_KEY_NAME_SPLIT = lazy(r"[^A-Za-z0-9]+")
 # Keys whose values are checksums, ids or other public identifiers.
 
 
@@ -69,14 +69,6 @@ def shannon_entropy(value: str) -> float:
     counts = Counter(value)
     total = len(value)
     return -sum(n / total * math.log2(n / total) for n in counts.values())
-
-
-def word_parts(value: str) -> list[str]:
-    """Lower-cased words of an identifier or value: snake, kebab, dotted and camelCase."""
-    parts: list[str] = []
-    for chunk in _KEY_NAME_SPLIT.split(value):
-        parts.extend(p.lower() for p in _CAMEL_SPLIT.findall(chunk))
-    return parts
 
 
 def case_switch_ratio(value: str) -> float:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..dataclass_lazy import dataclass
-from ..errors import InputError
+from ...dataclass_lazy import dataclass
+from ...errors import InputError
 
 IGNORE_FILE = ".chord/secrets-ignore"
 _HASH = re.compile(r"[0-9a-f]{40}")

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 
-from ..regex_lazy import lazy
-from . import benign, keys
-from .values import is_reference_or_default
-from .anchors import Occurrences
-from .formats import RANK_ASSIGNMENT, Span, may_repeat, repeated
+from ...regex_lazy import lazy
+from ..text.anchors import Occurrences
+from ..text.repeats import Reach, Runs
+from ..text.spans import RANK_ASSIGNMENT, Span
+from ..verdicts import benign
+from ..verdicts.values import is_reference_or_default
+from ..words import keys
 
 _KEY_CHARS = lazy(r"[\w.\-$]*")
 _MAX_KEY = 100
@@ -272,51 +274,25 @@ def service_values(view: str, text: str, runs: list[tuple[int, int]]) -> list[Sp
     return found
 
 
-_MIN_RUN = 8  # hits a run needs before its text is compared
+def _period_breaks_reach(view: str, low: int, high: int, start: int, step: int) -> bool:
+    """A period of only blanks or only key characters: then a key or a run of blanks may be
+    longer than the period, and the bound of ``_RUNS`` does not hold."""
+    period = view[start:start + step]
+    return _BLANKS.issuperset(period) or _KEY_CHARS.fullmatch(period) is not None
+
+
 _BLANKS = frozenset(" \t")
-
-
-_BACK = 100 + 8 + 514 + 18  # the key (``_MAX_KEY``), then a reversed comparison's operand (``_reverse_value``)
-
-
-def _past_run(text: str, view: str, hits: list[int], index: int, span: Span | None, done: int,
-              found: list[Span]) -> tuple[int, int, int]:
-    """After the hit ``hits[index - 1]`` yielded ``span`` (or nothing) and scanning may resume at
-    ``done``: where to resume in ``hits``, the index before which no run is looked for again,
-    and ``done`` past the hits that repeat it every ``step`` characters in text that repeats
-    every ``step`` characters (their findings, ``span`` shifted, are added to ``found``).
-
-    A hit's outcome reads the text from ``_BACK`` characters before it (the key, the word before
-    it, a reversed comparison's operand) to the end of its value: its key (a run of key
-    characters), what ``_SEP`` reads (at most 58 characters besides two runs of blanks and the
-    blanks after), and the value (at most 642 characters for an XML element, 1,029 and a run of
-    blanks for an authorization scheme and its credentials). When the text repeats every
-    ``step`` characters and each period holds a character that is no key character and one
-    that is no blank, key and blank runs are shorter than ``step``, so each hit of the run
-    reads within ``5 * step + 1,200`` characters the same characters as the first, shifted: the
-    same outcome shifted. The next hit starts after where the first let scanning resume, so each
-    hit of the run is read as the first was. A run that fails the test is not walked again
-    from each of its hits, so the walks stay linear.
-    """
-    hit = hits[index - 1]
-    step = hits[index] - hit
-    if step <= 0 or hit < _BACK or hits[index] < done:
-        return index, index, done
-    last, count = index - 1, len(hits)
-    reach = 5 * step + 1200
-    limit = len(view) - reach
-    while last + 1 < count and hits[last + 1] - hits[last] == step and hits[last + 1] <= limit:
-        last += 1
-    if last - index < _MIN_RUN:
-        return index, last + 1, done
-    low, high = hit - _BACK, hits[last] + reach
-    period = view[hit:hit + step]
-    if _BLANKS.issuperset(period) or _KEY_CHARS.fullmatch(period) \
-            or text[low + step:high] != text[low:high - step]:
-        return index, last + 1, done
-    repeats = last + 1 - index
-    found.extend(repeated(span, step, repeats))
-    return last + 1, last + 1, done + repeats * step
+# What a hit's outcome reads (``repeats.Runs``): the text from ``_MAX_KEY + 8 + 514 + 18``
+# characters before it (the key, the word before it, a reversed comparison's operand:
+# ``_reverse_value``) to the end of its value: its key (a run of key characters), what ``_SEP``
+# reads (at most 58 characters besides two runs of blanks and the blanks after), and the value
+# (at most 642 characters for an XML element, 1,029 and a run of blanks for an authorization
+# scheme and its credentials). When the text repeats every ``step`` characters and each period
+# holds a character that is no key character and one that is no blank (``_period_breaks_reach``),
+# key and blank runs are shorter than ``step``, so each hit reads within ``5 * step + 1,200``
+# characters after it. Every hit sets ``done`` (past its key, at least).
+_RUNS = Reach(before=_MAX_KEY + 8 + 514 + 18, after=1200, after_per_step=5, refuses=_period_breaks_reach,
+              every_hit_sets_done=True)
 
 
 def assignments(view: str, text: str, occurrences: Occurrences | None = None) -> list[Span]:
@@ -330,7 +306,7 @@ def assignments(view: str, text: str, occurrences: Occurrences | None = None) ->
     hits = occurrences.of_all(keys.ASSIGNMENT_TRIGGERS)
     count = len(hits)
     index = 0
-    retry = 0 if may_repeat(hits, _MIN_RUN) else count  # without a run every ``_past_run`` is a no-op
+    runs = Runs(text, view, hits, _RUNS)
     while index < count:
         hit = hits[index]
         index += 1
@@ -344,12 +320,10 @@ def assignments(view: str, text: str, occurrences: Occurrences | None = None) ->
         # Most hits are prose ("the token expires"): reject them before any other work.
         sep = _SEP.match(view, key_end)
         if sep is None and view[hit - 1:hit] != "-" and "=" not in view[max(0, hit - 8):hit]:
-            if retry <= index < count:
-                index, retry, done = _past_run(text, view, hits, index, None, done, found)
+            index, done = runs.after(index, None, done, found)
             continue
         span, done = _assignment_at(view, text, low, hit, key_end, sep, cache, verdicts)
         if span is not None:
             found.append(span)
-        if retry <= index < count:
-            index, retry, done = _past_run(text, view, hits, index, span, done, found)
+        index, done = runs.after(index, span, done, found)
     return found

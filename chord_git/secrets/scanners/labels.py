@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from operator import itemgetter
 from typing import NamedTuple
 
-from ..regex_lazy import lazy
-from . import keys, vocab
-from .anchors import Occurrences
-from .shapes import word_parts
+from ...regex_lazy import lazy
+from ..text.anchors import Occurrences
+from ..words import keys, vocab
+from ..words.keys import word_parts
 
 _WORD_SET = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 _WORD_FORWARD = lazy(r"[a-z0-9_\-]*")

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 
-from ..dataclass_lazy import dataclass
-from ..regex_lazy import lazy
-from . import values, vocab
-from .anchors import Occurrences
-from .formats import RANK_ASSIGNMENT, Span
+from ...dataclass_lazy import dataclass
+from ...regex_lazy import lazy
+from ..text.anchors import Occurrences
+from ..text.spans import RANK_ASSIGNMENT, Span
+from ..verdicts import values
+from ..words import vocab
 
 KIND = "password-in-command"
 _MAX_COMMAND = 400

@@ -15,10 +15,11 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
-from ..regex_lazy import lazy
-from . import keys, values, vocab
-from .formats import RANK_URL, Span
-from .normalize import question_clusters
+from ...regex_lazy import lazy
+from ..text.normalize import question_clusters
+from ..text.spans import RANK_URL, Span
+from ..verdicts import values
+from ..words import keys, vocab
 
 KIND = "token-in-url"
 # After one of "?&#;": a parameter and its value (matched at each such character, found by

@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..regex_lazy import lazy
-from .keys import key_is_non_secret
+from ...regex_lazy import lazy
+from ..words.keys import key_is_non_secret, word_parts
 from .shapes import (
     _NON_ALNUM,
     _REDACTION,
@@ -31,7 +31,6 @@ from .shapes import (
     is_identifier,
     is_placeholder,
     shannon_entropy,
-    word_parts,
 )
 
 # Soft categories: overridden when the value is assigned to a secret-looking key.

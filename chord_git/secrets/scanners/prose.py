@@ -4,10 +4,10 @@
 header names a password column, "use … as the password", "密码是 …", "パスワードは … です", and a
 40-character AWS secret next to the word AWS. A hit needs a label (``labels``), a bridge to a
 value (":", "=", "is", "was changed to", "是", "は", a table cell, a quote, or nothing but a
-space) and a value that passes the value test (``values`` via ``reading``); only the value is
+space) and a value that passes the value test (``values`` via ``text.reader``); only the value is
 reported, so redaction keeps the sentence. Login pairs are ``pairs``'.
 
-Linear time: every lookup around a label is bounded to the label's line (``reading.LINE``
+Linear time: every lookup around a label is bounded to the label's line (``text.reader.LINE``
 characters either way), labels inside a value already reported are skipped, each table row is
 read once per labelled header column (at most ``_MAX_TABLE_COLUMNS``), and the AWS rule searches
 the union of bounded windows after its anchors.
@@ -15,14 +15,15 @@ the union of bounded windows after its anchors.
 from __future__ import annotations
 
 import re
-from operator import itemgetter
 
-from ..regex_lazy import lazy
-from . import shapes, values, vocab
-from .anchors import Occurrences
-from .formats import RANK_ASSIGNMENT, Span, may_repeat
+from ...regex_lazy import lazy
+from ..text.anchors import Occurrences
+from ..text.reader import LINE, ValueReader, unquote
+from ..text.repeats import Reach, Runs, WindowVerdicts
+from ..text.spans import RANK_ASSIGNMENT, Span
+from ..verdicts import shapes, values
+from ..words import vocab
 from .labels import Label, labels
-from .reading import LINE, MIN_RUN, ValueReader, WindowVerdicts, past_periodic_run, unquote
 
 # Kind of finding per label class (a password a person typed, or any other credential).
 KINDS = dict(zip((vocab.PASSWORD, vocab.SECRET, vocab.WEAK), ("password-in-text", "secret-in-text", "secret-in-text")))
@@ -235,6 +236,17 @@ def _aws_secrets(text: str, occurrences: Occurrences) -> list[Span]:
     return found
 
 
+def _table_bar(view: str, low: int, high: int, start: int, step: int) -> bool:
+    """A bar in the reach: a label there may head a table column, which other rows read."""
+    return view.find("|", low, high) >= 0
+
+
+# What a label's verdict reads (``repeats.Runs``): its line, at most ``LINE`` characters either
+# way, and the character before it (``\b`` and look-behinds), with the label's width, class and
+# flags (the rest of its tuple); and no bar, or it may be a table's header cell.
+_RUNS = Reach(before=LINE + 1, after=LINE, refuses=_table_bar)
+
+
 def scan(text: str, view: str, occurrences: Occurrences | None = None,
          reader: ValueReader | None = None) -> list[Span]:
     """Credentials after labels, in labelled table columns, and AWS secrets in prose."""
@@ -250,7 +262,7 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
     found_labels = labels(text, view, occurrences)
     count = len(found_labels)
     index = 0
-    retry = 0 if may_repeat(found_labels, MIN_RUN, itemgetter(0)) else count  # no run: skip its test
+    runs = Runs(text, view, found_labels, _RUNS)
     while index < count:
         label = found_labels[index]
         index += 1
@@ -274,8 +286,8 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
             done = max(span.end, end)
         if bars and view.find("|", line_start, start) >= 0:
             found.extend(state.table_column(label, line_start, line_end))
-        elif retry <= index < count:
-            index, retry, done = past_periodic_run(text, view, found_labels, index, span, done, found, tables=True)
+        else:
+            index, done = runs.after(index, span, done, found)
     found.extend(_aws_secrets(text, occurrences))
     return found
 

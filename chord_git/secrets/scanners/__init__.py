@@ -1,0 +1,1 @@
+"""Layer 1's scanners, one module per kind of text; ``secrets.scan`` runs them."""

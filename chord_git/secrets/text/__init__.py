@@ -1,0 +1,1 @@
+"""How the scanners read a text: span types, normalisation, word positions, values, repeated runs."""

@@ -1,0 +1,1 @@
+"""What the scanners look for: the vendor token table, the prose vocabulary, the key names."""
