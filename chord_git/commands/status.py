@@ -4,10 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from chord_git import config as config_mod
-from chord_git import summary
 from chord_git.commands.queue import counts as queue_counts
 from chord_git.dataclass_lazy import dataclass, field
-from chord_git.memory import store, view
+from chord_git.memory import index_file, store, view
 from chord_git.memory.project import Project
 from chord_git.ui import Output
 
@@ -91,12 +90,12 @@ def _index_facts(project: Project, budget: int, names: list[str] | None) -> dict
     present = view.record_ids(project, names)
     state = view.read_clean_section(project)
     if not isinstance(state, view.IndexState):  # a clean index (the usual case): ids, and lines only as shown
-        shown = summary.fit_count(state.lines(), budget)
+        shown = index_file.fit_count(state.lines(), budget)
         ids = set(state.ids)
         return {"entries": len(state.ids), "shown": state.ids[:shown],
                 "records": len(present), "orphans": sum(1 for rid in present if rid not in ids), "unusable": None}
     # Only the lines a session gets are rendered: the count stops at the budget.
-    shown = summary.fit_count((entry.render() for entry in state.entries), budget)
+    shown = index_file.fit_count((entry.render() for entry in state.entries), budget)
     listed_ids = {entry.id for entry in state.entries}
     return {"entries": len(state.entries), "shown": [entry.id for entry in state.entries[:shown]],
             "records": len(present), "orphans": sum(1 for rid in present if rid not in listed_ids),

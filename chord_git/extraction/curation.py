@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import NoReturn
 
 from chord_git import config as config_mod
-from chord_git import summary
 from chord_git.dataclass_lazy import dataclass, field
 from chord_git.errors import ExtractionFailed, InputError
 from chord_git.extraction.maintenance import MaintenanceReport, maintain
@@ -82,7 +81,7 @@ def _lines(entries: Sequence[index_file.Entry]) -> list[str]:
 def beyond_budget(project: Project, cfg: config_mod.Config, state: view.IndexState | None = None) -> tuple[int, int]:
     """(entries in the index, entries the summary budget leaves out), counted as ``summary`` counts."""
     lines = _lines((state if state is not None else view.read_index(project)).entries)
-    return len(lines), len(lines) - summary.fit_count(lines, cfg.memory.summary_budget)
+    return len(lines), len(lines) - index_file.fit_count(lines, cfg.memory.summary_budget)
 
 
 def index_view(snapshot: view.Snapshot, entries: Sequence[index_file.Entry]) -> list[dict[str, str]]:
@@ -121,8 +120,8 @@ def run(project: Project, cfg: config_mod.Config, *, should_cancel: Callable[[],
     budget = cfg.memory.summary_budget
     lines = _lines(entries)
     before, beyond = beyond_budget(project, cfg, state)
-    messages = build_messages(index_view(snapshot, entries), budget=budget, used=summary.index_chars(lines),
-                              fits=summary.fit_count(lines, budget))
+    messages = build_messages(index_view(snapshot, entries), budget=budget, used=index_file.index_chars(lines),
+                              fits=index_file.fit_count(lines, budget))
     cancel = None if cfg.dedicated_pool else should_cancel
     try:
         result = call_pool(cfg.extraction_pool, messages, reasoning_effort=cfg.reasoning_effort,
@@ -140,7 +139,7 @@ def run(project: Project, cfg: config_mod.Config, *, should_cancel: Callable[[],
     if dry_run:
         gone = set(report.promoted_out) | {rid for rid, _ in report.retired}
         remaining = _lines([entry for entry in entries if entry.id not in gone])
-        after, after_beyond = len(remaining), len(remaining) - summary.fit_count(remaining, budget)
+        after, after_beyond = len(remaining), len(remaining) - index_file.fit_count(remaining, budget)
     else:
         after, after_beyond = beyond_budget(project, cfg, written or state)
         store.write_status(project, True)

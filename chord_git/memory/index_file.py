@@ -1,5 +1,9 @@
 """MEMORY.md: parse and render the managed section, and apply a change to it (R1, R28, R32, R34).
 
+``parse`` is the grammar. The readers that take short cuts for speed live beside it and are held
+to it by ``tests/memory/test_index_readers.py``: ``clean_section`` below (the usual shape, for
+``status``) and ``index_stream`` (line by line within the budget, for a session's summary).
+
 The file is decoded with ``surrogateescape`` so that bytes the tool does not own (BOM, CRLF,
 invalid UTF-8 outside the markers) come back out exactly as they went in. Parsing and rendering
 are pure; reading and writing the file is the store's job.
@@ -119,6 +123,28 @@ class MarkerScanner:
         elif kind == "end" and self.inside:
             self.end_at = number
         return kind
+
+
+def line_cost(text: str) -> int:
+    """Characters of the summary budget one index line takes: its text and its line end (R28)."""
+    return len(text) + 1
+
+
+def index_chars(lines: Iterable[str]) -> int:
+    """Characters the given index lines take of the budget together."""
+    return sum(line_cost(text) for text in lines)
+
+
+def fit_count(lines: Iterable[str], budget: int) -> int:
+    """How many index lines, from the top, a summary of ``budget`` characters injects (R28)."""
+    used = 0
+    count = 0
+    for text in lines:
+        if used + line_cost(text) > budget:
+            break
+        used += line_cost(text)
+        count += 1
+    return count
 
 
 def decode(data: bytes) -> tuple[str, bool]:
