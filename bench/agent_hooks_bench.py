@@ -126,7 +126,7 @@ def bare_interpreter(env: dict[str, str], runs: int) -> float:
 
 
 def in_process(repos: dict[str, Path], runs: int) -> dict[str, float]:
-    from chord_git import summary
+    from chord_git.memory import summary
     from chord_git.background import activity
 
     out = {}

@@ -56,10 +56,7 @@ RUNNER = """
 import importlib, sys, os
 ARGV_PARSER = False
 def helper(name):
-    try:
-        return importlib.import_module("chord_git.support." + name)
-    except ImportError:
-        return importlib.import_module("chord_git." + name)
+    return importlib.import_module("chord_git.support." + name)
 {switch}
 argv = sys.argv[1:]
 if ARGV_PARSER:

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from chord_git import summary  # noqa: E402
+from chord_git.memory import summary  # noqa: E402
 from chord_git.memory import records  # noqa: E402
 from chord_git.memory.index_file import BEGIN, END, Entry  # noqa: E402
 from chord_git.memory.records import Record  # noqa: E402

@@ -17,11 +17,11 @@ import os
 from pathlib import Path
 
 from chord_git import config as config_mod
-from chord_git import summary as summary_mod
+from chord_git.memory import summary as summary_mod
 from chord_git.background import activity
 from chord_git.errors import ConfigError
 from chord_git.memory import project as project_mod
-from chord_git.summary import RefreshEvent, SessionMemory
+from chord_git.memory.summary import RefreshEvent, SessionMemory
 
 __all__ = ["RefreshEvent", "SessionMemory", "agent_busy", "agent_idle", "open_session", "session_ended"]
 

@@ -11,10 +11,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from chord_git import safe_yaml
-from chord_git.dataclass_lazy import dataclass, field, replace
+from chord_git.support import safe_yaml
+from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import ConfigError
-from chord_git.regex_lazy import lazy
+from chord_git.support.regex_lazy import lazy
 
 ENV_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")  # model entries only: not on the hook's start-up
 # Field names that can only hold a credential; a config file must name a variable instead.

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, Any, Protocol
 
-from chord_git.dataclass_lazy import asdict, dataclass, field
+from chord_git.support.dataclass_lazy import asdict, dataclass, field
 
 
 class Report(Protocol):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from chord_git.dataclass_lazy import replace
+from chord_git.support.dataclass_lazy import replace
 from chord_git.memory import index_file, records
 from chord_git.memory.project import Project, discover
 

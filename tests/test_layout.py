@@ -19,12 +19,11 @@ from tests.conftest import REPO_ROOT
 
 PACKAGE = REPO_ROOT / "chord_git"
 ENTRY_POINTS = {"main", "api"}
-# safe_yaml is the YAML adapter (config and memory files); config_trust decides which project
-# config fields are honoured (config and the trust command); regex_lazy compiles the patterns of
-# the secret layers and the memory rules on first use; dataclass_lazy writes the methods of the
-# package's data classes on first use.
-CROSS_CUTTING = {"config", "config_trust", "errors", "findings", "ui", "summary", "safe_yaml", "regex_lazy",
-                 "dataclass_lazy"}
+# config_trust decides which project config fields are honoured (config and the trust command).
+# Helpers that know nothing of the product (lazy data classes and patterns, the YAML adapter) live
+# in support/; the session summary lives in memory/.
+CROSS_CUTTING = {"config", "config_trust", "errors", "findings", "ui"}
+ROOT_LIMIT = 9  # modules at the root, __init__ included
 
 
 def _modules() -> dict[str, Path]:
@@ -96,16 +95,24 @@ def test_no_arrow_runs_back_up_between_rooms() -> None:
 def test_the_root_holds_only_entry_points_and_cross_cutting_modules() -> None:
     root_modules = {path.stem for path in PACKAGE.glob("*.py")} - {"__init__"}
     assert root_modules == ENTRY_POINTS | CROSS_CUTTING
+    assert len(list(PACKAGE.glob("*.py"))) <= ROOT_LIMIT
     # Entry points sit on top: no module imports them.
     importers = {source for source, target in _internal_arrows() if room(target) in ENTRY_POINTS}
     assert importers == set()
+
+
+def test_support_imports_nothing_of_the_package() -> None:
+    """support/ is the floor every room may stand on: it reaches no other module of ours."""
+    arrows = {(source, target) for source, target in _internal_arrows()
+              if room(source) == "support" and room(target) != "support"}
+    assert arrows == set()
 
 
 @pytest.mark.parametrize(("library", "adapter"), [
     ("pygit2", "chord_git.git.libgit2"),
     ("detect_secrets", "chord_git.secrets.layer2.detect"),
     ("openai", "chord_git.extraction.pool"),
-    ("yaml", "chord_git.safe_yaml"),
+    ("yaml", "chord_git.support.safe_yaml"),
 ])
 def test_one_adapter_module_per_external_tool(library: str, adapter: str) -> None:
     importers = {module for module, path in MODULES.items()
@@ -117,7 +124,7 @@ def test_dataclass_lazy_is_the_only_data_class_implementation() -> None:
     """No module imports the standard ``dataclasses`` but dataclass_lazy, and that one only inside
     the function that hands it foreign data classes: two implementations side by side would drift
     apart, and a top-level import would put ``dataclasses`` and ``inspect`` back on the hook's path."""
-    lazy = "chord_git.dataclass_lazy"
+    lazy = "chord_git.support.dataclass_lazy"
     importers = {(module, line) for module, path in MODULES.items()
                  for target, line in _imported(module, path) if target.split(".")[0] == "dataclasses"}
     assert sorted(f"{module}:{line}" for module, line in importers if module != lazy) == []

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chord_git import summary, transcripts
+from chord_git import transcripts
+from chord_git.memory import summary
 from chord_git.errors import ChordError, InputError
 from chord_git.extraction.schema import ModelOutput, UnparseableOutput, parse_output
 from chord_git.main import main

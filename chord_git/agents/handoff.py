@@ -19,7 +19,7 @@ from chord_git import transcripts
 from chord_git.agents.sessions import AgentSession, folder
 from chord_git.background import worker
 from chord_git.config import Config
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.memory.project import Project
 from chord_git.transcripts import Compaction, ConversationItem, Message, native

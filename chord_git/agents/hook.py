@@ -24,7 +24,7 @@ from chord_git.agents.host import Host
 from chord_git.agents.payload import HookEvent
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity
-from chord_git.dataclass_lazy import dataclass, field
+from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.memory.project import Project
 
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish"})
@@ -111,7 +111,7 @@ def _end(project: Project, event: HookEvent, host: Host) -> None:
 
 def _session_start(event: HookEvent, host: Host, project: Project, result: HookResult) -> None:
     from chord_git import config as config_mod
-    from chord_git import summary as summary_mod
+    from chord_git.memory import summary as summary_mod
     from chord_git.errors import ConfigError
 
     try:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from chord_git.agents import SCOPES, claude_code, codex
 from chord_git.agents.host import Host
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import UsageError
 from chord_git.ui import either
 

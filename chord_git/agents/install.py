@@ -16,7 +16,7 @@ from typing import Any
 
 from chord_git.agents import settings
 from chord_git.agents.host import EVENTS, Host
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.memory.atomic import replace_atomically
 

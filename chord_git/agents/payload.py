@@ -10,7 +10,7 @@ import json
 import re
 from pathlib import Path
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024  # a pasted file makes a prompt payload large; still bounded
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$")

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from chord_git.background.activity import session_key
-from chord_git.dataclass_lazy import asdict, dataclass, field, replace
+from chord_git.support.dataclass_lazy import asdict, dataclass, field, replace
 from chord_git.errors import LockTimeout
 from chord_git.memory.project import Project
 from chord_git.memory.atomic import flock_before, replace_atomically

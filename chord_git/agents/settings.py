@@ -20,7 +20,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from chord_git.dataclass_lazy import dataclass, field
+from chord_git.support.dataclass_lazy import dataclass, field
 
 _OURS = re.compile(r"(?:^|[\s/])git[- ]memory\s+agent\s+(hook|statusline)\b")
 STATUSLINE_COMMAND = "git-memory agent statusline"

@@ -28,7 +28,7 @@ from chord_git.agents import hosts
 from chord_git.agents import sessions
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity
-from chord_git.dataclass_lazy import replace
+from chord_git.support.dataclass_lazy import replace
 from chord_git.errors import ChordError
 from chord_git.memory.atomic import try_lock
 from chord_git.memory.project import Project

@@ -32,7 +32,7 @@ import re
 import time
 from pathlib import Path
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.memory.project import state_home
 from chord_git.memory.atomic import replace_atomically
 

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from chord_git.dataclass_lazy import dataclass, replace
+from chord_git.support.dataclass_lazy import dataclass, replace
 from chord_git.errors import InputError, one_line
 from chord_git.memory.project import Project
 from chord_git.memory.atomic import fsync_dir, replace_atomically

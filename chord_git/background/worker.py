@@ -26,7 +26,7 @@ from pathlib import Path
 
 from chord_git.background import activity, queue
 from chord_git.config import Config
-from chord_git.dataclass_lazy import dataclass, field
+from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.errors import (
     ChordError,
     ConfigError,

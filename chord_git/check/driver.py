@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from chord_git.check import changes
-from chord_git.dataclass_lazy import dataclass, replace
+from chord_git.support.dataclass_lazy import dataclass, replace
 from chord_git.errors import RepoError
 from chord_git.findings import Finding, Problem, sort_findings
 from chord_git.git.changes import FileChange

@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 from chord_git import __version__
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.ui import Output
 
 FILES = "@files"

@@ -20,7 +20,7 @@ import shutil
 from importlib import metadata, resources
 from pathlib import Path
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import RepoError
 from chord_git.git import command
 from chord_git.memory.index_file import BEGIN

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from chord_git import config as config_mod
 from chord_git.commands.queue import counts as queue_counts
-from chord_git.dataclass_lazy import dataclass, field
+from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.memory import index_file, store, view
 from chord_git.memory.project import Project
 from chord_git.ui import Output

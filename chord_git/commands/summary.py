@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from chord_git import config as config_mod
-from chord_git import summary as summary_mod
+from chord_git.memory import summary as summary_mod
 from chord_git.memory.project import Project
 from chord_git.ui import Output
 

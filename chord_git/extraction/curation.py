@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import NoReturn
 
 from chord_git import config as config_mod
-from chord_git.dataclass_lazy import dataclass, field
+from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.errors import ExtractionFailed, InputError
 from chord_git.extraction.maintenance import MaintenanceReport, maintain
 from chord_git.memory import index_file, store, view

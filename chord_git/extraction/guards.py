@@ -49,7 +49,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from chord_git.dataclass_lazy import dataclass, field
+from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.extraction import claims
 from chord_git.extraction.schema import CandidateRecord
 from chord_git.memory import records, textrules, view

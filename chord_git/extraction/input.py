@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from chord_git.config import Config
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.extraction.prompt import SYSTEM_PROMPT
 from chord_git.memory import view
 from chord_git.memory.project import Project

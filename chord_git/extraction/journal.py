@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.memory import index_file, records, store
 from chord_git.memory.project import Project
 

@@ -13,7 +13,7 @@ import json
 import os
 from typing import TYPE_CHECKING
 
-from chord_git.dataclass_lazy import dataclass, field, replace
+from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
 from chord_git.memory import index_file, promotions, records, store, view
 from chord_git.memory.project import Project

@@ -26,7 +26,7 @@ from typing import Any
 
 from chord_git import transcripts
 from chord_git.config import OFF_MESSAGE, Config
-from chord_git.dataclass_lazy import dataclass, field, replace
+from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import (
     ExtractionFailed,
     InputError,

@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from chord_git.config import ModelEntry
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import ExtractionFailed, Preempted
 from chord_git.extraction.schema import (
     ModelOutput,

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from chord_git.dataclass_lazy import dataclass, replace
+from chord_git.support.dataclass_lazy import dataclass, replace
 from chord_git.extraction.guards import Accepted
 from chord_git.memory import index_file, records, store, view
 from chord_git.memory.project import RECORDS_DIR, Project

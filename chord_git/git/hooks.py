@@ -14,7 +14,7 @@ import subprocess
 from importlib import resources
 from pathlib import Path
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import RepoError
 
 MARKER = "# chord-git pre-commit hook"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pygit2
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import RepoError
 from chord_git.git import command
 from chord_git.git.changes import FileChange, line_text

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from chord_git import safe_yaml
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support import safe_yaml
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.findings import Problem
 
 

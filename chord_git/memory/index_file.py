@@ -14,11 +14,11 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cached_property
 
-from chord_git.dataclass_lazy import dataclass, field, replace
+from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
 from chord_git.findings import Problem
 from chord_git.memory.records import ID_RE, RECORD_TYPES, valid_id
-from chord_git.regex_lazy import lazy
+from chord_git.support.regex_lazy import lazy
 
 BEGIN = "<!-- chord:memory:begin -->"
 END = "<!-- chord:memory:end -->"

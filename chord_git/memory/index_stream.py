@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import BinaryIO
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.memory import loadable, paths
 from chord_git.memory.index_file import BEGIN, END, MarkerScanner, line_cost, parse_entry
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from chord_git.dataclass_lazy import dataclass, replace
+from chord_git.support.dataclass_lazy import dataclass, replace
 from chord_git.memory import diff3, index_file
 from chord_git.memory.index_file import Blank, Entry, Line, MemoryDoc
 

@@ -10,7 +10,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import RepoError
 from chord_git.git import layout
 

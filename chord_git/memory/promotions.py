@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Literal, get_args
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.findings import Problem
 from chord_git.memory import frontmatter

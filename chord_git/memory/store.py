@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import InputError, LockTimeout, RepoError, WriteFailed, one_line
 from chord_git.memory import atomic, collisions, index_file, paths, quiet, view
 from chord_git.memory.atomic import flock_before, fsync_dir

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from chord_git.regex_lazy import lazy
+from chord_git.support.regex_lazy import lazy
 
 # Lookbehinds are ASCII-only on purpose: Unicode \w would match CJK text written right before a
 # path ("代码在/Users/li/src"). Roots that only ever name a machine's own layout; API routes such as /v1/chat stay legal.

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from chord_git.dataclass_lazy import dataclass, field, replace
+from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
 from chord_git.findings import Problem
 from chord_git.memory import index_file, paths, records

@@ -11,7 +11,7 @@ import difflib
 import time
 from pathlib import Path
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.findings import Problem
 from chord_git.memory import index_file, promotions, records, store, view

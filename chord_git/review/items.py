@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 
 from chord_git import config as config_mod
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.memory import promotions, view
 from chord_git.memory.project import Project
 from chord_git.review import staleness

@@ -6,7 +6,7 @@ The move is expressed against an anchor chosen when the user asked ("put X right
 """
 from __future__ import annotations
 
-from chord_git.dataclass_lazy import replace
+from chord_git.support.dataclass_lazy import replace
 from chord_git.errors import InputError
 from chord_git.memory import index_file, store, view
 from chord_git.memory.project import Project

@@ -12,7 +12,7 @@ import datetime as dt
 import re
 from pathlib import Path
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.findings import Problem
 from chord_git.memory import records, view
 from chord_git.memory.project import Project

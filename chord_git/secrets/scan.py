@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..dataclass_lazy import replace
+from ..support.dataclass_lazy import replace
 from ..findings import Finding
 from .layer2 import prefilter
 from .layer2.kinds import LAYER1_FORMAT_FAMILIES, kind_family, secret_finding

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Union
 
-from chord_git.dataclass_lazy import dataclass, field
+from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.transcripts.jsonl import Record, require_object
 from chord_git.transcripts.model import (
     Compaction,

@@ -26,7 +26,7 @@ import importlib
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import UsageError
 from chord_git.ui import either
 

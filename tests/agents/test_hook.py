@@ -12,7 +12,7 @@ from chord_git.agents import sessions, watch
 from chord_git.background import activity, queue
 from chord_git.memory import project as project_mod
 from chord_git.memory import store
-from chord_git.summary import MEMORY_DISCIPLINE
+from chord_git.memory.summary import MEMORY_DISCIPLINE
 from testing.fake_openai import FakeOpenAI
 from testing.gitutil import cli_env, git, index_digest, make_repo
 from tests.agents.conftest import (

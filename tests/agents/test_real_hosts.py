@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 
 from chord_git.background import activity
-from chord_git.summary import MEMORY_DISCIPLINE
+from chord_git.memory.summary import MEMORY_DISCIPLINE
 from testing import agent_hosts
 from testing.fake_anthropic import FakeAnthropic
 from testing.fake_openai import FakeOpenAI, Reply

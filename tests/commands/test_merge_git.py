@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from chord_git import summary as summary_mod
-from chord_git.dataclass_lazy import replace
+from chord_git.memory import summary as summary_mod
+from chord_git.support.dataclass_lazy import replace
 from chord_git.memory import records
 from chord_git.memory.index_file import BEGIN, END, Entry
 from testing.gitutil import cli_env, run_cli

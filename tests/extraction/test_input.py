@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from chord_git import transcripts
-from chord_git.dataclass_lazy import fields as data_fields
+from chord_git.support.dataclass_lazy import fields as data_fields
 from chord_git.extraction import input as inp
 from chord_git.extraction.prompt import SYSTEM_PROMPT
 from chord_git.memory import records

@@ -301,7 +301,7 @@ def test_concurrent_extractions_of_different_sessions_lose_nothing(repo: Path, f
     def worker(n: int) -> None:
         try:
             project, cfg = project_and_config(repo)
-            from chord_git.dataclass_lazy import replace
+            from chord_git.support.dataclass_lazy import replace
             pool = tuple(replace(e, model=f"m{1 + n % 2}") for e in cfg.model_pool)
             extract_session(project, replace(cfg, model_pool=pool), sessions[n], env=KEY_ENV)
         except BaseException as exc:  # noqa: BLE001 - reported below

@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chord_git import safe_yaml
+from chord_git.support import safe_yaml
 from chord_git.memory import frontmatter, records
 from testing.memory_files import sample_record
 

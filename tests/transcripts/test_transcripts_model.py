@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from chord_git.dataclass_lazy import FrozenInstanceError
+from chord_git.support.dataclass_lazy import FrozenInstanceError
 from chord_git.transcripts import Compaction, Message, ToolCall, ToolResult, Transcript
 
 from .conftest import assistant_replies

@@ -24,7 +24,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from chord_git.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass
 
 Lines = Sequence[tuple[int, str]]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ...regex_lazy import lazy
+from ...support.regex_lazy import lazy
 from ..text.anchors import Occurrences
 from ..text.repeats import Reach, Runs
 from ..text.spans import RANK_ASSIGNMENT, Span

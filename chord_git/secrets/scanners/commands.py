@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-from ...dataclass_lazy import dataclass
-from ...regex_lazy import lazy
+from ...support.dataclass_lazy import dataclass
+from ...support.regex_lazy import lazy
 from ..text.anchors import Occurrences
 from ..text.spans import RANK_ASSIGNMENT, Span
 from ..verdicts import values

@@ -18,7 +18,7 @@ import base64
 import binascii
 from collections.abc import Callable
 
-from ...regex_lazy import lazy
+from ...support.regex_lazy import lazy
 from ..text.spans import Span
 
 Rescan = Callable[[list[str]], list[list[Span]]]  # texts -> the spans found in each, in one scan

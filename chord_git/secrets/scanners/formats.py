@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Iterator
 
-from ...regex_lazy import lazy
+from ...support.regex_lazy import lazy
 from ..text.spans import RANK_FORMAT, RANK_KEY_BLOCK, RANK_URL, Span
 from ..verdicts import benign
 from ..words import patterns

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from operator import itemgetter
 from typing import NamedTuple
 
-from ...regex_lazy import lazy
+from ...support.regex_lazy import lazy
 from ..text.anchors import Occurrences
 from ..words import keys, vocab
 from ..words.keys import word_parts

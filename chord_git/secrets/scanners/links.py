@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
-from ...regex_lazy import lazy
+from ...support.regex_lazy import lazy
 from ..text.normalize import question_clusters
 from ..text.spans import RANK_URL, Span
 from ..verdicts import values

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ...regex_lazy import lazy
+from ...support.regex_lazy import lazy
 from ..text.anchors import Occurrences
 from ..text.reader import LINE, ValueReader, unquote
 from ..text.repeats import Reach, Runs, WindowVerdicts

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from ...regex_lazy import lazy
+from ...support.regex_lazy import lazy
 from .normalize import non_ascii_runs
 
 # Scripts of the labels matched as written (Chinese, Japanese, Korean, Cyrillic, Spanish ñ).

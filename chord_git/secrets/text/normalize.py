@@ -16,8 +16,8 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from types import MappingProxyType
 
-from ...dataclass_lazy import dataclass
-from ...regex_lazy import lazy
+from ...support.dataclass_lazy import dataclass
+from ...support.regex_lazy import lazy
 
 # Characters that render as nothing (or only reorder what follows) and can hide inside a token.
 _INVISIBLE = (

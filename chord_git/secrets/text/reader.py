@@ -7,7 +7,7 @@ scan, since notes repeat their placeholders.
 """
 from __future__ import annotations
 
-from ...regex_lazy import lazy
+from ...support.regex_lazy import lazy
 from ..verdicts import values
 from ..words import vocab
 from .spans import RANK_ASSIGNMENT, Span

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ...dataclass_lazy import dataclass
+from ...support.dataclass_lazy import dataclass
 
 # Ranks order kinds when spans overlap: lower is more specific.
 RANK_KEY_BLOCK, RANK_FORMAT, RANK_URL, RANK_ASSIGNMENT = 0, 1, 2, 3

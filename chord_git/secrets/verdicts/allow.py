@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chord_git.dataclass_lazy import dataclass, field
+from chord_git.support.dataclass_lazy import dataclass, field
 
 # detect_secrets/filters/allowlist.py: a comment opener, then the pragma.
 _COMMENT = r"(?:#|//|/\*|'|--|<!--[# \t]*?)"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ...regex_lazy import lazy
+from ...support.regex_lazy import lazy
 from ..words.keys import key_is_non_secret, word_parts
 from .shapes import (
     _NON_ALNUM,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 
-from ...dataclass_lazy import dataclass
+from ...support.dataclass_lazy import dataclass
 from .shapes import VERDICTS
 
 

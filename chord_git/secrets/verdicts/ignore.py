@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...dataclass_lazy import dataclass
+from ...support.dataclass_lazy import dataclass
 from ...errors import InputError
 
 IGNORE_FILE = ".chord/secrets-ignore"

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from ...regex_lazy import lazy
+from ...support.regex_lazy import lazy
 from ..words.keys import word_parts
 
 # How many verdicts each pure value test remembers. Dense text repeats its values (a label every

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ...regex_lazy import lazy
+from ...support.regex_lazy import lazy
 from ..words import vocab
 from .benign import benign_reason
 from .shapes import VERDICTS, case_switch_ratio, is_degenerate, is_placeholder, shannon_entropy

@@ -6,7 +6,7 @@ name, which then need a more random value).
 """
 from __future__ import annotations
 
-from ...regex_lazy import lazy
+from ...support.regex_lazy import lazy
 
 # Vocabulary for the assignment detector (``export X_TOKEN=…``, ``password: …``).
 ASSIGNMENT_TRIGGERS = ("token", "secret", "pass", "pwd", "key", "auth", "cred", "_pw", "bearer", "login",

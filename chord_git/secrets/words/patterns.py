@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-from ...dataclass_lazy import dataclass
-from ...regex_lazy import lazy
+from ...support.dataclass_lazy import dataclass
+from ...support.regex_lazy import lazy
 
 # A token ends where token characters end; exact-length formats rely on it.
 _END = r"(?![A-Za-z0-9_\-])"

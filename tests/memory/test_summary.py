@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from chord_git import summary
+from chord_git.memory import summary
 from chord_git.memory.index_file import BEGIN, END, Entry
-from chord_git.summary import (
+from chord_git.memory.summary import (
     EXTRACTION_NOTICE,
     MEMORY_DISCIPLINE,
     RefreshEvent,

@@ -12,8 +12,8 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from chord_git import dataclass_lazy
-from chord_git.dataclass_lazy import FrozenInstanceError, asdict, dataclass, field, fields, replace
+from chord_git.support import dataclass_lazy
+from chord_git.support.dataclass_lazy import FrozenInstanceError, asdict, dataclass, field, fields, replace
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from chord_git.regex_lazy import lazy
+from chord_git.support.regex_lazy import lazy
 
 
 def test_a_lazy_pattern_answers_as_the_compiled_one() -> None:

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chord_git import config, safe_yaml
+from chord_git import config
+from chord_git.support import safe_yaml
 from chord_git.errors import ConfigError
 from chord_git.memory import frontmatter, promotions, records
 from testing.hostile import billion_laughs

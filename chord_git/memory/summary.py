@@ -1,6 +1,6 @@
 """The bounded summary a new session injects, its prompt texts, and when it is refreshed (R4, R9–R13).
 
-The summary reads MEMORY.md through ``memory.index_stream`` (line by line, as far as the budget
+The summary reads MEMORY.md through ``index_stream`` (line by line, as far as the budget
 goes) and reads only the records of the entries it shows, to skip those over their caps (R24): its
 cost is bounded by the budget, not by the number of records or the size of the file.
 """
@@ -10,7 +10,7 @@ from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 
-from chord_git.dataclass_lazy import dataclass, field
+from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.memory import index_stream, loadable, paths
 from chord_git.memory.index_file import index_chars
 
