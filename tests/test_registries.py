@@ -115,8 +115,8 @@ def test_registries_refuse_a_name_twice() -> None:
 # ---------------------------------------------------------------------------- nobody else lists them
 # Strings equal to a registered name that are not about the extension points.
 UNRELATED = {
-    ("secrets/hits.py", "openai"): "a vendor whose tokens the secret scanner labels",
-    ("secrets/keys.py", "openai"): "a vendor in the key-name vocabulary",
+    ("secrets/layer2/kinds.py", "openai"): "a vendor whose tokens the secret scanner labels",
+    ("secrets/words/keys.py", "openai"): "a vendor in the key-name vocabulary",
 }
 
 
