@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hooks", action="store_true",
                    help="also install the plain git pre-commit hook (an existing hook is kept and runs first)")
 
-    p = sub.add_parser("status", help="MEMORY, MEMORY-FAIL: reason, or off, with counts")
+    p = sub.add_parser("status", help="MEMORY, MEMORY-FAIL: reason, or extraction: off, with counts")
     p.add_argument("--json", action="store_true", help="print the status and counts as JSON")
 
     p = sub.add_parser("summary", help="print exactly what a new session gets injected")

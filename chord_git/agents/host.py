@@ -7,7 +7,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from chord_git.dataclass_lazy import dataclass
-from chord_git.memory.project import Project
 
 # The events every host gets: session start (summary), prompt (busy), turn end (idle), session end,
 # each with the host's own time limit for our command in seconds (the hook keeps far below it;
@@ -29,11 +28,6 @@ class Host:
 
     def hook_command(self) -> str:
         return f"git-memory agent hook --host {self.name}"
-
-
-def in_project(project: Project) -> bool:
-    """A git work tree, or a folder that already has memory: never start memory in a random folder."""
-    return project.repo is not None or project.memory_md.exists() or project.chord_dir.is_dir()
 
 
 def home(env: Mapping[str, str]) -> Path:

@@ -111,7 +111,7 @@ def _plan_promotion(project: Project, item: Promotion, listed: set[str], sources
     if not reason:
         return "no reason given"
     if absolute_paths(text) or absolute_paths(reason):
-        return "holds an absolute path (R3)"
+        return "holds an absolute path (memory uses project-relative paths)"
     if _secret_left(text) or _secret_left(reason):
         return "a secret remains after redaction"
     pending_entries, pending_texts = taken
@@ -161,7 +161,7 @@ def plan(project: Project, output: ModelOutput, snapshot: view.Snapshot, *, sess
         elif rid not in listed:
             result.refused.append((rid, "not in the index"))
         elif sources.get(rid) == "user":
-            result.refused.append((rid, "the user said it (R26: only assistant entries can be retired)"))
+            result.refused.append((rid, "the user said it (only entries the assistant concluded can be retired)"))
         elif sources.get(rid) != "assistant":
             result.refused.append((rid, "its record is missing or invalid, so its source is unknown"))
         else:

@@ -82,9 +82,12 @@ def test_a_failed_run_exits_1_with_its_reason(repo: Path, fake_openai: FakeOpenA
     fake_openai.script("m1", Status(500)).script("m2", Status(503))
     result = run_cli(repo, "extract", "--session", str(_session(repo)), "--json", env=_env())
     assert result.returncode == 1
-    assert result.stderr == "git memory: all 2 models failed: m1 http-500, m2 http-503\n"
-    assert json.loads(result.stdout) == {"outcome": "failed", "reason": "all 2 models failed: m1 http-500, m2 http-503"}
-    assert run(status, repo).stdout.startswith("MEMORY-FAIL: all 2 models failed")
+    url = fake_openai.base_url
+    reason = (f"no model answered (2 tried): m1 at {url}: HTTP 500 (server error); "
+              f"m2 at {url}: HTTP 503 (server unavailable)")
+    assert result.stderr == f"git memory: {reason}\n"
+    assert json.loads(result.stdout) == {"outcome": "failed", "reason": reason}
+    assert run(status, repo).stdout.startswith("MEMORY-FAIL: no model answered (2 tried): m1 at ")
 
 
 def test_a_busy_agent_preempts_a_main_pool_run(repo: Path, fake_openai: FakeOpenAI) -> None:
