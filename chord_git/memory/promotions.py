@@ -158,7 +158,8 @@ def parse(text: str, expected_id: str | None = None) -> tuple[PromotionFile | No
         problems.append(Problem(close + 2, "cap", f"proposed text has {len(body)} characters (cap {TEXT_CAP})"))
     for offset, raw in enumerate(lines):
         if absolute_paths(raw):
-            problems.append(Problem(offset + 1, "absolute-path", "absolute path in a memory file (use project-relative paths)"))
+            problems.append(Problem(offset + 1, "absolute-path",
+                                    "absolute path in a memory file (use project-relative paths)"))
     if problems:
         return None, problems
     assert pid and target and path and values["reason"] and values["created"]
