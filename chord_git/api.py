@@ -41,7 +41,7 @@ def open_session(cwd: PathLike) -> SessionMemory:
         except ConfigError:
             cfg = config_mod.Config()  # R7: the memory loads with the defaults; extraction refuses
         return summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
-                                 extraction_enabled=cfg.memory.enabled,
+                                 extraction_enabled=cfg.memory.enabled and project.is_project,
                                  rel=project.relative(project.memory_md),
                                  cache=project.state_dir / summary_mod.SUMMARY_CACHE)
 

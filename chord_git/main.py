@@ -96,6 +96,12 @@ def _report_file_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown only on a terminal)")
 
 
+def _ids(action: argparse.Action, kinds: str) -> None:
+    """Mark a positional as taking ids of ``kinds`` (``promotion,entry``): completion lists them
+    with ``git-memory __ids KINDS``, and any unique prefix is taken (``commands.ids``)."""
+    action.id_kinds = kinds  # type: ignore[attr-defined]
+
+
 def _registries(formats: Formats | None, hosts: Hosts | None) -> tuple[Formats, Hosts]:
     if formats is None:
         from chord_git.transcripts import registry
@@ -122,7 +128,7 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p.add_argument("--hooks", action="store_true",
                    help="also install the plain git pre-commit hook (an existing hook is kept and runs first)")
 
-    p = sub.add_parser("status", help="MEMORY, MEMORY-FAIL: reason, or off, with counts")
+    p = sub.add_parser("status", help="MEMORY, MEMORY-FAIL: reason, or extraction: off, with counts")
     p.add_argument("--json", action="store_true", help="print the status and counts as JSON")
 
     p = sub.add_parser("summary", help="print exactly what a new session gets injected")
@@ -148,7 +154,7 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p.add_argument("--revoke", action="store_true", help="forget the trust given to this project's config")
 
     p = sub.add_parser("forget", help="remove an entry's index line; its record becomes an orphan")
-    p.add_argument("id", help="the record id of the index entry")
+    _ids(p.add_argument("id", help="the record id of the index entry (or a unique prefix)"), "entry")
 
     p = sub.add_parser("extract", help="one extraction run on a frozen session transcript (post-session hook)")
     p.add_argument("--session", required=True, type=Path, metavar="FILE", help="the session transcript")
@@ -183,7 +189,7 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p = sub.add_parser("queue", help="background extraction jobs: list, retry [ID], drop ID")
     p.add_argument("queue_action", nargs="?", choices=("list", "retry", "drop"), default="list",
                    help="list (the default), retry or drop")
-    p.add_argument("job", nargs="?", metavar="ID", help="the job to retry or drop")
+    _ids(p.add_argument("job", nargs="?", metavar="ID", help="the job to retry or drop (or a unique prefix)"), "job")
     p.add_argument("--json", action="store_true", help="print the queue as JSON")
 
     p = sub.add_parser("curate", help="the index-only curation round that brings the index back within budget")
@@ -196,16 +202,20 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     actions = p.add_subparsers(dest="review_action", metavar="<action>", parser_class=_Parser, action=_Commands)
     q = actions.add_parser("list", help="promotions, index entries and orphans")
     q.add_argument("--json", action="store_true", help="print the list as JSON")
-    for name, text in (("accept", "append a promotion's text to its target file (working tree only)"),
-                       ("reject", "delete a promotion file"), ("forget", "remove an entry's index line")):
-        actions.add_parser(name, help=text).add_argument("id", help="the promotion or record id (see review list)")
+    for name, text, kind in (("accept", "append a promotion's text to its target file (working tree only)", "promotion"),
+                             ("reject", "delete a promotion file", "promotion"),
+                             ("forget", "remove an entry's index line", "entry")):
+        named = "promotion id" if kind == "promotion" else "record id of the index entry"
+        _ids(actions.add_parser(name, help=text).add_argument(
+            "id", help=f"the {named}, or a unique prefix (see review list)"), kind)
     q = actions.add_parser("move", help="move an index entry up, down or to the top (line order is injection priority)")
-    q.add_argument("id", help="the record id of the index entry")
+    _ids(q.add_argument("id", help="the record id of the index entry (or a unique prefix)"), "entry")
     where = q.add_mutually_exclusive_group(required=True)
     for flag, text in (("top", "to the top of the index"), ("up", "one line up"), ("down", "one line down")):
         where.add_argument(f"--{flag}", dest="where", action="store_const", const=flag, help=text)
     q = actions.add_parser("prune-orphans", help="delete orphan record files (all, or the IDs given)")
-    q.add_argument("ids", nargs="*", metavar="ID", help="orphan record ids (default: all orphans)")
+    _ids(q.add_argument("ids", nargs="*", metavar="ID", help="orphan record ids or unique prefixes (default: all orphans)"),
+         "orphan")
 
     p = sub.add_parser("setup", help="the MEMORY.md merge driver; hook and CI snippets pinned to this install's commit")
     what = p.add_subparsers(dest="setup_what", metavar="<what>", parser_class=_Parser, required=True,
@@ -364,11 +374,27 @@ def _log_places() -> list[Path]:
     return places
 
 
+def _complete_ids(words: list[str], out: Output) -> int | None:
+    """``__ids KINDS``, what completion scripts run while the user types: no parser, no config,
+    nothing written; any problem (no project, an unreadable index) just lists nothing."""
+    if words[:1] != ["__ids"] or len(words) != 2:
+        return None
+    from chord_git.commands import ids
+    from chord_git.memory import project as project_mod
+
+    try:
+        return ids.complete(project_mod.discover(Path.cwd()), words[1], out)
+    except Exception:  # noqa: BLE001 - a completion must never print an error into the prompt
+        return 0
+
+
 def main(argv: Sequence[str] | None = None, *, formats: Formats | None = None, hosts: Hosts | None = None) -> int:
     """The command line; ``formats`` and ``hosts`` are the registries (None: the built-in ones)."""
     out = Output()
     words = list(sys.argv[1:] if argv is None else argv)
     fast = _host_hook_fast_path(words, out, hosts)
+    if fast is None:
+        fast = _complete_ids(words, out)
     if fast is not None:
         return fast
     try:

@@ -19,17 +19,34 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
+def corpus_problem(root: Path, name: str, env_var: str, holds: tuple[str, ...]) -> str | None:
+    """Why ``root`` is not the corpus folder ``…/corpus/<name>`` holding ``holds``, or None (pure
+    but for looking at the folder). It names the files missing, and the right folder when
+    ``root`` is the ``corpus`` folder above it."""
+    if not root.is_dir():
+        return f"shared corpus not found: {root} is not a folder (set {env_var} to the …/corpus/{name} folder)"
+    missing = [part for part in holds if not (root / part).exists()]
+    if not missing:
+        return None
+    message = f"shared corpus at {root} lacks {', '.join(missing)}"
+    if (root / name).is_dir() and all((root / name / part).exists() for part in holds):
+        return f"{message}: {env_var} names the …/corpus/{name} folder itself (set {env_var}={root / name})"
+    return f"{message} ({env_var} names the …/corpus/{name} folder holding {', '.join(holds)})"
+
+
 def shared_corpus(name: str, env_var: str, *, holds: tuple[str, ...] = ()) -> Path:
     """A folder of the shared public corpus: ``$env_var``, else ``<checkout>/../shared/corpus/<name>``.
 
-    The corpus lives outside the repository so that the repository never holds its strings. When
-    it is missing, the tests that need it skip on a developer's machine and fail in CI (``CI``
-    set), so a CI run cannot pass by skipping them.
+    ``$env_var`` names that folder itself (``CHORD_CORPUS=…/corpus/secrets``,
+    ``CHORD_TRANSCRIPT_CORPUS=…/corpus/transcripts``), not the ``corpus`` folder above it. The
+    corpus lives outside the repository so that the repository never holds its strings. When it
+    is missing, the tests that need it skip on a developer's machine and fail in CI (``CI`` set),
+    so a CI run cannot pass by skipping them; the message names the file that is missing.
     """
     root = Path(os.environ.get(env_var) or REPO_ROOT.parent / "shared" / "corpus" / name)
-    if root.is_dir() and all((root / part).exists() for part in holds):
+    message = corpus_problem(root, name, env_var, holds)
+    if message is None:
         return root
-    message = f"shared corpus not found at {root} (set {env_var} to the folder{' holding ' + ', '.join(holds) if holds else ''})"
     if in_ci():
         pytest.fail(f"{message}; CI runs every corpus test", pytrace=False)
     pytest.skip(message)

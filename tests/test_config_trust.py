@@ -103,6 +103,6 @@ def test_symlinked_project_config_is_ignored(repo: Path, tmp_path: Path, kind: s
     else:
         os.symlink(outside, repo / ".chord")
     result = run_cli(repo, "status")
-    assert result.stdout.splitlines()[0] == "off"
+    assert result.stdout.splitlines()[0] == "extraction: off (memory is still loaded)"
     assert "symlink" in result.stderr and "project config ignored" in result.stderr
     assert run_cli(repo, "trust").returncode == 2

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chord_git.support.dataclass_lazy import dataclass
-from chord_git.memory.project import Project
 
 if TYPE_CHECKING:
     from chord_git.agents.payload import HookEvent
@@ -37,11 +36,6 @@ class Host:
 
     def hook_command(self) -> str:
         return f"git-memory agent hook --host {self.name}"
-
-
-def in_project(project: Project) -> bool:
-    """A git work tree, or a folder that already has memory: never start memory in a random folder."""
-    return project.repo is not None or project.memory_md.exists() or project.chord_dir.is_dir()
 
 
 def home(env: Mapping[str, str]) -> Path:

@@ -23,6 +23,59 @@ def summary(findings: list[Finding], *, checked: int, noun: str = "memory file")
     return f"{_plural(len(findings), 'finding')} in memory files"
 
 
+IGNORE_EXAMPLE_REASON = "# why this is not a secret"
+MORE_WAYS = "other ways to allow a finding: git memory --help, section ALLOWING A FINDING"
+
+
+def _ignore_lines(secrets: list[Finding], ignore_file: str) -> list[str]:
+    return [
+        "  A false positive: the fingerprint line under a finding names its place and kind, never its",
+        f"  value. Copy it into {ignore_file} with the reason after a '#', and it is accepted:",
+        f"      {secrets[0].fingerprint}   {IGNORE_EXAMPLE_REASON}",
+        f"  ({MORE_WAYS})",
+    ]
+
+
+def _secrets(findings: list[Finding]) -> list[Finding]:
+    return [f for f in findings if f.is_secret and f.fingerprint is not None]
+
+
+def commit_advice(findings: list[Finding], *, ignore_file: str) -> list[str]:
+    """What to do when ``check`` (the pre-commit hooks) reports ``findings``: said once, after them."""
+    if not findings:
+        return []
+    secrets = _secrets(findings)
+    lines = ["chord-git blocks a commit of memory files with these findings (git memory check)."]
+    if len(secrets) < len(findings):
+        lines.append("  A format finding: fix the line named above and stage the file again.")
+    if secrets:
+        lines.append("  A secret: delete it from the file, stage the file again (git add), and rotate the secret.")
+        lines += _ignore_lines(secrets, ignore_file)
+    return lines
+
+
+def push_advice(findings: list[Finding], *, ignore_file: str) -> list[str]:
+    """What to do when ``scan`` (the pre-push hook, CI) reports secrets added by commits: the
+    commands rewrite the first one's commit (``~1``, quoted: zsh's extended globs read ``^``)."""
+    secrets = _secrets(findings)
+    if not secrets:
+        return []
+    first = secrets[0]
+    commit = (first.commit or "COMMIT")[:12]
+    fix = f"git add {first.path} && git commit --amend --no-edit"
+    return [
+        "chord-git blocks a push of commits that add a secret to memory files (git memory scan).",
+        "  Deleting the line in a new commit leaves the secret in the history: rotate it, then rewrite",
+        f"  the commit that added it ({commit}) while it is not pushed:",
+        f"    if it is the last commit:  delete the line, then  {fix}",
+        f"    if it is older:  git rebase -i \"{commit}~1\"  (git rebase -i --root if it is the first commit);",
+        "      change 'pick' to 'edit' on its line; where the rebase stops, delete the line, then",
+        f"      {fix} && git rebase --continue",
+        "  A commit already pushed needs a force-push after the rewrite; rotating the secret is what protects you.",
+        *_ignore_lines(secrets, ignore_file),
+    ]
+
+
 def render(findings: list[Finding], fmt: str, *, checked: int, noun: str = "memory file",
            uri_prefix: str = "") -> str:
     """The whole report in ``fmt``; ``uri_prefix`` turns project-relative paths into
@@ -38,12 +91,17 @@ def render(findings: list[Finding], fmt: str, *, checked: int, noun: str = "memo
 
 
 def emit(out: Output, findings: list[Finding], fmt: str, *, checked: int, noun: str = "memory file",
-         uri_prefix: str = "", output: Path | None = None) -> None:
+         uri_prefix: str = "", output: Path | None = None, advice: list[str] | None = None) -> None:
     """Print the report in ``fmt``; with ``output``, write it there and print the findings as text
-    and the one-line summary instead (one run serves both the CI log and the uploaded file)."""
+    and the one-line summary instead (one run serves both the CI log and the uploaded file).
+
+    ``advice`` (what to do about the findings) goes to stderr wherever findings are printed as
+    text: the report on stdout stays what scripts parse."""
     report = render(findings, fmt, checked=checked, noun=noun, uri_prefix=uri_prefix)
     if output is None:
         out.write(report)
+        if fmt == "text" and advice:
+            out.stderr.write("\n".join(advice) + "\n")
         return
     try:
         output.write_text(report, encoding="utf-8")
@@ -52,3 +110,5 @@ def emit(out: Output, findings: list[Finding], fmt: str, *, checked: int, noun: 
     for finding in findings:
         out.line(finding.render())
     out.line(f"{summary(findings, checked=checked, noun=noun)}; {fmt} report written to {output}")
+    if advice:
+        out.stderr.write("\n".join(advice) + "\n")

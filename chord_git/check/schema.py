@@ -30,7 +30,8 @@ def check_index(data: bytes) -> list[Problem]:
         if len(entry.summary) > records.SUMMARY_CAP:
             problems.append(Problem(entry.line, "cap", f"index entry {entry.id}: summary has {len(entry.summary)} characters (cap {records.SUMMARY_CAP})"))
         if absolute_paths(entry.summary):
-            problems.append(Problem(entry.line, "absolute-path", f"index entry {entry.id} names an absolute path (R3)"))
+            problems.append(Problem(entry.line, "absolute-path",
+                                    f"index entry {entry.id} names an absolute path (memory uses project-relative paths)"))
     return problems
 
 

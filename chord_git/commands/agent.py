@@ -149,12 +149,11 @@ def hook(out: Output, stdin: bytes, *, host_name: str | None = None, hosts: Host
 
 def _run_hook(out: Output, event: HookEvent, host_name: str | None, hosts: Hosts) -> None:
     from chord_git.agents import hook as hook_mod
-    from chord_git.agents import host as host_mod
     from chord_git.memory import project as project_mod
 
     host = hosts.get(host_name) if host_name else hosts.for_event(event)
     project = project_mod.discover(event.cwd)
-    if not host_mod.in_project(project):
+    if not project.is_project:
         return
     result = hook_mod.handle(event, host, project)
     if result.stdout:
@@ -186,7 +185,6 @@ def statusline(out: Output, stdin: bytes) -> int:
 
 def _statusline(stdin: bytes) -> str:
     from chord_git.agents import statusline as statusline_mod
-    from chord_git.agents.host import in_project
     from chord_git.memory import project as project_mod
 
     cwd = Path.cwd()
@@ -200,7 +198,7 @@ def _statusline(stdin: bytes) -> str:
         if isinstance(given, str) and os.path.isabs(given):
             cwd = Path(given)
     project = project_mod.discover(cwd)
-    if not in_project(project):
+    if not project.is_project:
         return ""
     return statusline_mod.line(project, lambda: _badge_line(project))
 

@@ -5,10 +5,11 @@ The whole project (no arguments), the files pre-commit passes (``PATHS``), or th
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from chord_git.check import driver
-from chord_git.check.report import emit
+from chord_git.check.report import commit_advice, emit
 from chord_git.memory.project import Project
 from chord_git.ui import Output
 
@@ -22,6 +23,18 @@ def check(project: Project, out: Output, *, paths: list[str] | None = None, fmt:
         progress = out.progress if not quiet and out.on_terminal() else None
         result = driver.worktree(project, paths, progress=progress)
         prefix = driver.uri_prefix(project)
-    emit(out, list(result.findings), fmt, checked=result.count, noun=result.noun, uri_prefix=prefix,
-         output=output)
+    findings = list(result.findings)
+    # The ignore file is read where the paths shown are relative to: the work tree for staged blobs.
+    tree = project.repo.workdir if staged and project.repo is not None and project.repo.workdir else project.root
+    advice = commit_advice(findings, ignore_file=ignore_file_shown(tree))
+    emit(out, findings, fmt, checked=result.count, noun=result.noun, uri_prefix=prefix, output=output,
+         advice=advice)
     return 1 if result.findings else 0
+
+
+def ignore_file_shown(tree: Path, cwd: Path | None = None) -> str:
+    """``.chord/secrets-ignore`` of ``tree`` as the user would type it from here."""
+    try:
+        return os.path.relpath(tree / driver.IGNORE_FILE, cwd or Path.cwd())
+    except ValueError:  # another drive (Windows)
+        return str(tree / driver.IGNORE_FILE)

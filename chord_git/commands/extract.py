@@ -26,11 +26,17 @@ def _counts(counts: dict[str, int]) -> str:
     return " (" + ", ".join(f"{reason} {n}" for reason, n in counts.items()) + ")"
 
 
+def _promotion_files(report: ExtractionReport) -> list[dict[str, str]]:
+    files = (report.maintenance or {}).get("promotion_files") or []
+    return [dict(f) for f in files]
+
+
 def summary_line(report: ExtractionReport) -> str:
     verb = "would write" if report.dry_run else "written"
     dropped = dict(report.dropped)
     return (f"{report.session_id or 'unnamed session'}: {verb} {len(report.written)}, "
-            f"replaced {len(report.replaced)}, dropped {sum(dropped.values())}{_counts(dropped)} [{report.model}]")
+            f"replaced {len(report.replaced)}, dropped {sum(dropped.values())}{_counts(dropped)}, "
+            f"promotion files {len(_promotion_files(report))} [{report.model}]")
 
 
 def extract(project: Project, cfg: Config, out: Output, *, session: Path, fmt: str = "auto",
@@ -85,13 +91,21 @@ def _missing_client(project: Project, out: Output, exc: ImportError, as_json: bo
 
 
 def _show_dry_run(out: Output, report: ExtractionReport) -> None:
-    if not report.records:
+    suggested = _promotion_files(report)
+    if not report.records and not suggested:
         out.line("nothing would be written")
         return
-    out.line("index lines (on top of the managed section):")
-    for line in report.index_lines:
-        out.line(f"  {line}")
+    if report.records:
+        out.line("index lines (on top of the managed section):")
+        for line in report.index_lines:
+            out.line(f"  {line}")
     for record in report.records:
         out.line("")
         out.line(f"--- {record['path']}")
         out.write(str(record["text"]))
+    for promotion in suggested:
+        # The suggestion the file would hold, for review to accept into its target.
+        out.line("")
+        out.line(f"--- {promotion['path']} (promotion to {promotion['target']}, for git memory review)")
+        text = str(promotion["text"])
+        out.write(text if text.endswith("\n") else text + "\n")

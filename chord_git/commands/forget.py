@@ -1,6 +1,7 @@
 """``git memory forget ID``: remove the index line; the record file becomes an orphan (R34)."""
 from __future__ import annotations
 
+from chord_git.commands.ids import resolve
 from chord_git.errors import InputError
 from chord_git.memory import index_file, store, view
 from chord_git.memory.project import Project
@@ -10,8 +11,10 @@ from chord_git.ui import Output
 def forget(project: Project, rid: str, out: Output) -> int:
     state = view.read_index(project)
     rel = project.relative(project.memory_md)
-    if rid not in {entry.id for entry in state.entries}:
+    if state.unusable_reason:
         raise InputError(rel, None, f"no index entry with id {rid}")
+    # Any unique prefix of an id names the entry, as git takes abbreviated commits.
+    rid = resolve(rid, [entry.id for entry in state.entries], noun="index entry", listing="git memory review list")
     store.apply_delta(project, index_file.IndexDelta(remove=frozenset({rid})))
     out.line(f"forgot {rid}: its line left {rel}; the record file stays as an orphan")
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from chord_git.background import queue, worker
+from chord_git.commands.ids import resolve
 from chord_git.config import EXTRACTION_OFF, Config
 from chord_git.errors import UsageError
 from chord_git.memory.project import Project
@@ -60,12 +61,12 @@ def queue_cmd(project: Project, cfg: Config, out: Output, action: str | None, jo
 def _one(project: Project, job_id: str | None) -> queue.Job:
     if not job_id:
         raise UsageError("queue: give a job ID")
-    found = queue.find(project, job_id)
-    if not found:
-        raise UsageError(f"queue: no job {job_id!r} (see git memory queue list)")
-    if len(found) > 1:
-        raise UsageError(f"queue: {job_id!r} names {len(found)} jobs; give more of the ID")
-    return found[0]
+    jobs = queue.pending(project) + queue.failed(project)
+    try:
+        wanted = resolve(job_id.strip().lower(), [job.id for job in jobs], noun="job", listing="git memory queue list")
+    except UsageError as exc:
+        raise UsageError(f"queue: {exc}") from None
+    return next(job for job in jobs if job.id == wanted)
 
 
 def _list(project: Project, out: Output, as_json: bool) -> int:

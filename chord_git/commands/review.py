@@ -11,6 +11,7 @@ import os
 import sys
 
 from chord_git import config as config_mod
+from chord_git.commands.ids import candidates, resolve
 from chord_git.errors import UsageError
 from chord_git.memory import view
 from chord_git.memory.project import Project
@@ -19,6 +20,15 @@ from chord_git.review.move import move
 from chord_git.ui import Output
 
 NOT_STAGED = "nothing was staged"
+LISTING = "git memory review list"
+
+
+def _orphan(given: str, orphans: list[str]) -> str:
+    """A unique prefix of an orphan's id names it; an ambiguous one is refused. Anything else goes
+    on as given, and ``prune_orphans`` says why it keeps it (listed in the index, no such file)."""
+    if given in orphans or not any(rid.startswith(given) for rid in orphans):
+        return given
+    return resolve(given, orphans, noun="orphan record", listing=LISTING)
 
 
 def is_interactive(out: Output) -> bool:
@@ -84,6 +94,12 @@ def review(project: Project, cfg: config_mod.Config, out: Output, *, action: str
     if action == "list":
         list_items(project, cfg, out, as_json=as_json)
         return 0
+    if action in ("accept", "reject") and item_id:
+        item_id = resolve(item_id, candidates(project, "promotion"), noun="pending promotion", listing=LISTING)
+    elif action in ("forget", "move") and item_id:
+        state = view.read_index(project)
+        if not state.unusable_reason:  # unusable: the action itself says why it cannot run
+            item_id = resolve(item_id, [entry.id for entry in state.entries], noun="index entry", listing=LISTING)
     if action == "accept" and item_id:
         return _accept(project, out, item_id)
     if action == "reject" and item_id:
@@ -99,6 +115,9 @@ def review(project: Project, cfg: config_mod.Config, out: Output, *, action: str
         out.line(f"moved {item_id} {where}" if moved else f"{item_id} is already at the {'bottom' if where == 'down' else 'top'}")
         return 0
     if action == "prune-orphans":
+        if ids:
+            orphans = candidates(project, "orphan")
+            ids = [_orphan(rid, orphans) for rid in ids]
         deleted, skipped = actions.prune_orphans(project, ids or None)
         for rid in deleted:
             out.line(f"deleted orphan record {rid}")

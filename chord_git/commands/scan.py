@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from chord_git.check import driver
-from chord_git.check.report import emit
+from chord_git.check.report import emit, push_advice
 from chord_git.ui import Output
 
 
@@ -54,5 +54,8 @@ def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history
         range_spec = choose_range(start, out, os.environ if env is None else env)
     progress = out.progress if not quiet and out.on_terminal() else None
     result = driver.history(start, range_spec, progress=progress)
-    emit(out, list(result.findings), fmt, checked=result.count, noun=result.noun, output=output)
+    findings = list(result.findings)
+    # The work tree's ignore file applies; a bare mirror has none, and its top is the place to add one.
+    advice = push_advice(findings, ignore_file=".chord/secrets-ignore at the top of the work tree")
+    emit(out, findings, fmt, checked=result.count, noun=result.noun, output=output, advice=advice)
     return 1 if result.findings else 0

@@ -1,11 +1,15 @@
-"""``git memory status``: MEMORY / MEMORY-FAIL: reason / off, plus counts (R36)."""
+"""``git memory status``: MEMORY / MEMORY-FAIL: reason / off, plus counts (R36).
+
+The text says what ``off`` means: extraction is off, and the memory is still loaded (R7); outside
+any project there is no memory either.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 
 from chord_git import config as config_mod
 from chord_git.commands.queue import counts as queue_counts
-from chord_git.support.dataclass_lazy import dataclass, field
+from chord_git.support.dataclass_lazy import asdict, dataclass, field
 from chord_git.memory import index_file, store, view
 from chord_git.memory.project import Project
 from chord_git.ui import Output
@@ -29,9 +33,18 @@ class Status:
     queue_pending: int
     queue_failed: int
     config: dict[str, object] = field(default_factory=dict)  # which files are in force, and trust
+    in_project: bool = True  # False: no git work tree, MEMORY.md or .chord/ here
+
+    def headline(self) -> str:
+        """The first line: the badge, with ``off`` said in words."""
+        if self.state != "off":
+            return self.badge
+        if not self.in_project:
+            return f"extraction: off ({NO_PROJECT})"
+        return "extraction: off (memory is still loaded)"
 
     def lines(self) -> list[str]:
-        out = [self.badge, f"entries: {self.entries}  records: {self.records}  orphans: {self.orphans}  "
+        out = [self.headline(), f"entries: {self.entries}  records: {self.records}  orphans: {self.orphans}  "
                            f"promotions: {self.promotions}"]
         if self.entries_beyond_budget:
             out.append(f"{self.entries_beyond_budget} entries lie beyond the summary budget "
@@ -44,6 +57,9 @@ class Status:
         if self.config:
             out.append(_config_line(self.config))
         return out
+
+
+NO_PROJECT = "no project here: no git repository, MEMORY.md or .chord/; git memory init makes one"
 
 
 def _config_line(info: dict[str, object]) -> str:
@@ -71,7 +87,7 @@ def badge(project: Project, cfg: config_mod.Config, unusable: str | None,
     """
     if refused is not None:
         return "MEMORY-FAIL", f"config: {refused}"
-    if not cfg.memory.enabled:
+    if not cfg.memory.enabled or not project.is_project:
         return "off", None
     if unusable:
         return "MEMORY-FAIL", unusable
@@ -115,7 +131,7 @@ def collect(project: Project, cfg: config_mod.Config, refused: str | None = None
         badge=label if reason is None else f"{label}: {reason}",
         state=label,
         reason=reason,
-        enabled=cfg.memory.enabled,
+        enabled=cfg.memory.enabled and project.is_project,
         entries=int(facts["entries"]),
         entries_beyond_budget=int(facts["entries"]) - len(shown),
         records=int(facts["records"]),
@@ -132,6 +148,7 @@ def collect(project: Project, cfg: config_mod.Config, refused: str | None = None
             "ignored": list(cfg.ignored),
             "refused": refused is not None,
         },
+        in_project=project.is_project,
     )
 
 
@@ -148,4 +165,11 @@ def _stale_count(project: Project, cfg: config_mod.Config, shown: list[str]) -> 
 def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool = False,
            refused: str | None = None) -> int:
     report = collect(project, cfg, refused)
-    return out.report(report, as_json)
+    if as_json:
+        data = asdict(report)
+        del data["in_project"]  # the JSON keeps its fields; ``enabled`` is false outside a project
+        out.json(data)
+        return 0
+    for line in report.lines():
+        out.line(line)
+    return 0

@@ -11,7 +11,7 @@ def summary(project: Project, cfg: config_mod.Config, out: Output, *, budget: in
     result = summary_mod.build(
         project.memory_md,
         budget=budget if budget is not None else cfg.memory.summary_budget,
-        extraction_enabled=cfg.memory.enabled,
+        extraction_enabled=cfg.memory.enabled and project.is_project,
         rel=project.relative(project.memory_md),
         cache=project.state_dir / summary_mod.SUMMARY_CACHE,
     )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
 from chord_git.memory import index_file, promotions, records, store, view
-from chord_git.memory.project import Project
+from chord_git.memory.project import PROMOTIONS_DIR, Project
 from chord_git.memory.textrules import absolute_paths
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ class MaintenanceReport:
     promoted_out: tuple[str, ...] = ()  # entry ids that left the index because of a promotion
     dropped_promotions: tuple[tuple[int, str], ...] = ()  # (index in the reply, reason)
     dry_run: bool = False
+    proposed: tuple[tuple[str, str, str], ...] = ()  # (promotion id, target path, text) of ``promotions``
 
     @property
     def changed_index(self) -> bool:
@@ -47,6 +48,8 @@ class MaintenanceReport:
             "promoted_out": list(self.promoted_out),
             "dropped_promotions": [{"index": i, "reason": why} for i, why in self.dropped_promotions],
             "dry_run": self.dry_run,
+            "promotion_files": [{"id": pid, "path": f"{PROMOTIONS_DIR}/{pid}.md", "target": target, "text": text}
+                                for pid, target, text in self.proposed],
         }
 
 
@@ -111,7 +114,7 @@ def _plan_promotion(project: Project, item: Promotion, listed: set[str], sources
     if not reason:
         return "no reason given"
     if absolute_paths(text) or absolute_paths(reason):
-        return "holds an absolute path (R3)"
+        return "holds an absolute path (memory uses project-relative paths)"
     if _secret_left(text) or _secret_left(reason):
         return "a secret remains after redaction"
     pending_entries, pending_texts = taken
@@ -161,7 +164,7 @@ def plan(project: Project, output: ModelOutput, snapshot: view.Snapshot, *, sess
         elif rid not in listed:
             result.refused.append((rid, "not in the index"))
         elif sources.get(rid) == "user":
-            result.refused.append((rid, "the user said it (R26: only assistant entries can be retired)"))
+            result.refused.append((rid, "the user said it (only entries the assistant concluded can be retired)"))
         elif sources.get(rid) != "assistant":
             result.refused.append((rid, "its record is missing or invalid, so its source is unknown"))
         else:
@@ -220,6 +223,7 @@ def carry_out(project: Project, decided: _Plan, *, session_id: str | None, dry_r
     still listed, never an entry gone without its suggestion.
     """
     written: list[str] = []
+    proposed: list[tuple[str, str, str]] = []
     created: list[str] = []
     promoted_out: list[tuple[str, str]] = []  # (entry, promotion id)
     dropped = list(decided.dropped)
@@ -233,6 +237,7 @@ def carry_out(project: Project, decided: _Plan, *, session_id: str | None, dry_r
             dropped.append((number, "the same suggestion is already pending"))
             continue
         written.append(pid)
+        proposed.append((pid, file.path, file.text))
         if not dry_run:
             created.append(pid)
         if leaves and file.entry is not None:
@@ -246,6 +251,7 @@ def carry_out(project: Project, decided: _Plan, *, session_id: str | None, dry_r
     report = MaintenanceReport(
         retired=tuple(retired), refused_retirements=tuple(decided.refused), promotions=tuple(written),
         promoted_out=tuple(rid for rid, _ in promoted_out), dropped_promotions=tuple(sorted(dropped)), dry_run=dry_run,
+        proposed=tuple(proposed),
     )
     return Carried(report, index_file.IndexDelta(remove=removal), tuple(events) if removal else (), tuple(created))
 

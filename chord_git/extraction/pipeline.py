@@ -94,7 +94,7 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
     if not transcript.frozen:
         runlog.append(project, runlog.entry(outcome="refused", reason="session not frozen", **_log_args(log)))
         raise InputError(session_path, None, "the session is not frozen (frozen: false): a working session "
-                                             "never adds memory (R14); extract it once it has ended")
+                                             "never adds memory; extract it once it has ended")
     snapshot = view.snapshot(project)  # the run's one unlocked read of MEMORY.md and the records
     if snapshot.index.unusable_reason:
         raise _fail(project, snapshot.index.unusable_reason, log)

@@ -30,6 +30,7 @@ import asyncio
 import concurrent.futures
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -54,9 +55,10 @@ REASON_LIMIT = 400
 
 @dataclass(frozen=True)
 class Attempt:
-    model: str
+    model: str  # as shown: a name that looks like a key is replaced (``shown_model``)
     outcome: str  # "ok" | "error:<kind>" | "unparseable:<reason>"
     detail: str = ""  # e.g. the name of an unset key variable; never request content or a key
+    endpoint: str = ""  # the base URL asked, without user info, query or fragment
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ class _Reply:
     content: str | None = None
     usage: dict[str, Any] | None = None
     rejects_reasoning: bool = False
+    cause: str = ""  # what the transport said (``[Errno 111] Connection refused``), redacted
 
 
 def call_pool(entries: Sequence[ModelEntry], messages: list[dict[str, Any]], *,
@@ -111,35 +114,38 @@ async def _run_pool(entries: tuple[ModelEntry, ...], messages: list[dict[str, An
         try:
             output = parse_output(reply.content or "")
         except UnparseableOutput as exc:
-            attempts.append(Attempt(entry.model, f"unparseable:{exc.reason}"))
+            attempts.append(Attempt(shown_model(entry.model), f"unparseable:{exc.reason}",
+                                    endpoint=endpoint(entry, env)))
             unparseable += 1
             if unparseable >= MAX_UNPARSEABLE:
                 raise ExtractionFailed(_reason("unparseable reply, and the resample failed too", attempts)) from None
             if index < len(entries) - 1:
                 index += 1
             continue  # last entry: the resample goes to the same model
-        attempts.append(Attempt(entry.model, "ok"))
+        attempts.append(Attempt(shown_model(entry.model), "ok", endpoint=endpoint(entry, env)))
         return PoolResult(output, entry.model, tuple(attempts), reply.content or "", reply.usage)
-    raise ExtractionFailed(_reason(f"all {len(entries)} models failed", attempts))
+    raise ExtractionFailed(_reason(f"no model answered ({len(entries)} tried)", attempts))
 
 
 async def _ask_entry(entry: ModelEntry, messages: list[dict[str, Any]], effort: str | None,
                      should_cancel: Callable[[], bool] | None, env: Mapping[str, str],
                      attempts: list[Attempt]) -> _Reply | None:
     """One entry's reply, or None after recording why it gave none."""
+    model, where = shown_model(entry.model), endpoint(entry, env)
     key_name = entry.api_key_env or (None if entry.base_url else "OPENAI_API_KEY")
     key = env.get(key_name) if key_name else PLACEHOLDER_KEY
     if not key:
         # The variable's name comes from the config: config values are never written to status or logs.
         named = "the variable named by api_key_env" if entry.api_key_env else str(key_name)
-        attempts.append(Attempt(entry.model, "error:missing-key", f"{named} is not set"))
+        attempts.append(Attempt(model, "error:missing-key", f"{named} is not set", where))
         return None
     reply = await _request(entry, key, messages, effort, should_cancel, env)
     if reply.rejects_reasoning and effort is not None:
-        attempts.append(Attempt(entry.model, "error:reasoning-effort-rejected"))
+        attempts.append(Attempt(model, "error:reasoning-effort-rejected", endpoint=where))
         reply = await _request(entry, key, messages, None, should_cancel, env)
     if reply.error is not None:
-        attempts.append(Attempt(entry.model, f"error:{reply.error}"))
+        cause = f"after {entry.timeout:g} s" if reply.error == "timeout" else reply.cause
+        attempts.append(Attempt(model, f"error:{reply.error}", cause, where))
         return None
     return reply
 
@@ -195,7 +201,10 @@ def _classify(openai: Any, task: asyncio.Future[Any]) -> _Reply:
     """Turn a finished request into a reply or an error kind (ECOSYSTEM.md §5 lists the odd cases)."""
     exc = task.exception()
     if exc is not None:
-        return _Reply(error=_error_kind(openai, exc), rejects_reasoning=_rejects_reasoning(openai, exc))
+        kind = _error_kind(openai, exc)
+        # Only a connection error's cause adds to its kind; an HTTP error's repeats the status.
+        return _Reply(error=kind, rejects_reasoning=_rejects_reasoning(openai, exc),
+                      cause=_cause(exc) if kind == "connection" else "")
     completion = task.result()
     choices = getattr(completion, "choices", None)
     if not isinstance(choices, list):
@@ -252,13 +261,82 @@ def _usage(completion: Any) -> dict[str, Any] | None:
     return dumped if isinstance(dumped, dict) else None
 
 
+# What each error kind means to the user; the transport's own words follow in parentheses.
+_CAUSES = {
+    "timeout": "no reply",
+    "connection": "cannot connect",
+    "rate-limited": "rate-limited (HTTP 429)",
+    "not-a-completion": "the reply is not a chat completion (wrong endpoint?)",
+    "no-choices": "the reply holds no answer",
+    "invalid-response": "the reply is not valid JSON",
+    "client": "the client refused the request",
+    "missing-key": "no key",
+    "reasoning-effort-rejected": "the server rejected reasoning_effort; retried without it",
+}
+_HTTP = {400: "bad request", 401: "the key was refused", 403: "forbidden", 404: "no such model or endpoint",
+         408: "request timeout", 413: "request too large", 422: "request rejected", 500: "server error",
+         502: "bad gateway", 503: "server unavailable", 504: "gateway timeout"}
+_NAME_RUNS = re.compile(r"[A-Za-z0-9]+")
+HIDDEN_MODEL = "<a model name that looks like a key, not shown>"
+
+
+def _looks_like_key(text: str) -> bool:
+    from chord_git.secrets import find
+    from chord_git.secrets.verdicts.shapes import looks_random
+
+    return bool(find(text)) or any(len(run) >= 16 and looks_random(run) for run in _NAME_RUNS.findall(text))
+
+
+def shown_model(name: str) -> str:
+    """The model's name as reasons and logs show it: a key pasted as a model name is never echoed."""
+    return HIDDEN_MODEL if _looks_like_key(name) else name
+
+
+def endpoint(entry: ModelEntry, env: Mapping[str, str]) -> str:
+    """The base URL an entry is sent to, as reasons show it: no user info, query or fragment."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    url = entry.base_url or env.get("OPENAI_BASE_URL") or OFFICIAL_BASE_URL
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        return "an unreadable base URL"
+    if ":" in host:
+        host = f"[{host}]"
+    shown = urlunsplit((parts.scheme, host + port, parts.path, "", ""))
+    return "a base URL that looks like a key, not shown" if _looks_like_key(shown) else shown
+
+
+def _cause(exc: BaseException) -> str:
+    """The transport's one-line explanation (the connection error under an APIConnectionError)."""
+    inner = str(exc.__cause__ or "").strip()
+    text = inner.splitlines()[0] if inner else ""
+    if not text or len(text) > 120:
+        return ""
+    from chord_git.secrets import redact
+
+    return redact(text)
+
+
+def _describe(attempt: Attempt) -> str:
+    kind, _, detail = attempt.outcome.partition(":")
+    if kind == "unparseable":
+        text = f"unparseable reply ({detail})"
+    elif detail.startswith("http-") and detail[5:].isdigit():
+        status = int(detail[5:])
+        text = f"HTTP {status}" + (f" ({_HTTP[status]})" if status in _HTTP else "")
+    else:
+        text = _CAUSES.get(detail, detail or kind)
+    if attempt.detail:
+        text += f" ({attempt.detail})"
+    where = f" at {attempt.endpoint}" if attempt.endpoint else ""
+    return f"{attempt.model}{where}: {text}"
+
+
 def _reason(head: str, attempts: list[Attempt]) -> str:
-    parts = []
-    for attempt in attempts:
-        kind, _, detail = attempt.outcome.partition(":")
-        text = f"unparseable ({detail})" if kind == "unparseable" else detail or kind
-        if attempt.detail:
-            text += f" ({attempt.detail})"
-        parts.append(f"{attempt.model} {text}")
-    reason = f"{head}: {', '.join(parts)}" if parts else head
+    """``no model answered (2 tried): m1 at http://…/v1: cannot connect (…); m2 at …: HTTP 500 (…)``."""
+    parts = [_describe(attempt) for attempt in attempts]
+    reason = f"{head}: {'; '.join(parts)}" if parts else head
     return reason if len(reason) <= REASON_LIMIT else reason[: REASON_LIMIT - 1] + "…"

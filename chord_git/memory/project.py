@@ -46,6 +46,12 @@ class Project:
     def promotions_dir(self) -> Path:
         return self.root / PROMOTIONS_DIR
 
+    @property
+    def is_project(self) -> bool:
+        """A git work tree, or a folder that already has memory: memory never starts in a random
+        folder, so outside both there is nothing to load and extraction is off."""
+        return self.repo is not None or self.memory_md.exists() or self.chord_dir.is_dir()
+
     def relative(self, path: Path) -> str:
         """Project-root-relative POSIX path (R3): what memory files and reports show."""
         try:

@@ -60,7 +60,7 @@ def target_problem(path: str) -> str | None:
     if "\\" in path:
         return "target path must use forward slashes"
     if path.startswith(("/", "~")) or _WINDOWS_DRIVE.match(path) or absolute_paths(path):
-        return "target path is absolute (R3: project-relative only)"
+        return "target path is absolute (project-relative only)"
     parts = path.split("/")
     if any(len(part.encode("utf-8", "surrogateescape")) > 255 for part in parts):
         return "a target path component is longer than 255 bytes"
@@ -158,7 +158,8 @@ def parse(text: str, expected_id: str | None = None) -> tuple[PromotionFile | No
         problems.append(Problem(close + 2, "cap", f"proposed text has {len(body)} characters (cap {TEXT_CAP})"))
     for offset, raw in enumerate(lines):
         if absolute_paths(raw):
-            problems.append(Problem(offset + 1, "absolute-path", "absolute path in a memory file (R3: use project-relative paths)"))
+            problems.append(Problem(offset + 1, "absolute-path",
+                                    "absolute path in a memory file (use project-relative paths)"))
     if problems:
         return None, problems
     assert pid and target and path and values["reason"] and values["created"]

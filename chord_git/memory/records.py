@@ -102,7 +102,8 @@ def _validate(front: frontmatter.FrontMatter,
     if status is not None and status not in STATUSES:
         problems.append(Problem(at("status"), "status", f"unknown status {status!r}"))
     if source == "assistant" and status not in (None, "unverified"):
-        problems.append(Problem(at("status"), "status", "an assistant-sourced record must be 'unverified' (R20)"))
+        problems.append(Problem(at("status"), "status",
+                                "an assistant-sourced record must be 'unverified' (only the user can state or confirm)"))
     if source == "user" and not values["evidence"]:
         problems.append(Problem(at("evidence") or 2, "evidence", "a user-sourced record needs the user's words in 'evidence'"))
     summary, statement = values["summary"], values["statement"]
@@ -124,7 +125,8 @@ def _validate(front: frontmatter.FrontMatter,
     problems.extend(section_problems)
     for offset, line in enumerate(lines):
         for _start, _end in absolute_paths(line):
-            problems.append(Problem(offset + 1, "absolute-path", "absolute path in a memory file (R3: use project-relative paths)"))
+            problems.append(Problem(offset + 1, "absolute-path",
+                                    "absolute path in a memory file (use project-relative paths)"))
             break
     if problems:
         return None, problems, sections

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
+MOVED = {"up": "up one line", "down": "down one line", "top": "to the top of the index"}
+
+
 class _Quit(Exception):
     """The user chose to stop reviewing."""
 
@@ -138,6 +141,7 @@ class _Session:
                     continue
                 if moved:
                     self.changes += 1
+                    self.show(f"moved {MOVED[where]}; nothing was staged", "green")
                 else:
                     self.show(f"not moved: already at the {'bottom' if where == 'down' else 'top'}", "dim")
 
@@ -157,7 +161,8 @@ class _Session:
                     continue
                 break
             if choice == "x":
-                self.attempt("delete", lambda: _delete_orphan(self.project, item.id))
+                if self.attempt("delete", lambda: _delete_orphan(self.project, item.id)):
+                    self.show(f"deleted orphan record {item.id}; nothing was staged", "yellow")
 
 
 def _delete_orphan(project: Project, rid: str) -> None:

@@ -11,6 +11,7 @@ from chord_git.config import OFF_MESSAGE
 from testing.fake_openai import FakeOpenAI, Reply, Status
 from testing.commands import run
 from testing.gitutil import cli_env, index_digest, run_cli
+from testing.memory_files import promotion
 from tests.extraction.extract_support import (
     KEY_ENV,
     configure,
@@ -40,7 +41,7 @@ def test_extract_prints_one_line_and_writes(repo: Path, fake_openai: FakeOpenAI)
     before = index_digest(repo)
     result = run_cli(repo, "extract", "--session", str(_session(repo)), env=_env())
     assert result.returncode == 0, result.stderr
-    assert result.stdout == "cli-1: written 1, replaced 0, dropped 1 (evidence-not-found 1) [m1]\n"
+    assert result.stdout == "cli-1: written 1, replaced 0, dropped 1 (evidence-not-found 1), promotion files 0 [m1]\n"
     assert "Use pnpm, never npm." in (repo / "MEMORY.md").read_text()
     assert index_digest(repo) == before
     shown = run(status, repo)
@@ -63,9 +64,37 @@ def test_extract_dry_run_shows_records_and_index_lines(repo: Path, fake_openai: 
     before = tree_texts(repo)
     result = run_cli(repo, "extract", "--session", str(_session(repo)), "--dry-run", env=_env())
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("cli-1: would write 1, replaced 0, dropped 0 [m1]\n")
+    assert result.stdout.startswith("cli-1: would write 1, replaced 0, dropped 0, promotion files 0 [m1]\n")
     assert "  - [preference] Use pnpm, never npm. ([" in result.stdout
     assert "--- .chord/memory/records/" in result.stdout and 'evidence: "this repo only uses pnpm' in result.stdout
+    assert tree_texts(repo) == before
+
+
+LINT = "Run `make lint` before pushing."
+
+
+def test_extract_counts_the_promotion_files_it_writes(repo: Path, fake_openai: FakeOpenAI) -> None:
+    configure(repo, fake_openai)
+    fake_openai.script("m1", Reply(reply(PNPM, promotions=[promotion(None, "docs/dev.md", LINT)])))
+    result = run_cli(repo, "extract", "--session", str(_session(repo)), env=_env())
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "cli-1: written 1, replaced 0, dropped 0, promotion files 1 [m1]\n"
+    [written] = (repo / ".chord/memory/promotions").glob("*.md")
+    assert LINT in written.read_text()
+
+
+def test_extract_dry_run_shows_the_promotion_files_it_would_write(repo: Path, fake_openai: FakeOpenAI) -> None:
+    configure(repo, fake_openai)
+    fake_openai.script("m1", Reply(reply(promotions=[promotion(None, "docs/dev.md", LINT)])))
+    before = tree_texts(repo)
+    result = run_cli(repo, "extract", "--session", str(_session(repo)), "--dry-run", env=_env())
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "cli-1: would write 0, replaced 0, dropped 0, promotion files 1 [m1]"
+    assert lines[1] == ""
+    assert lines[2].startswith("--- .chord/memory/promotions/")
+    assert lines[2].endswith(".md (promotion to docs/dev.md, for git memory review)")
+    assert lines[3:] == [LINT]
     assert tree_texts(repo) == before
 
 
@@ -82,9 +111,12 @@ def test_a_failed_run_exits_1_with_its_reason(repo: Path, fake_openai: FakeOpenA
     fake_openai.script("m1", Status(500)).script("m2", Status(503))
     result = run_cli(repo, "extract", "--session", str(_session(repo)), "--json", env=_env())
     assert result.returncode == 1
-    assert result.stderr == "git memory: all 2 models failed: m1 http-500, m2 http-503\n"
-    assert json.loads(result.stdout) == {"outcome": "failed", "reason": "all 2 models failed: m1 http-500, m2 http-503"}
-    assert run(status, repo).stdout.startswith("MEMORY-FAIL: all 2 models failed")
+    url = fake_openai.base_url
+    reason = (f"no model answered (2 tried): m1 at {url}: HTTP 500 (server error); "
+              f"m2 at {url}: HTTP 503 (server unavailable)")
+    assert result.stderr == f"git memory: {reason}\n"
+    assert json.loads(result.stdout) == {"outcome": "failed", "reason": reason}
+    assert run(status, repo).stdout.startswith("MEMORY-FAIL: no model answered (2 tried): m1 at ")
 
 
 def test_a_busy_agent_preempts_a_main_pool_run(repo: Path, fake_openai: FakeOpenAI) -> None:

@@ -168,8 +168,37 @@ def test_all_failing_names_models_and_outcomes(fake_openai: FakeOpenAI) -> None:
     fake_openai.script("m2", Status(500))
     with pytest.raises(ExtractionFailed) as info:
         call_pool([entry(fake_openai, "m1", timeout=0.5), entry(fake_openai, "m2")], MESSAGES, env={})
-    assert str(info.value) == "all 2 models failed: m1 timeout, m2 http-500"
+    url = fake_openai.base_url
+    assert str(info.value) == (f"no model answered (2 tried): m1 at {url}: no reply (after 0.5 s); "
+                               f"m2 at {url}: HTTP 500 (server error)")
     assert info.value.exit_code == 1
+
+
+def test_a_connection_failure_names_model_endpoint_and_cause() -> None:
+    dead = closed_port_url()
+    with pytest.raises(ExtractionFailed) as info:
+        call_pool([ModelEntry(model="evil-model", base_url=dead, timeout=2)], MESSAGES, env={})
+    reason = str(info.value)
+    assert reason.startswith(f"no model answered (1 tried): evil-model at {dead}: cannot connect (")
+    assert "refused" in reason.lower() or "failed" in reason.lower()  # the transport's own words
+
+
+def test_a_key_pasted_as_the_model_name_is_not_echoed() -> None:
+    dead = closed_port_url()
+    pasted = "sk-proj-" + "Qm7XvR2kLp9TzW4nYb8sHc3JdF6gAe1Ui0oP5rStUvWx"
+    with pytest.raises(ExtractionFailed) as info:
+        call_pool([ModelEntry(model=pasted, base_url=dead, timeout=2)], MESSAGES, env={})
+    reason = str(info.value)
+    assert pasted not in reason and pasted[8:24] not in reason
+    assert reason.startswith(f"no model answered (1 tried): <a model name that looks like a key, not shown> at {dead}: ")
+
+
+def test_the_endpoint_is_shown_without_user_info_or_query() -> None:
+    from chord_git.extraction.pool import OFFICIAL_BASE_URL, endpoint
+
+    assert endpoint(ModelEntry(model="m", base_url="http://user:pw@127.0.0.1:8/v1?key=abc#x"), {}) == "http://127.0.0.1:8/v1"
+    assert endpoint(ModelEntry(model="m"), {}) == OFFICIAL_BASE_URL
+    assert endpoint(ModelEntry(model="m"), {"OPENAI_BASE_URL": "https://proxy.example/v1"}) == "https://proxy.example/v1"
 
 
 def test_empty_pool() -> None:
@@ -199,7 +228,9 @@ def test_unparseable_twice_fails_without_trying_further(fake_openai: FakeOpenAI,
         call_pool(pool, MESSAGES, env={})
     reason = str(info.value)
     assert reason.startswith("unparseable reply, and the resample failed too: ")
-    assert "m1 unparseable (not JSON" in reason and "m2 unparseable (unknown field 'foo')" in reason
+    url = fake_openai.base_url
+    assert f"m1 at {url}: unparseable reply (not JSON" in reason
+    assert f"m2 at {url}: unparseable reply (unknown field 'foo')" in reason
     assert "\n" not in reason
     assert fake_openai.hits("m3") == 0
 
@@ -223,7 +254,7 @@ def test_last_model_resamples_itself(fake_openai: FakeOpenAI, good_output: dict[
 
 def test_single_model_unparseable_twice(fake_openai: FakeOpenAI) -> None:
     fake_openai.script("only", Reply("oops"))
-    with pytest.raises(ExtractionFailed, match="only unparseable .* only unparseable"):
+    with pytest.raises(ExtractionFailed, match="only at .*: unparseable reply .*; only at .*: unparseable reply"):
         call_pool([entry(fake_openai, "only")], MESSAGES, env={})
     assert fake_openai.hits("only") == 2
 
@@ -241,7 +272,7 @@ def test_missing_key_variable_skips_entry(fake_openai: FakeOpenAI, good_output: 
 
 
 def test_missing_key_in_failure_reason(fake_openai: FakeOpenAI) -> None:
-    with pytest.raises(ExtractionFailed, match=r"m1 missing-key \(the variable named by api_key_env is not set\)"):
+    with pytest.raises(ExtractionFailed, match=r"m1 at \S+: no key \(the variable named by api_key_env is not set\)"):
         call_pool([entry(fake_openai, "m1", api_key_env=UNSET_VAR)], MESSAGES, env={})
 
 

@@ -40,6 +40,7 @@ def test_accept_reject_forget_move_open_and_delete(memo: Memo) -> None:
     assert "## Conclusion" in screen and f"id: {A1}" in screen
     term.send("d")  # A1 below A2
     screen = term.expect(PROMPT)
+    assert "moved down one line; nothing was staged" in screen  # every action confirms itself
     assert f"entry 2/2: {A2}" in screen
     term.send("f")  # forget A2
     screen = term.expect(PROMPT)
@@ -48,7 +49,7 @@ def test_accept_reject_forget_move_open_and_delete(memo: Memo) -> None:
         term.send("k")
         screen = term.expect(PROMPT)
     term.send("x")  # delete the old orphan's record file
-    term.expect(PROMPT)
+    assert f"deleted orphan record {ORPHAN}; nothing was staged" in term.expect(PROMPT)
     term.send("q")
     rest = term.finish()
     assert rest == 0, term.seen
@@ -77,7 +78,7 @@ def test_move_up_and_top_then_quit(memo: Memo) -> None:
     term.send("k")
     term.expect(PROMPT)
     term.send("t")  # A2 to the top
-    term.expect(PROMPT)
+    assert "moved to the top of the index; nothing was staged" in term.expect(PROMPT)
     term.send("q")
     assert term.finish() == 0
     assert listed(memo.root) == [A2, USER, A1]

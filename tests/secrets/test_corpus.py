@@ -46,3 +46,32 @@ def test_a_missing_corpus_fails_in_ci_and_skips_elsewhere(tmp_path: Path, monkey
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="shared corpus not found"):
         shared_corpus("secrets", "CHORD_CORPUS", holds=FILES)
+
+
+def test_a_corpus_folder_missing_a_file_says_which(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "corpus" / "secrets"
+    folder.mkdir(parents=True)
+    (folder / "gitleaks.jsonl").write_text("")
+    monkeypatch.setenv("CHORD_CORPUS", str(folder))
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception) as missing:
+        shared_corpus("secrets", "CHORD_CORPUS", holds=FILES)
+    assert str(missing.value) == (f"shared corpus at {folder} lacks detect_secrets.jsonl, benign_memory.jsonl "
+                                  "(CHORD_CORPUS names the …/corpus/secrets folder holding gitleaks.jsonl, "
+                                  "detect_secrets.jsonl, benign_memory.jsonl)")
+
+
+def test_the_corpus_parent_is_refused_with_the_folder_to_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "corpus" / "secrets"
+    folder.mkdir(parents=True)
+    for name in FILES:
+        (folder / name).write_text("")
+    monkeypatch.setenv("CHORD_CORPUS", str(folder.parent))
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception) as wrong:
+        shared_corpus("secrets", "CHORD_CORPUS", holds=FILES)
+    assert str(wrong.value).startswith(f"shared corpus at {folder.parent} lacks gitleaks.jsonl, detect_secrets.jsonl, "
+                                       f"benign_memory.jsonl: CHORD_CORPUS names the …/corpus/secrets folder itself "
+                                       f"(set CHORD_CORPUS={folder})")
+    monkeypatch.setenv("CHORD_CORPUS", str(folder))
+    assert shared_corpus("secrets", "CHORD_CORPUS", holds=FILES) == folder

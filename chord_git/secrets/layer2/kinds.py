@@ -51,7 +51,7 @@ LAYER1_FORMAT_FAMILIES = frozenset({
 
 def secret_finding(path: str, line: int, kind: str, layer: str = "detect-secrets") -> Finding:
     """A secret on an added line of ``path``, as every report shows it."""
-    origin = "our sanitizer" if layer == "sanitizer" else layer
+    origin = "chord-git's secret rules" if layer == "sanitizer" else layer
     message = f"possible secret, found by {origin}: remove it from memory and rotate it"
     return Finding(path, Problem(line, kind, message), layer=layer)
 
