@@ -228,6 +228,8 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
 
     p = sub.add_parser("merge-driver", help="git's merge driver for MEMORY.md: git runs it with %%O %%A %%B %%P")
     p.add_argument("--marker-size", type=_positive, default=7, metavar="N", help="conflict marker size (git's %%L)")
+    p.add_argument("--labels", nargs=3, metavar=("OURS", "BASE", "THEIRS"),
+                   help="conflict labels (git's %%X %%S %%Y; left unexpanded by git before 2.44: ours, base, theirs)")
     p.add_argument("base", type=Path, metavar="BASE", help="the common ancestor's version (%%O)")
     p.add_argument("ours", type=Path, metavar="OURS", help="our version; the result is written here (%%A)")
     p.add_argument("theirs", type=Path, metavar="THEIRS", help="their version (%%B)")
@@ -252,7 +254,8 @@ def _dispatch(args: argparse.Namespace, out: Output, formats: Formats | None = N
         # Before project discovery and config: git calls this mid-merge, and a bad config must
         # not turn a mergeable MEMORY.md into a conflict.
         from chord_git.commands.merge_driver import merge_driver
-        return merge_driver(args.base, args.ours, args.theirs, args.path, out, marker_size=args.marker_size)
+        return merge_driver(args.base, args.ours, args.theirs, args.path, out, marker_size=args.marker_size,
+                            labels=args.labels)
     if args.command == "setup":
         from chord_git.commands.setup import setup_merge, setup_snippet
         if args.setup_what == "merge":

@@ -30,12 +30,13 @@ from chord_git.ui import Output
 DRIVER = "chord-memory"
 NAME = "chord-git: MEMORY.md, managed section merged entry by entry"
 # git runs the driver through sh, with %O %A %B (temp files), %P (the path) and %L (marker size)
-# already shell-quoted. Without git-memory on PATH (an inactive venv, a GUI with another PATH) it
-# falls back to git's own text merge, so the file conflicts exactly as it would without a driver
-# instead of being left as ours alone.
+# already shell-quoted, and from git 2.44 on %X %S %Y (the labels git prints on conflicts: ours,
+# the base, theirs; older git passes them as they are). Without git-memory on PATH (an inactive
+# venv, a GUI with another PATH) it falls back to git's own text merge, so the file conflicts
+# exactly as it would without a driver instead of being left as ours alone.
 COMMAND = (
     "if command -v git-memory >/dev/null 2>&1; "
-    "then exec git-memory merge-driver --marker-size %L -- %O %A %B %P; "
+    "then exec git-memory merge-driver --marker-size %L --labels %X %S %Y -- %O %A %B %P; "
     "else echo 'git memory: git-memory is not on PATH; '%P' merged as plain text' >&2; "
     "exec git merge-file --marker-size=%L -L ours -L base -L theirs %A %O %B; fi"
 )

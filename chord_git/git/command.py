@@ -11,7 +11,9 @@ many commits, go through ``diff-tree`` and ``cat-file`` here too (``commit_chang
 through pygit2 (``libgit2``). The plain data types both return live in ``changes``.
 
 It also holds the few repository settings the tool reads or writes through git itself: a config
-value in the repository's own config file, attributes, and the files git lists.
+value in the repository's own config file, attributes, and the files git lists; and git's own
+three-way text merge (``merge_file``), which the MEMORY.md merge driver uses for every line it
+merges as text.
 """
 from __future__ import annotations
 
@@ -314,6 +316,52 @@ def local_config(workdir: Path, key: str) -> str | None:
     except OSError as exc:
         raise RepoError(f"cannot run git: {exc.strerror}") from None
     return out.decode("utf-8", "surrogateescape").rstrip("\n") if returncode == 0 else None
+
+
+def config_value(workdir: Path, key: str) -> str | None:
+    """``key`` as git sees it from ``workdir``: every config file, and ``git -c`` options, which git
+    hands on to the commands it runs (a merge driver) through its environment."""
+    try:
+        returncode, out, _err = _spawn(["git", "-C", str(workdir), "config", "--get", key], None)
+    except OSError as exc:
+        raise RepoError(f"cannot run git: {exc.strerror}") from None
+    return out.decode("utf-8", "surrogateescape").rstrip("\n") if returncode == 0 else None
+
+
+# git merge-file's option for each merge.conflictStyle; ``--no-diff3`` so that no config file of
+# the folder git runs in can change the style asked for.
+_STYLE_OPTIONS = {"merge": "--no-diff3", "diff3": "--diff3", "zdiff3": "--zdiff3"}
+
+
+def merge_file(base: bytes, ours: bytes, theirs: bytes, *, labels: tuple[str, str, str], marker_size: int,
+               style: str) -> tuple[int, bytes]:
+    """``git merge-file -p`` of three versions: (git's exit status, the merged bytes).
+
+    The status is the number of conflicts, at most 127. ``labels`` (ours, base, theirs) follow
+    the marker lines as in ``git merge-file -L``; ``style`` is a ``merge.conflictStyle``, always
+    passed explicitly, so no config file decides it behind the caller's back. The versions go to
+    files in a fresh private folder, where git runs (merge-file runs no hooks and reads no
+    attributes). A failure (a NUL byte makes git call a file binary) is a ``RepoError`` with git's
+    first line of error output.
+    """
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="chord-merge-") as folder:
+        names = ("ours", "base", "theirs")
+        for name, data in zip(names, (ours, base, theirs)):
+            with open(os.path.join(folder, name), "wb") as handle:
+                handle.write(data)
+        label_args = [arg for label in labels for arg in ("-L", label)]
+        argv = ["git", "-C", folder, "merge-file", "-p", f"--marker-size={marker_size}", _STYLE_OPTIONS[style],
+                *label_args, *names]
+        try:
+            returncode, out, err = _spawn(argv, b"")
+        except OSError as exc:
+            raise RepoError(f"cannot run git: {exc.strerror}") from None
+    if not 0 <= returncode <= 127:
+        message = err.decode("utf-8", "replace").strip().splitlines()
+        raise RepoError(f"git merge-file failed: {message[0] if message else returncode}")
+    return returncode, out
 
 
 def listed_files(workdir: Path, name: str) -> list[str]:

@@ -1,5 +1,5 @@
 """Three-way merge of MEMORY.md for git's merge driver: the managed section as entries, the
-user's text around it line by line. Pure: three byte strings in, bytes and a conflict count out.
+user's text around it by ``git merge-file``. Three byte strings in, bytes and a conflict count out.
 
 The managed section is merged by record id, never by line: an entry added on either side is
 kept, one removed on either side (forget, retire, promote, a revision replacing it) stays removed,
@@ -10,18 +10,23 @@ side: right below the entry above them, or, when they were on top there (new ent
 R28), right above the entry below them; so ours' first line stays first. With no neighbour
 left, they follow ours' entries.
 
-The text outside the markers is merged like ``git merge-file``, with the whole section standing in
-as one line, so it may move only as a unit; only there can conflicts remain. Anything the entry
-merge cannot place (broken markers or index lines on a side, the section moved differently on
-both sides, one side deleted it while the other changed it) falls back to a plain three-way text
-merge of the whole file, which never loses a byte of either side.
+The text outside the markers is merged by ``git merge-file`` itself, in the user's conflict
+style, marker size and labels, with the whole section standing in as one block of placeholder
+lines, the same on every side: it may move only as a unit, and a conflict is never joined across
+it. Only there can conflicts remain. Anything the entry merge cannot place (broken markers or
+index lines on a side, the section in a conflict or moved differently on both sides, one side
+deleted it while the other changed it) falls back to ``git merge-file`` on the whole file, which
+never loses a byte of either side.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import hashlib
+import os
+from collections.abc import Sequence
 
+from chord_git.git import command
 from chord_git.support.dataclass_lazy import dataclass, replace
-from chord_git.memory import diff3, index_file
+from chord_git.memory import index_file
 from chord_git.memory.index_file import Blank, Entry, Line, MemoryDoc
 
 # Problems that do not stop the entry merge: bytes outside the markers merge as text, and a
@@ -30,8 +35,25 @@ _TOLERATED = frozenset({"encoding-outside", "index-duplicate"})
 _MOVED = "the managed section was moved or removed differently on the two sides; merged as plain text"
 _UNPLACEABLE = "one side removed or repeated the managed section, the other changed it; merged as plain text"
 _UNPARSABLE = "the entry merge would not parse as MEMORY.md; merged as plain text"
-# Above this many lines per side a line diff costs more than it can be worth for an index.
-MAX_LINES = 50_000
+_BINARY = "git merges no file holding a NUL byte as text; left as ours, conflicted"
+STYLES = ("merge", "diff3", "zdiff3")
+# git calls a file binary when a NUL byte sits in its first 8,000 bytes (and then merges nothing).
+_BINARY_PROBE = 8000
+# More than three lines (with letters) between two conflicts keep git from joining them: the
+# placeholder block is four, so the section never ends up inside a joined conflict.
+_BLOCK_LINES = 4
+
+
+@dataclass(frozen=True)
+class Markers:
+    """How conflicts are written, as git would write them without the driver: the marker size
+    (git's ``%L``), ``merge.conflictStyle`` and the three labels."""
+
+    size: int = 7
+    style: str = "merge"
+    ours: str = "ours"
+    base: str = "base"
+    theirs: str = "theirs"
 
 
 @dataclass(frozen=True)
@@ -46,26 +68,26 @@ class MergeResult:
         return self.conflicts == 0
 
 
-class _Section:
-    """Stands for the whole managed section among the user's lines."""
-
-    def __repr__(self) -> str:
-        return "<managed section>"
-
-
-SECTION = _Section()
-Token = str | _Section
-
-
 @dataclass(frozen=True)
 class _Side:
     bom: bool
-    tokens: tuple[Token, ...]
+    text: str  # without the BOM
     doc: MemoryDoc
 
     @property
     def lines(self) -> tuple[Line, ...]:
         return self.doc.lines if self.doc.has_markers else ()
+
+    def section(self) -> tuple[str, str, str, str] | None:
+        """(text before the begin line, the begin line, the end line, text after it), line endings
+        kept; None without markers."""
+        if not self.doc.has_markers:
+            return None
+        prefix, suffix = self.doc.prefix, self.doc.suffix
+        cut = prefix.rfind("\n", 0, len(prefix) - 1) + 1
+        newline = suffix.find("\n")
+        end = suffix[:newline + 1] if newline >= 0 else suffix
+        return prefix[:cut], prefix[cut:], end, suffix[len(end):]
 
 
 def _read(data: bytes, label: str, path: str) -> _Side | str:
@@ -74,16 +96,7 @@ def _read(data: bytes, label: str, path: str) -> _Side | str:
     serious = [p for p in problems if p.kind not in _TOLERATED]
     if doc is None or serious:
         return f"{label} side: {(serious or problems)[0].at(path)}"
-    if not doc.has_markers:
-        return _Side(bom, tuple(diff3.split_lines(text)), doc)
-    before = diff3.split_lines(doc.prefix)[:-1]
-    after = diff3.split_lines(doc.suffix)[1:]
-    return _Side(bom, (*before, SECTION, *after), doc)
-
-
-def _marker_lines(doc: MemoryDoc) -> tuple[str, str]:
-    """The begin line with its ending and the end line with its own (possibly none)."""
-    return diff3.split_lines(doc.prefix)[-1], diff3.split_lines(doc.suffix)[0]
+    return _Side(bom, text, doc)
 
 
 def _reordered(side: Sequence[str], base: Sequence[str]) -> bool:
@@ -162,68 +175,155 @@ def merge_entries(base: Sequence[Line], ours: Sequence[Line], theirs: Sequence[L
     return merged, notes
 
 
-def _newline_of(data: bytes) -> str:
-    first = data.find(b"\n")
-    return "\r\n" if first > 0 and data[first - 1:first] == b"\r" else "\n"
+def _eol(line: str) -> str:
+    return "\r\n" if line.endswith("\r\n") else "\n" if line.endswith("\n") else ""
 
 
-def text_merge(base: bytes, ours: bytes, theirs: bytes, *, marker_size: int = 7,
+def _token(*sides: bytes) -> str:
+    """A word none of the sides holds, the same for the same input: it marks the placeholder and
+    the labels git is given, so every line holding it is ours to read. From a hash of the input,
+    which the input cannot contain (a counted guess could be planted, and each miss rescans)."""
+    digest = hashlib.sha256(b"\0".join(sides)).hexdigest()
+    for n in range(len(digest) - 15):
+        token = f"chord-merge-{digest[n:n + 16]}"
+        if not any(token.encode() in side for side in sides):
+            return token
+    raise ValueError("no unused token")  # unreachable: each miss needs the input to hold a hash of itself
+
+
+@dataclass(frozen=True)
+class _Merged:
+    """git's merge with the caller's labels put back: the lines (line endings kept), for each
+    whether it is inside a conflict (its marker lines included), and the number of conflicts."""
+
+    lines: list[bytes]
+    in_conflict: list[bool]
+    conflicts: int
+
+
+def _split(data: bytes) -> list[bytes]:
+    """Lines with their endings; only ``\\n`` ends a line, as in git."""
+    parts = data.split(b"\n")
+    lines = [part + b"\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
+def _git_merge(base: bytes, ours: bytes, theirs: bytes, markers: Markers, token: str) -> _Merged:
+    """``git merge-file`` with ``token`` in the labels, so marker lines cannot be mistaken for the
+    user's own lines; then the caller's labels, exactly where git would have printed them."""
+    status, out = command.merge_file(base, ours, theirs, labels=(f"{token} ours", f"{token} base", f"{token} theirs"),
+                                     marker_size=markers.size, style=markers.style)
+    labels = {b"<": os.fsencode(markers.ours), b"|": os.fsencode(markers.base), b">": os.fsencode(markers.theirs)}
+    mark = token.encode()
+    lines = _split(out)
+    in_conflict: list[bool] = []
+    conflicts = 0
+    inside = False
+    for number, line in enumerate(lines):
+        kind = line[:1]
+        if mark in line and kind in labels:
+            eol = b"\r\n" if line.endswith(b"\r\n") else b"\n"
+            lines[number] = kind * markers.size + b" " + labels[kind] + eol
+            if kind == b"<":
+                conflicts += 1
+                inside = True
+            in_conflict.append(True)
+            if kind == b">":
+                inside = False
+            continue
+        in_conflict.append(inside)
+    if min(conflicts, 127) != status:
+        raise RuntimeError(f"git merge-file reported {status} conflicts, its output holds {conflicts}")
+    return _Merged(lines, in_conflict, conflicts)
+
+
+def _binary(*sides: bytes) -> bool:
+    return any(b"\0" in side[:_BINARY_PROBE] for side in sides)
+
+
+def text_merge(base: bytes, ours: bytes, theirs: bytes, *, markers: Markers = Markers(),
                notes: Sequence[str] = ()) -> MergeResult:
-    """A plain three-way merge of the whole file, bytes in and out, with git's conflict markers
-    (written with ours' newline)."""
-    markers = diff3.Markers(size=marker_size, newline=_newline_of(ours))
+    """``git merge-file`` on the whole file, bytes in and out, in the caller's conflict style,
+    marker size and labels. A file git calls binary stays ours, conflicted, as git leaves it."""
     if ours == theirs or theirs == base:
         return MergeResult(ours, 0, False, tuple(notes))
     if ours == base:
         return MergeResult(theirs, 0, False, tuple(notes))
-    sides = [diff3.split_lines(data.decode("utf-8", "surrogateescape")) for data in (base, ours, theirs)]
-    if max(len(lines) for lines in sides) > MAX_LINES:
-        # Too big to diff: one conflict holding both whole sides, so nothing is lost.
-        hunks = [diff3.Hunk(tuple(sides[1]), tuple(sides[0]), tuple(sides[2]), "conflict")]
-        notes = (*notes, f"more than {MAX_LINES} lines: not diffed, both sides kept whole")
-    else:
-        hunks = diff3.merge(*sides)
-    text, conflicts = diff3.render(hunks, str, markers)
-    return MergeResult(text.encode("utf-8", "surrogateescape"), conflicts, False, tuple(notes))
+    if _binary(base, ours, theirs):
+        return MergeResult(ours, 1, False, (*notes, _BINARY))
+    merged = _git_merge(base, ours, theirs, markers, _token(base, ours, theirs))
+    return MergeResult(b"".join(merged.lines), merged.conflicts, False, tuple(notes))
+
+
+def _stand_in(side: _Side, block: Sequence[str]) -> tuple[bytes, str | None]:
+    """The side's text with its managed section replaced by the placeholder block, and the
+    section as it was (None without one). The block's lines end as the begin line does, its last
+    as the end line does: git looks at the line endings around a conflict to write its markers."""
+    parts = side.section()
+    if parts is None:
+        return side.text.encode("utf-8", "surrogateescape"), None
+    before, begin, end, after = parts
+    stand_in = "".join(line + _eol(begin) for line in block[:-1]) + block[-1] + _eol(end)
+    section = side.text[len(before):len(side.text) - len(after)]
+    return (before + stand_in + after).encode("utf-8", "surrogateescape"), section
+
+
+def _placed(merged: _Merged, block: Sequence[str], token: str) -> list[int] | None:
+    """Where the placeholder block stands whole, outside every conflict, in git's merge; None when
+    any of its lines is inside a conflict or apart from the others."""
+    mark = token.encode()
+    lines = merged.lines
+    found = [n for n, line in enumerate(lines) if mark in line and line[:1] not in (b"<", b"|", b">")]
+    starts = [n for n in found if lines[n].rstrip(b"\r\n") == block[0].encode()]
+    if any(merged.in_conflict[n] for n in found) or len(found) != len(block) * len(starts):
+        return None
+    for start in starts:
+        if [line.rstrip(b"\r\n") for line in lines[start:start + len(block)]] != [b.encode() for b in block]:
+            return None
+    return starts
 
 
 def merge_memory(base: bytes, ours: bytes, theirs: bytes, *, path: str = "MEMORY.md",
-                 marker_size: int = 7) -> MergeResult:
+                 markers: Markers = Markers()) -> MergeResult:
     """Merge three versions of a MEMORY.md (``%O %A %B`` of a git merge driver)."""
-    markers = diff3.Markers(size=marker_size, newline=_newline_of(ours))
     read = [_read(data, label, path) for data, label in ((base, "base"), (ours, "ours"), (theirs, "theirs"))]
     b, o, t = read
     if not isinstance(b, _Side) or not isinstance(o, _Side) or not isinstance(t, _Side):
         reason = next(r for r in read if isinstance(r, str))
-        return text_merge(base, ours, theirs, marker_size=marker_size, notes=(f"{reason}; merged as plain text",))
-    if max(len(side.tokens) for side in (b, o, t)) > MAX_LINES:
-        return text_merge(base, ours, theirs, marker_size=marker_size)
-    hunks = diff3.merge(b.tokens, o.tokens, t.tokens, keep_apart=lambda token: token is SECTION)
-    if any(h.conflict and SECTION in (*h.ours, *h.base, *h.theirs) for h in hunks):
-        return text_merge(base, ours, theirs, marker_size=marker_size, notes=(_MOVED,))
+        return text_merge(base, ours, theirs, markers=markers, notes=(f"{reason}; merged as plain text",))
+    if _binary(base, ours, theirs):
+        return text_merge(base, ours, theirs, markers=markers)
     lines, notes = merge_entries(b.lines, o.lines, t.lines)
-    placed = sum(token is SECTION for h in hunks if not h.conflict for token in h.resolved())
-    if placed > 1 or placed == 0 and any(isinstance(line, Entry) for line in lines):
-        return text_merge(base, ours, theirs, marker_size=marker_size, notes=(_UNPLACEABLE,))
-    owner = next(side.doc for side in (o, t, b) if side.doc.has_markers) if placed else None
-    text, conflicts = diff3.render(hunks, _section_renderer(owner, lines), markers)
-    bom = t.bom if o.bom == b.bom else o.bom
-    data = index_file.encode(text, bom)
+    token = _token(base, ours, theirs)
+    block = [f"{token} managed section {n}" for n in range(1, _BLOCK_LINES + 1)]
+    (b_text, b_section), (o_text, o_section), (t_text, t_section) = (_stand_in(side, block) for side in (b, o, t))
+    merged = _git_merge(b_text, o_text, t_text, markers, token)
+    starts = _placed(merged, block, token)
+    if starts is None:
+        return text_merge(base, ours, theirs, markers=markers, notes=(_MOVED,))
+    if len(starts) > 1 or not starts and any(isinstance(line, Entry) for line in lines):
+        # Placed twice, or removed by one side while the other added to it.
+        return text_merge(base, ours, theirs, markers=markers, notes=(_UNPLACEABLE,))
+    out = merged.lines
+    if starts:
+        owner = next(side for side in (o, t, b) if side.doc.has_markers)
+        parts = owner.section()
+        assert parts is not None
+        _before, begin, end, _after = parts
+        at = starts[0]
+        last = out[at + len(block) - 1]
+        body = "".join(line.render() + (line.eol or owner.doc.newline) for line in lines)
+        section = (begin + body + end.rstrip("\r\n")).encode("utf-8", "surrogateescape")
+        # The end line ends as git left the block's last line: the section may have become the
+        # last line of the file, or stopped being it.
+        out = [*out[:at], section + last[len(last.rstrip(b"\r\n")):], *out[at + len(block):]]
+    text = b"".join(out).decode("utf-8", "surrogateescape")
     if not _valid(text, [line.id for line in lines if isinstance(line, Entry)]):
-        return text_merge(base, ours, theirs, marker_size=marker_size, notes=(_UNPARSABLE,))
-    return MergeResult(data, conflicts, True, tuple(notes))
-
-
-def _section_renderer(owner: MemoryDoc | None, lines: Sequence[Line]) -> Callable[[Token], str]:
-    def show(token: Token) -> str:
-        if isinstance(token, str):
-            return token
-        assert owner is not None
-        begin, end = _marker_lines(owner)
-        body = "".join(line.render() + (line.eol or owner.newline) for line in lines)
-        return begin + body + end
-
-    return show
+        return text_merge(base, ours, theirs, markers=markers, notes=(_UNPARSABLE,))
+    bom = t.bom if o.bom == b.bom else o.bom
+    return MergeResult(index_file.encode(text, bom), merged.conflicts, True, tuple(notes))
 
 
 def _valid(text: str, ids: list[str]) -> bool:

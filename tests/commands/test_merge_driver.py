@@ -14,6 +14,7 @@ from chord_git.memory import merge as merge_mod
 from chord_git.memory.index_file import BEGIN, END, Entry
 from chord_git.memory.project import discover
 from testing.gitutil import cli_env, git, index_digest, run_cli
+from testing.merge_corpus import git_merge_file
 
 
 def line(name: str) -> str:
@@ -59,6 +60,35 @@ def test_user_text_conflict_exits_1_with_git_markers(tmp_path: Path, run_main: R
     assert code == 1
     assert files[1].read_bytes().startswith(b"<<<<<<<<< ours\nours\n=========\ntheirs\n>>>>>>>>> theirs\n\n")
     assert err == "git memory: -odd/MEMORY.md: 1 conflict(s) left in the text outside the managed section\n"
+
+
+@pytest.mark.parametrize("style", ["diff3", "zdiff3", "merge"])
+def test_conflicts_follow_the_users_conflict_style_and_gits_labels(tmp_path: Path, repo: Path, run_main: Run,
+                                                                    monkeypatch: pytest.MonkeyPatch, style: str) -> None:
+    """As git would print them without the driver: the style from git's config, the labels git
+    passes from 2.44 on (``%X %S %Y``), and git's own merge-file bytes."""
+    git(repo, "config", "merge.conflictStyle", style)
+    monkeypatch.chdir(repo)  # git runs drivers at the top of the work tree
+    sides = (memory(["alpha"], "x\ny\n\n"), memory(["ours", "alpha"], "ours\ny\n\n"), memory(["alpha"], "theirs\ny\n\n"))
+    files = three(tmp_path, *sides)
+    labels = ("HEAD", "1a2b3c4 (merged common ancestors)", "topic")
+    code, _out, err = run_main("merge-driver", "--marker-size", "7", "--labels", *labels, "--", *map(str, files),
+                               "MEMORY.md")
+    assert code == 1, err
+    base_part = f"||||||| {labels[1]}\nx\n" if style != "merge" else ""
+    assert files[1].read_bytes() == (f"<<<<<<< HEAD\nours\n{base_part}=======\ntheirs\n>>>>>>> topic\ny\n\n".encode()
+                                     + memory(["ours", "alpha"], ""))
+    # The text around the section is exactly git merge-file's, with the same options.
+    stand_in = [side.replace(memory(n, ""), b"SECTION\n") for side, n in zip(sides, (["alpha"], ["ours", "alpha"], ["alpha"]))]
+    expected, status = git_merge_file(tmp_path, *stand_in, style=style, labels=labels)
+    assert status == 1 and files[1].read_bytes() == expected.replace(b"SECTION\n", memory(["ours", "alpha"], ""))
+
+
+def test_labels_an_older_git_leaves_unexpanded_or_empty_are_the_defaults(tmp_path: Path, run_main: Run) -> None:
+    files = three(tmp_path, memory(["alpha"], "x\n\n"), memory(["alpha"], "ours\n\n"), memory(["alpha"], "theirs\n\n"))
+    code, _out, _err = run_main("merge-driver", "--labels", "%X", "", "%Y", "--", *map(str, files))
+    assert code == 1
+    assert files[1].read_bytes().startswith(b"<<<<<<< ours\nours\n=======\ntheirs\n>>>>>>> theirs\n")
 
 
 def test_unreadable_input_exits_2_and_leaves_ours(tmp_path: Path, run_main: Run) -> None:

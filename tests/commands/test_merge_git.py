@@ -128,8 +128,10 @@ def setup_driver(repo: Path) -> list[str]:
     return [line.strip() for line in done.stdout.splitlines() if line.strip().endswith("merge=chord-memory")]
 
 
-def build(tmp_path: Path, case: Case, operation: str, driver: bool) -> tuple[Path, subprocess.CompletedProcess[str]]:
-    """The case's history, then the operation; the repository where it ran, and its result."""
+def build(tmp_path: Path, case: Case, operation: str, driver: bool,
+          style: str | None = None) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """The case's history, then the operation (with ``merge.conflictStyle`` set to ``style``); the
+    repository where it ran, and its result."""
     repo = tmp_path / "repo"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
@@ -152,10 +154,14 @@ def build(tmp_path: Path, case: Case, operation: str, driver: bool) -> tuple[Pat
         commit(clone, "local memory")
         if driver:
             setup_driver(clone)
+        if style:
+            git(clone, "config", "merge.conflictStyle", style)
         return clone, git(clone, "pull", "--rebase", "-q", "origin", "main", check=False)
 
     if driver:
         setup_driver(repo)
+    if style:
+        git(repo, "config", "merge.conflictStyle", style)
     git(repo, "checkout", "-q", "-b", "topic")
     write_side(repo, case.theirs)
     commit(repo, "topic memory")
@@ -213,3 +219,35 @@ def test_merges_with_the_driver(tmp_path: Path, case: Case, operation: str) -> N
         for name in ("ours-new", "theirs-new", "api-ours", "api-theirs"):
             if entry_line(name) in expected:
                 assert f"Summary of {name}." in shown.stdout
+
+
+def _git_version() -> tuple[int, ...]:
+    words = git(Path.cwd(), "version").stdout.split()
+    return tuple(int(part) for part in words[2].split(".")[:2] if part.isdigit())
+
+
+def _marker_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line[:7] in ("<<<<<<<", "|||||||", "=======", ">>>>>>>")]
+
+
+@pytest.mark.parametrize("operation", ["merge", "rebase"])
+@pytest.mark.parametrize("style", ["diff3", "zdiff3"])
+def test_user_text_conflicts_look_as_without_the_driver(tmp_path: Path, operation: str, style: str) -> None:
+    """The user's conflict style, and the labels git prints (git passes them to drivers from 2.44
+    on; before, they are ``ours``, ``base`` and ``theirs``)."""
+    case = next(c for c in CASES if c.conflicted_user_text)
+    for name in ("with", "without"):
+        (tmp_path / name).mkdir()
+    repo, result = build(tmp_path / "with", case, operation, driver=True, style=style)
+    assert result.returncode != 0
+    text = (repo / "MEMORY.md").read_text()
+    assert text.endswith(index(["ours-new", "theirs-new", "alpha"], head=""))
+    plain_repo, _ = build(tmp_path / "without", case, operation, driver=False, style=style)
+    without = _marker_lines((plain_repo / "MEMORY.md").read_text())[:4]  # the user's text comes first
+    assert without[1].startswith("||||||| ")
+    if _git_version() >= (2, 44):
+        assert _marker_lines(text) == without
+    else:
+        assert _marker_lines(text) == ["<<<<<<< ours", "||||||| base", "=======", ">>>>>>> theirs"]
+    for said in ("ours says", "shared line", "theirs says"):
+        assert f"\n{said}\n" in text
