@@ -303,8 +303,10 @@ def merge_memory(base: bytes, ours: bytes, theirs: bytes, *, path: str = "MEMORY
     starts = _placed(merged, block, token)
     if starts is None:
         return text_merge(base, ours, theirs, markers=markers, notes=(_MOVED,))
-    if len(starts) > 1 or not starts and any(isinstance(line, Entry) for line in lines):
-        # Placed twice, or removed by one side while the other added to it.
+    changed = any(section is not None and section != b_section for section in (o_section, t_section))
+    if len(starts) > 1 or not starts and changed:
+        # Placed twice, or removed by one side while the other changed it: that change must not
+        # vanish with the section, so the whole file conflicts.
         return text_merge(base, ours, theirs, markers=markers, notes=(_UNPLACEABLE,))
     out = merged.lines
     if starts:

@@ -276,6 +276,23 @@ def test_random_histories(count: int, heads: int, tails: int, ours_ops: list[tup
     assert [rid for rid in doc.ids() if rid in set(kept)] == kept
 
 
+def test_ours_removed_the_section_while_theirs_edited_an_entry_conflicts_keeping_the_edit() -> None:
+    """The edit must not vanish with the section: the whole file conflicts, both sides in it."""
+    base = memory(["aaa-1", "bbb-1"])
+    edited = memory(["aaa-1", "bbb-1"], aaa_1="Fixed the port: 5433, not 5432.")
+    removed = HEAD.encode()
+    for ours, theirs in ((removed, edited), (edited, removed)):
+        result = merge_memory(base, ours, theirs)
+        assert result.conflicts and not result.entries_merged
+        assert result.notes == ("one side removed or repeated the managed section, the other changed it; "
+                                "merged as plain text",)
+        assert "Fixed the port: 5433, not 5432." in result.data.decode()
+    # An entry forgotten or reordered there is a change too; an untouched section goes quietly.
+    assert merge_memory(base, removed, memory(["bbb-1"])).conflicts
+    assert merge_memory(base, removed, memory(["bbb-1", "aaa-1"])).conflicts
+    assert merge_memory(base, removed, base).data == removed
+
+
 class _Budget(Exception):
     pass
 
