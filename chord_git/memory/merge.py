@@ -32,7 +32,8 @@ from chord_git.memory.index_file import Blank, Entry, Line, MemoryDoc
 # Problems that do not stop the entry merge: bytes outside the markers merge as text, and a
 # duplicated id is exactly what the merge collapses anyway.
 _TOLERATED = frozenset({"encoding-outside", "index-duplicate"})
-_MOVED = "the managed section was moved or removed differently on the two sides; merged as plain text"
+_MOVED = ("the managed section was moved or removed differently on the two sides, or a conflict took it in; "
+          "merged as plain text")
 _UNPLACEABLE = "one side removed or repeated the managed section, the other changed it; merged as plain text"
 _UNPARSABLE = "the entry merge would not parse as MEMORY.md; merged as plain text"
 _BINARY = "git merges no file holding a NUL byte as text; left as ours, conflicted"

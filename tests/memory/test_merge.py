@@ -103,6 +103,17 @@ def test_user_text_conflicts_only_outside_the_markers() -> None:
         f"{line('ours-1')}\n{line('theirs-1')}\n{line('aaa-1')}\n{END}\n").encode()
 
 
+
+def test_conflicts_right_above_and_below_the_section_stay_apart() -> None:
+    """git joins conflicts that close together; the section between them is never taken in."""
+    base = memory(["aaa-1"], head="x\n", tail="y\n")
+    ours = memory(["aaa-1"], head="ours x\n", tail="ours y\n")
+    theirs = memory(["new-1", "aaa-1"], head="theirs x\n", tail="theirs y\n")
+    result = merge_memory(base, ours, theirs)
+    assert result.conflicts == 2 and result.entries_merged
+    assert result.data == (f"<<<<<<< ours\nours x\n=======\ntheirs x\n>>>>>>> theirs\n{BEGIN}\n{line('new-1')}\n"
+                           f"{line('aaa-1')}\n{END}\n<<<<<<< ours\nours y\n=======\ntheirs y\n>>>>>>> theirs\n").encode()
+
 def test_user_text_on_both_sides_of_the_section_merges_line_wise() -> None:
     base = memory(["aaa-1"], tail="\nfooter\n")
     ours = memory(["aaa-1"], head=HEAD + "ours intro\n\n", tail="\nfooter\n")
