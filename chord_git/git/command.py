@@ -355,7 +355,7 @@ def merge_file(base: bytes, ours: bytes, theirs: bytes, *, labels: tuple[str, st
         argv = ["git", "-C", folder, "merge-file", "-p", f"--marker-size={marker_size}", _STYLE_OPTIONS[style],
                 *label_args, *names]
         try:
-            returncode, out, err = _spawn(argv, b"")
+            returncode, out, err = _spawn(argv, None)
         except OSError as exc:
             raise RepoError(f"cannot run git: {exc.strerror}") from None
     if not 0 <= returncode <= 127:

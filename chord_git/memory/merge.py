@@ -323,12 +323,15 @@ def merge_memory(base: bytes, ours: bytes, theirs: bytes, *, path: str = "MEMORY
         # last line of the file, or stopped being it.
         out = [*out[:at], section + last[len(last.rstrip(b"\r\n")):], *out[at + len(block):]]
     text = b"".join(out).decode("utf-8", "surrogateescape")
-    if not _valid(text, [line.id for line in lines if isinstance(line, Entry)]):
+    if not _valid(text, [line.id for line in lines if isinstance(line, Entry)], placed=bool(starts)):
         return text_merge(base, ours, theirs, markers=markers, notes=(_UNPARSABLE,))
     bom = t.bom if o.bom == b.bom else o.bom
     return MergeResult(index_file.encode(text, bom), merged.conflicts, True, tuple(notes))
 
 
-def _valid(text: str, ids: list[str]) -> bool:
+def _valid(text: str, ids: list[str], *, placed: bool) -> bool:
+    """Whether the result reads back as merged: its entries, and a section exactly when one was
+    placed (a fence a conflict left open hides even an empty one)."""
     doc, problems = index_file.parse(text)
-    return doc is not None and index_file.blocking(problems) is None and doc.ids() == ids
+    return (doc is not None and index_file.blocking(problems) is None and doc.has_markers == placed
+            and doc.ids() == ids)

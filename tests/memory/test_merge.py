@@ -199,6 +199,11 @@ def test_unbalanced_fence_in_a_conflict_falls_back() -> None:
     result = merge_memory(base, ours, theirs)
     assert result.conflicts and not result.entries_merged
     assert line("new-1") in result.data.decode() and "```" in result.data.decode()
+    # An empty section too: a fence the conflict leaves open hides its markers.
+    section = f"{BEGIN}\n{END}\n"
+    result = merge_memory(f"```\nx\n{section}".encode(), f"y\n```\nx\n{section}".encode(), f"---\nx\n{section}".encode())
+    assert result.conflicts and not result.entries_merged
+    assert result.notes == ("the entry merge would not parse as MEMORY.md; merged as plain text",)
 
 
 def test_invalid_utf8_outside_the_markers_merges_byte_exactly() -> None:
