@@ -196,3 +196,14 @@ def test_the_init_files_of_secrets_only_hand_names_on() -> None:
                 continue
             logic.append(f"{module}:{node.lineno} {type(node).__name__}")
     assert logic == []
+
+
+def test_only_the_git_room_runs_git() -> None:
+    """Every ``git`` command line is written in ``chord_git/git/`` (its spawn keeps git's
+    environment sanitized in one place): no other module holds an argument list starting with
+    ``"git"``."""
+    outside = sorted(f"{module}:{node.lineno}" for module, path in MODULES.items() if room(module) != "git"
+                     for node in ast.walk(ast.parse(path.read_text("utf-8")))
+                     if isinstance(node, (ast.List, ast.Tuple)) and node.elts
+                     and isinstance(node.elts[0], ast.Constant) and node.elts[0].value == "git")
+    assert outside == []
