@@ -20,7 +20,6 @@ never loses a byte of either side.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Sequence
 
@@ -181,15 +180,13 @@ def _eol(line: str) -> str:
 
 
 def _token(*sides: bytes) -> str:
-    """A word none of the sides holds, the same for the same input: it marks the placeholder and
-    the labels git is given, so every line holding it is ours to read. From a hash of the input,
-    which the input cannot contain (a counted guess could be planted, and each miss rescans)."""
-    digest = hashlib.sha256(b"\0".join(sides)).hexdigest()
-    for n in range(len(digest) - 15):
-        token = f"chord-merge-{digest[n:n + 16]}"
+    """A word none of the sides holds: it marks the placeholder and the labels git is given, so
+    every line holding it is ours to read. Random, so no input can plant it; the result does not
+    depend on it (the labels are put back, the placeholder replaced)."""
+    while True:
+        token = f"chord-merge-{os.urandom(8).hex()}"
         if not any(token.encode() in side for side in sides):
             return token
-    raise ValueError("no unused token")  # unreachable: each miss needs the input to hold a hash of itself
 
 
 @dataclass(frozen=True)
