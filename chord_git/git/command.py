@@ -344,8 +344,6 @@ def merge_file(base: bytes, ours: bytes, theirs: bytes, *, labels: tuple[str, st
     attributes). A failure (a NUL byte makes git call a file binary) is a ``RepoError`` with git's
     first line of error output.
     """
-    import tempfile
-
     with tempfile.TemporaryDirectory(prefix="chord-merge-") as folder:
         names = ("ours", "base", "theirs")
         for name, data in zip(names, (ours, base, theirs)):
