@@ -338,10 +338,11 @@ def test_the_merge_is_linear_in_the_users_text() -> None:
     def enter(frame: FrameType, event: str, arg: object) -> Callable[..., object] | None:
         return count_line if frame.f_code.co_filename.startswith(package) else None
 
+    previous = sys.gettrace()  # a debugger's or coverage's, put back afterwards
     sys.settrace(enter)
     try:
         result = merge_memory(*sides)
     finally:
-        sys.settrace(None)
+        sys.settrace(previous)
     assert result.clean and result.entries_merged
     assert result.data == memory(["aaa-1"]) + "".join(f"{text}\n" for text in expected_lines).encode()
