@@ -24,9 +24,9 @@ import os
 from collections.abc import Sequence
 
 from chord_git.git import command
-from chord_git.support.dataclass_lazy import dataclass, replace
 from chord_git.memory import index_file
 from chord_git.memory.index_file import Blank, Entry, Line, MemoryDoc
+from chord_git.support.dataclass_lazy import dataclass, replace
 
 # Problems that do not stop the entry merge: bytes outside the markers merge as text, and a
 # duplicated id is exactly what the merge collapses anyway.
