@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,11 +60,13 @@ def entry(server: FakeOpenAI, model: str, **kwargs: Any) -> ModelEntry:
     return ModelEntry(model=model, base_url=server.base_url, **kwargs)
 
 
-def closed_port_url() -> str:
+@pytest.fixture
+def closed_port_url() -> Iterator[str]:
+    """A loopback address that refuses connections: bound but never listening, and held for the
+    whole test, so that no other process (another test worker's server) can take the port."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
 
 
 def outcomes(result_or_attempts: PoolResult | tuple[Attempt, ...]) -> list[tuple[str, str]]:
@@ -145,9 +148,9 @@ def test_slow_reply_past_timeout(fake_openai: FakeOpenAI, good_output: dict[str,
     assert time.monotonic() - start < 4  # generous: it must not wait for the 5 s reply
 
 
-def test_connection_refused(fake_openai: FakeOpenAI, good_output: dict[str, Any]) -> None:
+def test_connection_refused(fake_openai: FakeOpenAI, good_output: dict[str, Any], closed_port_url: str) -> None:
     fake_openai.script("m2", Reply(good_output))
-    dead = ModelEntry(model="m1", base_url=closed_port_url(), timeout=2)
+    dead = ModelEntry(model="m1", base_url=closed_port_url, timeout=2)
     result = call_pool([dead, entry(fake_openai, "m2")], MESSAGES, env={})
     assert outcomes(result) == [("m1", "error:connection"), ("m2", "ok")]
 
