@@ -61,6 +61,15 @@ class Slow:
 
 
 @dataclass(frozen=True)
+class Held:
+    """Send nothing until ``release`` is set, then behave like ``then``: the test, not a clock,
+    decides when the model answers (closing the server drops the connection instead)."""
+
+    release: threading.Event
+    then: Step = field(default_factory=lambda: Reply(""))
+
+
+@dataclass(frozen=True)
 class Html:
     """A 200 text/html page, as served by a proxy or captive portal in front of the endpoint."""
 
@@ -82,7 +91,7 @@ class Unsupported:
     then: Step = field(default_factory=lambda: Reply(""))
 
 
-Step = Union[Reply, Status, Slow, Html, Garbage, Unsupported]
+Step = Union[Reply, Status, Slow, Held, Html, Garbage, Unsupported]
 
 
 class Request(NamedTuple):
@@ -169,6 +178,12 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(step, Slow):
             if self.server.owner._stopping.wait(step.seconds):
                 return  # shutting down: drop the connection without a reply
+            self._perform(step.then, model, body)
+        elif isinstance(step, Held):
+            stopping = self.server.owner._stopping
+            while not step.release.wait(0.05):
+                if stopping.is_set():
+                    return  # shutting down: drop the connection without a reply
             self._perform(step.then, model, body)
         elif isinstance(step, Unsupported):
             if step.param in body:
@@ -304,9 +319,9 @@ class FakeOpenAI:
 
 
 def _check_step(step: object) -> None:
-    if not isinstance(step, (Reply, Status, Slow, Html, Garbage, Unsupported)):
+    if not isinstance(step, (Reply, Status, Slow, Held, Html, Garbage, Unsupported)):
         raise TypeError(f"not a script step: {step!r}")
-    if isinstance(step, (Slow, Unsupported)):
+    if isinstance(step, (Slow, Held, Unsupported)):
         _check_step(step.then)
 
 

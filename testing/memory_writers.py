@@ -10,6 +10,8 @@ DELAY seconds, write it back with NOTE added, by plain rename, without the store
 STOP appears: read the file, add a note, truncate the file, pause, write the text into the same
 inode. Each save appends ``{"note", "t_read", "t_trunc"}`` (CLOCK_MONOTONIC) to LOG.
 ``insert`` takes an optional LOG too: one ``{"id", "t0", "t1"}`` line per insert.
+``insert-until ROOT TAG STOP``: insert entries, one delta each, until the STOP file appears; prints
+how many.
 ``overwrite ROOT SOURCE``: one in-place save of a buffer read earlier: open MEMORY.md for
 writing, truncate it, write SOURCE's bytes (``saving_in_place`` starts it at a chosen moment).
 """
@@ -37,6 +39,17 @@ def insert(root: Path, tag: str, count: int, log: Path | None = None) -> None:
         store.apply_delta(project, IndexDelta(insert=(entry,)))
         if log is not None:
             _append(log, {"id": entry.id, "t0": started, "t1": time.monotonic()})
+
+
+def insert_until(root: Path, tag: str, stop: Path) -> int:
+    """Insert entries through the store until the STOP file appears; returns how many."""
+    project = discover(root)
+    number = 0
+    while not stop.exists():
+        entry = Entry(type="fact", summary=f"Entry {number} from writer {tag}.", id=f"w{tag}-{number:03d}")
+        store.apply_delta(project, IndexDelta(insert=(entry,)))
+        number += 1
+    return number
 
 
 def _append(log: Path, event: dict[str, object]) -> None:
@@ -205,6 +218,8 @@ if __name__ == "__main__":
     command, root = sys.argv[1], Path(sys.argv[2])
     if command == "insert":
         insert(root, sys.argv[3], int(sys.argv[4]), Path(sys.argv[5]) if len(sys.argv) > 5 else None)
+    elif command == "insert-until":
+        print(insert_until(root, sys.argv[3], Path(sys.argv[4])))
     elif command == "inplace":
         print(inplace(root, Path(sys.argv[3]), Path(sys.argv[4]), int(sys.argv[5])))
     elif command == "edit":

@@ -20,9 +20,11 @@ No assertion depends on timing: every wait is for a condition, with a generous b
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -236,12 +238,13 @@ def prove(host: Host, extraction: FakeOpenAI, *, frozen_by_end_event: bool = Tru
     # 6. Extraction server down: the agent still works, the failure is visible, retry repairs it.
     port = extraction.port
     extraction.close()
-    host.run(CHECK_WORDS)
-    assert wait_for(lambda: any(j["state"] == "failed" and j["reason"] for j in queue_jobs(repo)), timeout=120), _logs(repo)
-    [failed] = [j for j in queue_jobs(repo) if j["state"] == "failed"]
-    assert "extract-m" in failed["reason"]
-    assert statusline(repo).startswith("MEMORY-FAIL: ")
-    assert "1 failed" in run_cli(repo, "status").stdout
+    with held(port):
+        host.run(CHECK_WORDS)
+        assert wait_for(lambda: any(j["state"] == "failed" and j["reason"] for j in queue_jobs(repo)), timeout=120), _logs(repo)
+        [failed] = [j for j in queue_jobs(repo) if j["state"] == "failed"]
+        assert "extract-m" in failed["reason"]
+        assert statusline(repo).startswith("MEMORY-FAIL: ")
+        assert "1 failed" in run_cli(repo, "status").stdout
     with FakeOpenAI(port=port) as back:
         back.script("extract-m", Reply({"records": [record(CHECK_SUMMARY, CHECK_WORDS)], "retire": [], "promotions": []}))
         retried = run_cli(repo, "queue", "retry")
@@ -250,6 +253,16 @@ def prove(host: Host, extraction: FakeOpenAI, *, frozen_by_end_event: bool = Tru
     assert records_with_evidence(repo, CHECK_WORDS) and indexed(repo, CHECK_SUMMARY)
     assert statusline(repo) == "MEMORY" and queue_jobs(repo) == []
     assert index_digest(repo) == digest and git(repo, "diff", "--cached", "--name-only") == ""
+
+
+@contextlib.contextmanager
+def held(port: int) -> Iterator[None]:
+    """The server is down: its port refuses connections, and stays bound (never listening) so that
+    no other server, such as another test worker's, takes it before the server comes back on it."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # the closed server's connections may linger
+        sock.bind(("127.0.0.1", port))
+        yield
 
 
 def _logs(repo: Path) -> str:

@@ -1,10 +1,13 @@
 """The pre-commit framework for real: it builds a venv from a copy of this checkout and runs our hook.
 
-One framework cache (``PRE_COMMIT_HOME``) serves the whole session, so the venv is built once
-(pip install from PyPI, some seconds); later runs reuse it.
+One framework cache (``PRE_COMMIT_HOME``) serves the whole run, so the venv is built once
+(pip install from PyPI, some seconds); later runs reuse it. Under pytest-xdist the test processes
+share it too: the snapshot repository is made once, under a lock, in the run's common temporary
+folder, and the framework takes its own lock while it builds a hook's venv.
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -29,21 +32,38 @@ CHECKOUT = Path(__file__).resolve().parents[2]
 # What ``pip install .`` needs, plus the hook manifest.
 SHIPPED = ("pyproject.toml", "README.md", "chord_git", "man", "hooks", ".pre-commit-hooks.yaml")
 IDENTITY = ("-c", "user.name=Test", "-c", "user.email=test@example.invalid")
+GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+
+
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of the whole run: under pytest-xdist, the parent of every worker's own."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
 @pytest.fixture(scope="session")
 def hooks_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """A git repository holding the current tree of this checkout, committed: (path, sha)."""
-    repo = tmp_path_factory.mktemp("chord-git-hooks")
-    for name in SHIPPED:
-        source = CHECKOUT / name
-        if source.is_dir():
-            shutil.copytree(source, repo / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.tmp"))
-        elif source.exists():
-            shutil.copy2(source, repo / name)
-    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
-    for args in (("init", "-q", "-b", "main"), ("add", "-A"), (*IDENTITY, "commit", "-q", "-m", "snapshot")):
-        subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+    """A git repository holding the current tree of this checkout, committed: (path, sha).
+
+    One per run, so that every test process points the framework at the same repository and
+    revision, and the framework builds the hook's venv once."""
+    shared = run_folder(tmp_path_factory)
+    repo = shared / "chord-git-hooks"
+    env = {**os.environ, **GIT_ENV}
+    with open(shared / "chord-git-hooks.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not repo.exists():
+            building = shared / f"chord-git-hooks.partial-{os.getpid()}"
+            building.mkdir()
+            for name in SHIPPED:
+                source = CHECKOUT / name
+                if source.is_dir():
+                    shutil.copytree(source, building / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.tmp"))
+                elif source.exists():
+                    shutil.copy2(source, building / name)
+            for args in (("init", "-q", "-b", "main"), ("add", "-A"), (*IDENTITY, "commit", "-q", "-m", "snapshot")):
+                subprocess.run(["git", *args], cwd=building, env=env, check=True, capture_output=True)
+            os.rename(building, repo)  # complete or absent: a process that finds it may use it
     sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, env=env, check=True, capture_output=True,
                          text=True).stdout.strip()
     return repo, sha
@@ -51,7 +71,10 @@ def hooks_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 
 @pytest.fixture(scope="session")
 def framework_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("pre-commit-home")
+    """The framework's cache, one per run; the framework locks it while it installs a hook."""
+    home = run_folder(tmp_path_factory) / "pre-commit-home"
+    home.mkdir(exist_ok=True)
+    return home
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -276,9 +275,8 @@ def test_preemption_cancels_the_call_and_writes_nothing(repo: Path, fake_openai:
     fake_openai.script("m1", Slow(5, Reply(reply(PNPM))))
     project, _ = project_and_config(repo)
     store.write_status(project, True)
-    started = time.monotonic()
-    with pytest.raises(Preempted):
-        _run(repo, _session(repo.parent), should_cancel=lambda: time.monotonic() - started > 0.3)
+    with pytest.raises(Preempted):  # the agent turns busy once the call is in flight
+        _run(repo, _session(repo.parent), should_cancel=lambda: fake_openai.hits("m1") >= 1)
     assert fake_openai.hits("m1") == 1 and not (repo / "MEMORY.md").exists()
     assert _status(repo) == "MEMORY" and runlog.read(project)[-1]["outcome"] == "preempted"
 

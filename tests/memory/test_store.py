@@ -2,11 +2,12 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import select
 import signal
 import subprocess
 import sys
-import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from chord_git.memory.index_file import BEGIN, END, Entry, IndexDelta
 from chord_git.memory.project import discover
 from testing import memory_writers
 from testing.gitutil import git, index_digest
+from testing.waiting import wait_for
 from tests.conftest import REPO_ROOT
 
 
@@ -121,15 +123,25 @@ def test_an_uncoordinated_save_is_never_lost(repo: Path) -> None:
     project = discover(repo)
     store.apply_delta(project, IndexDelta(insert=(entry("seed-1"),)))
     rng = random.Random(11)
-    writers = [_spawn("insert", str(repo), f"s{tag}", "200") for tag in range(2)]
-    time.sleep(0.4)
-    for number in range(12):
-        saver = _spawn("save", str(repo), f"person note {number}", f"{rng.uniform(0, 0.004):.4f}")
-        _out, err = saver.communicate(timeout=60)
-        assert saver.returncode == 0, err
+    stop = repo.parent / "stop-writers"
+
+    def written() -> list[str]:
+        return re.findall(r"\[ws([01])-\d+\]", project.memory_md.read_text())
+
+    writers = [_spawn("insert-until", str(repo), f"s{tag}", str(stop)) for tag in range(2)]
+    try:
+        # Every save falls while both writers are writing, and both write on after the last one.
+        assert wait_for(lambda: set(written()) == {"0", "1"}, timeout=120)
+        for number in range(12):
+            # The save is plain reads and a rename, without our lock: this process can make it.
+            memory_writers.save(repo, f"person note {number}", rng.uniform(0, 0.004))
+        after_saves = Counter(written())
+        assert wait_for(lambda: all(Counter(written())[tag] > after_saves[tag] for tag in "01"), timeout=120)
+    finally:
+        stop.touch()
     for proc in writers:
-        _out, err = proc.communicate(timeout=240)
-        assert proc.returncode == 0, err
+        out, err = proc.communicate(timeout=240)
+        assert proc.returncode == 0 and int(out) > 0, err
     doc = parse_file(project.memory_md)
     for number in range(12):
         assert f"person note {number}\n" in doc.prefix
