@@ -77,7 +77,7 @@ def test_readme_from_a_fresh_clone_to_a_blocked_secret_and_a_reviewed_promotion(
 
     learn = section(out, "3. learn")
     assert "$ git memory extract --session examples/transcripts/sample.jsonl" in learn
-    assert re.search(r"^demo-0001: written 1, replaced 0, dropped 0 \[demo-model\]$", learn, re.M)
+    assert re.search(r"^demo-0001: written 1, replaced 0, dropped 0, promotion files 1 \[demo-model\]$", learn, re.M)
     record = re.search(r"^\?\? \.chord/memory/records/(\d{8}-tests-never-sleep-for-real-[0-9a-f]{4})\.md$", learn, re.M)
     assert record, learn
     assert re.search(r"^MEMORY\nentries: 5  records: 5  orphans: 0  promotions: 1$", learn, re.M)

@@ -178,8 +178,8 @@ def test_all_failing_names_models_and_outcomes(fake_openai: FakeOpenAI) -> None:
     assert info.value.exit_code == 1
 
 
-def test_a_connection_failure_names_model_endpoint_and_cause() -> None:
-    dead = closed_port_url()
+def test_a_connection_failure_names_model_endpoint_and_cause(closed_port_url: str) -> None:
+    dead = closed_port_url
     with pytest.raises(ExtractionFailed) as info:
         call_pool([ModelEntry(model="evil-model", base_url=dead, timeout=2)], MESSAGES, env={})
     reason = str(info.value)
@@ -187,8 +187,8 @@ def test_a_connection_failure_names_model_endpoint_and_cause() -> None:
     assert "refused" in reason.lower() or "failed" in reason.lower()  # the transport's own words
 
 
-def test_a_key_pasted_as_the_model_name_is_not_echoed() -> None:
-    dead = closed_port_url()
+def test_a_key_pasted_as_the_model_name_is_not_echoed(closed_port_url: str) -> None:
+    dead = closed_port_url
     pasted = "sk-proj-" + "Qm7XvR2kLp9TzW4nYb8sHc3JdF6gAe1Ui0oP5rStUvWx"
     with pytest.raises(ExtractionFailed) as info:
         call_pool([ModelEntry(model=pasted, base_url=dead, timeout=2)], MESSAGES, env={})

@@ -33,7 +33,7 @@ from testing.hostile import billion_laughs
     ],
 )
 def test_refused_with_a_line(text: str, message: str) -> None:
-    started = time.monotonic()
+    started = time.process_time()  # this process's CPU: other jobs on the machine don't count
     try:
         value = safe_yaml.load(text)
     except safe_yaml.YamlRefused as exc:
@@ -42,7 +42,7 @@ def test_refused_with_a_line(text: str, message: str) -> None:
     else:
         # A bad !!timestamp is kept as the text it was written as: nothing to crash on later.
         assert message == "" and value == {"x": "not-a-date"}
-    assert time.monotonic() - started < 5  # a refusal, not a slow success
+    assert time.process_time() - started < 5  # a refusal, not a slow success
 
 
 def test_dates_stay_text_and_plain_scalars_are_typed() -> None:
