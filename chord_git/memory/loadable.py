@@ -12,7 +12,7 @@ import json
 import os
 from pathlib import Path
 
-from chord_git.memory import paths
+from chord_git.memory import atomic, paths
 from chord_git.memory.project import RECORDS_DIR
 
 CACHE_LIMIT = 4000  # verdicts kept; a summary shows a few dozen entries
@@ -62,7 +62,7 @@ class Verdicts:
         self.dirty = False
         if cache is not None:
             try:
-                data = json.loads(cache.read_text("utf-8"))
+                data = atomic.read_state_json(cache)
             except (OSError, ValueError):
                 data = {}
             verdicts = data.get("verdicts") if isinstance(data, dict) and data.get("rules") == _rules() else None
