@@ -12,19 +12,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+import stat
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from chord_git import transcripts
 from chord_git.agents.sessions import AgentSession, folder
-from chord_git.background import worker
+from chord_git.background import queue, worker
 from chord_git.config import Config
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.memory.project import Project
 from chord_git.transcripts import Compaction, ConversationItem, Message, native
-
-_READ_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -65,22 +65,35 @@ def native_lines(session_id: str, items: Sequence[ConversationItem]) -> list[str
     return out
 
 
-def read_frozen(path: Path, size: int | None) -> list[str]:
-    """The transcript's complete lines within its first ``size`` bytes (all of it when None)."""
-    chunks: list[bytes] = []
+def open_transcript(path: Path) -> BinaryIO:
+    """The host's transcript opened for reading; InputError unless it is a regular file.
+
+    Opened without blocking and checked before any read: a FIFO (or a device) named in a hook
+    payload would otherwise hold the watcher in ``open`` for good, with its lock. (A session
+    file given on the command line may be a pipe: the queue reads that up to its cap.)
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(path, None, "the transcript is not a regular file")
+        os.set_blocking(fd, True)
+        return open(fd, "rb", closefd=True)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def frozen_lines(handle: BinaryIO, size: int | None) -> Iterator[str]:
+    """The complete lines within the stream's first ``size`` bytes (all of it when None), one at
+    a time: what the reader keeps of a transcript is its conversation, not the tool traffic."""
     left = size
-    with open(path, "rb") as handle:
-        while left is None or left > 0:
-            chunk = handle.read(_READ_CHUNK if left is None else min(_READ_CHUNK, left))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            if left is not None:
-                left -= len(chunk)
-    data = b"".join(chunks)
-    cut = data.rfind(b"\n")
-    data = data[: cut + 1] if cut >= 0 else b""  # a line still being written is not part of it
-    return data.decode("utf-8", "replace").split("\n")
+    while left is None or left > 0:
+        raw = handle.readline() if left is None else handle.readline(left)
+        if not raw.endswith(b"\n"):
+            break  # the end, or a line still being written: not part of it
+        if left is not None:
+            left -= len(raw)
+        yield raw[:-1].decode("utf-8", "replace")
 
 
 def hand_off(project: Project, cfg: Config, session: AgentSession, fmt: str) -> Handoff:
@@ -89,12 +102,22 @@ def hand_off(project: Project, cfg: Config, session: AgentSession, fmt: str) -> 
         raise InputError("<hook payload>", None, f"session {session.session_id} has no transcript path")
     path = Path(session.transcript)
     try:
-        lines = read_frozen(path, session.end_size)
+        stream = open_transcript(path)
     except FileNotFoundError:
         return Handoff(session.handed, 0, None)  # never written (nothing said), or the host removed it
     except OSError as exc:
         raise InputError(path, None, f"cannot read transcript: {exc.strerror or exc}") from None
-    transcript = transcripts.parse_lines(lines, fmt, str(path))
+    with stream:
+        size = os.fstat(stream.fileno()).st_size
+        frozen = size if session.end_size is None else min(size, session.end_size)
+        limit = queue.MAX_TRANSCRIPT_BYTES  # the cap on what the queue takes, read when called
+        if frozen > limit:
+            raise InputError(path, None, f"transcript is larger than {limit // (1024 * 1024)} MiB; "
+                                         "not queued for memory extraction")
+        try:
+            transcript = transcripts.parse_lines(frozen_lines(stream, frozen), fmt, str(path))
+        except OSError as exc:
+            raise InputError(path, None, f"cannot read transcript: {exc.strerror or exc}") from None
     items = transcript.conversation()
     fresh = new_items(items, session.handed)
     digests = tuple(digest(i) for i in items)

@@ -27,6 +27,10 @@ from chord_git.background import activity
 from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.memory.project import Project
 
+# Reading records for SessionStart's summary stops after this long (cached verdicts still count):
+# the hosts kill a hook after their own limit and then inject nothing at all, while the next
+# start goes on from the verdicts cached by this one.
+SUMMARY_SECONDS = 0.75
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish"})
 
 
@@ -114,6 +118,7 @@ def _session_start(event: HookEvent, host: Host, project: Project, result: HookR
     from chord_git.memory import summary as summary_mod
     from chord_git.errors import ConfigError
 
+    deadline = time.monotonic() + SUMMARY_SECONDS
     try:
         cfg = config_mod.load(project.root)
     except ConfigError as exc:
@@ -124,7 +129,7 @@ def _session_start(event: HookEvent, host: Host, project: Project, result: HookR
     text = summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
                              extraction_enabled=cfg.memory.enabled,
                              rel=project.relative(project.memory_md),
-                             cache=project.state_dir / summary_mod.SUMMARY_CACHE).text
+                             cache=project.state_dir / summary_mod.SUMMARY_CACHE, deadline=deadline).text
     result.stdout = host.render_context(text)
     _register(project, event, host, reopen=True)
     if event.source == "compact":

@@ -24,7 +24,7 @@ from chord_git.background.activity import session_key
 from chord_git.support.dataclass_lazy import asdict, dataclass, field, replace
 from chord_git.errors import LockTimeout
 from chord_git.memory.project import Project
-from chord_git.memory.atomic import flock_before, replace_atomically
+from chord_git.memory.atomic import flock_before, read_state_json, replace_atomically
 
 STATES = ("open", "ended", "handed", "failed")
 # A settled session this old is forgotten: resuming it after that re-extracts it whole (and the
@@ -96,7 +96,7 @@ def _from_json(data: Any) -> AgentSession | None:
 
 def _read(path: Path) -> AgentSession | None:
     try:
-        return _from_json(json.loads(path.read_text(encoding="utf-8")))
+        return _from_json(read_state_json(path))
     except (OSError, ValueError):
         return None
 

@@ -154,14 +154,41 @@ def remove_statusline(doc: dict[str, Any], changes: Changes) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- text
+# Settings files nest a handful of levels; far deeper is not one, and rewriting it (json.dumps
+# with an indent recurses per level) would hit Python's recursion limit.
+MAX_DEPTH = 64
+
+
 def parse(text: str) -> dict[str, Any]:
     """The settings object; raises json.JSONDecodeError or SettingsShapeError."""
     if not text.strip():
         return {}
-    value = json.loads(text)
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise SettingsShapeError(f"nested deeper than {MAX_DEPTH} levels; not a settings file") from None
     if not isinstance(value, dict):
         raise SettingsShapeError("settings must be a JSON object")
+    if _depth(value) > MAX_DEPTH:
+        raise SettingsShapeError(f"nested deeper than {MAX_DEPTH} levels; not a settings file")
     return value
+
+
+def _depth(value: object) -> int:
+    """How deep objects and arrays nest in ``value`` (without recursion)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: list[object] = list(item.values())
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _indent(text: str) -> str | int:

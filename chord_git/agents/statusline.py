@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from chord_git.memory.atomic import replace_atomically
+from chord_git.memory.atomic import read_state_json, replace_atomically
 from chord_git.memory.project import Project
 
 CACHE_NAME = "statusline.json"
@@ -42,7 +42,7 @@ def line(project: Project, compute: Callable[[], str], env: Mapping[str, str] | 
     key = stamp(inputs(project, os.environ if env is None else env))
     cache = project.state_dir / CACHE_NAME
     try:
-        data = json.loads(cache.read_text(encoding="utf-8"))
+        data = read_state_json(cache)
         if isinstance(data, dict) and data.get("key") == key and isinstance(data.get("line"), str):
             return str(data["line"])
     except (OSError, ValueError):

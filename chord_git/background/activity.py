@@ -34,7 +34,7 @@ from pathlib import Path
 
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.memory.project import state_home
-from chord_git.memory.atomic import replace_atomically
+from chord_git.memory.atomic import read_state_json, replace_atomically
 
 FLAG_NAME = "agent-activity.json"
 SESSIONS_DIR = "agent-sessions"
@@ -73,7 +73,7 @@ def read_flag(state_dir: Path) -> ActivityFlag | None:
 
 def _read(path: Path) -> ActivityFlag | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_state_json(path)
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("state") not in ("busy", "idle"):

@@ -25,7 +25,7 @@ from typing import Any
 from chord_git.support.dataclass_lazy import dataclass, replace
 from chord_git.errors import InputError, one_line
 from chord_git.memory.project import Project
-from chord_git.memory.atomic import fsync_dir, replace_atomically
+from chord_git.memory.atomic import fsync_dir, read_state_json, replace_atomically
 
 QUEUE_DIR = "queue"
 FAILED_DIR = "failed"
@@ -163,7 +163,7 @@ def _save(project: Project, job: Job, directory: Path) -> None:
 # ---------------------------------------------------------------------------- reading
 def _read(sidecar: Path) -> Job | None:
     try:
-        data = json.loads(sidecar.read_text(encoding="utf-8"))
+        data = read_state_json(sidecar)
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict):

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from chord_git.background import activity, queue
@@ -240,18 +240,69 @@ def spawn_detached(project: Project) -> int:
 
 
 def spawn_module(project: Project, module: str, log: Path) -> int:
-    """Start ``python -m MODULE ROOT`` detached, stderr appended to ``log``; returns its pid."""
+    """Start ``python -m MODULE ROOT`` detached, stderr appended to ``log``; returns its pid.
+
+    The child never imports from the project: a cloned repository may hold a ``chord_git/``
+    package (or ``yaml/``, ``json.py``...) at its top, and ``python -m`` puts its working
+    directory first on ``sys.path``. So the child runs in the state dir (which no commit can
+    fill) with ``-P`` (no working directory on ``sys.path``), and with as much of ``-I`` as the
+    install allows (``isolation``).
+    """
     log.parent.mkdir(parents=True, exist_ok=True)
+    project.state_dir.mkdir(parents=True, exist_ok=True)
     _trim_log(log)
+    flags, env = isolation(_package_home(), _site_dirs(), _user_site(), os.environ)
     with open(log, "ab") as err:
         proc = subprocess.Popen(
-            [sys.executable or "python3", "-m", module, str(project.root)],
-            cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-            start_new_session=True, close_fds=True,
+            [sys.executable or "python3", *flags, "-m", module, str(project.root)],
+            cwd=project.state_dir, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=err, start_new_session=True, close_fds=True,
         )
     # A long-lived host (the Python API) would otherwise keep the exited worker as a zombie.
     threading.Thread(target=proc.wait, name="chord-worker-reaper", daemon=True).start()
     return proc.pid
+
+
+def isolation(home: Path, site_dirs: Sequence[Path], user_site: Path | None,
+              environ: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:
+    """The interpreter flags and environment for a child that imports ``chord_git`` from ``home``
+    (the folder holding the package this process runs) and from nowhere the project controls.
+
+    * installed in a site-packages folder (a venv, pipx, the system): ``-I``, which also drops
+      ``PYTHONPATH``, ``PYTHONHOME``, ``PYTHONSTARTUP`` and the user's site-packages;
+    * installed in the user's site-packages (``pip install --user``): ``-E -P``, keeping that folder;
+    * anywhere else (``PYTHONPATH``, a source checkout): ``-P`` with ``home`` first on ``PYTHONPATH``,
+      so the child runs this very copy, not whatever sits in its working directory.
+    Every case has ``-P`` (part of ``-I``): the working directory is never on ``sys.path``.
+    """
+    env = dict(environ)
+    env.pop("PYTHONSTARTUP", None)
+    if home in site_dirs:
+        return ["-I"], env
+    if user_site is not None and home == user_site:
+        return ["-E", "-P"], env
+    env["PYTHONSAFEPATH"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join([str(home), *filter(None, [environ.get("PYTHONPATH")])])
+    return ["-P"], env
+
+
+def _package_home() -> Path:
+    import chord_git
+
+    return Path(chord_git.__file__).resolve().parent.parent
+
+
+def _site_dirs() -> list[Path]:
+    import site
+
+    return [Path(d).resolve() for d in site.getsitepackages()]
+
+
+def _user_site() -> Path | None:
+    import site
+
+    folder = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    return Path(folder).resolve() if folder else None
 
 
 def _trim_log(path: Path) -> None:

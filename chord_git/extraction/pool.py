@@ -155,7 +155,7 @@ async def _request(entry: ModelEntry, key: str, messages: list[dict[str, Any]], 
     import openai  # ~0.5 s to import: only extraction pays for it
 
     if should_cancel is not None and should_cancel():
-        raise Preempted(f"the agent is busy; extraction with {entry.model} postponed")
+        raise Preempted(f"the agent is busy; extraction with {shown_model(entry.model)} postponed")
     kwargs: dict[str, Any] = {"model": entry.model, "messages": messages}
     fmt = response_format(entry.response_format)
     if fmt is not None:
@@ -171,7 +171,7 @@ async def _request(entry: ModelEntry, key: str, messages: list[dict[str, Any]], 
                 break
             if should_cancel is not None and should_cancel():
                 await _cancel(task)
-                raise Preempted(f"the agent became busy; the call to {entry.model} was cancelled")
+                raise Preempted(f"the agent became busy; the call to {shown_model(entry.model)} was cancelled")
             if time.monotonic() > deadline:
                 await _cancel(task)  # a server trickling bytes can outlive the per-read timeout
                 return _Reply(error="timeout")

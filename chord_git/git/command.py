@@ -33,6 +33,11 @@ CHECKED_PATHSPECS = (":(glob)**/MEMORY.md", ":(glob)**/.chord/memory/**", ":(glo
 # Output options a user's config could change: fixed, so the parsers below see git's plain format.
 _DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-relative",
                  "--src-prefix=a/", "--dst-prefix=b/")
+# git as every call here starts it. A repository's own config must run no program: the commands
+# below run no hook, alias, pager, filter or textconv (``cat-file --batch`` reads blobs
+# unfiltered; diffs pass ``_DIFF_OPTIONS``), but any command that reads the index asks
+# ``core.fsmonitor``, which may name a program; it is switched off.
+GIT = ("git", "-c", "core.fsmonitor=false")
 
 
 def _env() -> dict[str, str]:
@@ -48,7 +53,7 @@ def _env() -> dict[str, str]:
 def _run(workdir: Path, *args: str, stdin: bytes | None = None) -> bytes:
     """git's output; its first line of error output as a ``RepoError`` when it fails."""
     try:
-        returncode, out, err = _spawn(["git", "-C", str(workdir), *args], stdin)
+        returncode, out, err = _spawn([*GIT, "-C", str(workdir), *args], stdin)
     except OSError as exc:
         raise RepoError(f"cannot run git: {exc.strerror}") from None
     if returncode != 0:
@@ -128,7 +133,7 @@ class ChangeListing:
         self._stderr = tempfile.TemporaryFile()
         try:
             self._process = subprocess.Popen(
-                ["git", "diff-tree", "--stdin", "--always", "-r", "--root", "--raw", "--no-abbrev", *_DIFF_OPTIONS],
+                [*GIT, "diff-tree", "--stdin", "--always", "-r", "--root", "--raw", "--no-abbrev", *_DIFF_OPTIONS],
                 cwd=workdir, stdin=self._stdin, stdout=self._stdout, stderr=self._stderr, env=_env())
         except OSError as exc:
             self.close()
@@ -291,7 +296,7 @@ def staged_changes(workdir: Path, wanted: Callable[[str], bool]) -> StagedChange
 def discover(start: Path) -> tuple[Path, Path, Path | None] | None:
     """(git dir, common dir, work tree or None) from ``git rev-parse``, or None outside git."""
     try:
-        returncode, out, _err = _spawn(["git", "-C", str(start), "rev-parse", "--absolute-git-dir", "--git-common-dir",
+        returncode, out, _err = _spawn([*GIT, "-C", str(start), "rev-parse", "--absolute-git-dir", "--git-common-dir",
                                         "--is-bare-repository", "--show-toplevel"], None)
     except OSError:
         return None
@@ -312,7 +317,7 @@ def set_local_config(workdir: Path, key: str, value: str) -> None:
 
 def local_config(workdir: Path, key: str) -> str | None:
     try:
-        returncode, out, _err = _spawn(["git", "-C", str(workdir), "config", "--local", "--get", key], None)
+        returncode, out, _err = _spawn([*GIT, "-C", str(workdir), "config", "--local", "--get", key], None)
     except OSError as exc:
         raise RepoError(f"cannot run git: {exc.strerror}") from None
     return out.decode("utf-8", "surrogateescape").rstrip("\n") if returncode == 0 else None

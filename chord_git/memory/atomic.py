@@ -13,11 +13,28 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from chord_git.errors import PlatformUnsupported
 
 UNSUPPORTED = ("writing memory needs POSIX file locks (fcntl), which this platform does not have; "
                "read-only commands (status, summary, check, scan, review list) still work")
+
+
+def read_state_json(path: Path) -> Any:
+    """A runtime state file, parsed; ValueError (as for broken JSON) when it holds ``Infinity``,
+    ``-Infinity`` or ``NaN``.
+
+    ``json`` reads those, but no state file of ours holds one: such a file is damaged (or edited
+    by hand), and must read as damaged rather than stop its reader later on ``int(inf)``.
+    """
+    import json
+
+    return json.loads(path.read_text(encoding="utf-8"), parse_constant=_refuse_constant)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a state file holds")
 
 
 def flock_before(fd: int, deadline: float) -> bool:

@@ -15,7 +15,7 @@ import os
 import time
 from pathlib import Path
 
-from chord_git.memory import index_file
+from chord_git.memory import atomic, index_file
 from chord_git.memory.project import Project
 
 COLLISION_WINDOW = 600.0
@@ -25,7 +25,7 @@ _COLLISIONS = "index-collisions.json"
 
 def _read_times(path: Path) -> dict[str, float]:
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = atomic.read_state_json(path)
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):

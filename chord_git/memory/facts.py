@@ -56,7 +56,7 @@ def cached(project: Project, name: str, settings: Mapping[str, Any],
         sort_keys=True).encode()).hexdigest()
     path = project.state_dir / FILE_NAME
     try:
-        stored = json.loads(path.read_text(encoding="utf-8"))
+        stored = atomic.read_state_json(path)
         if isinstance(stored, dict) and stored.get("key") == key and isinstance(stored.get("facts"), dict):
             facts: dict[str, Any] = stored["facts"]
             return facts

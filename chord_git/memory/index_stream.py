@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 from typing import BinaryIO
 
@@ -47,13 +48,15 @@ def _skip_rest(read: object) -> None:
 
 
 def read(path: Path, budget: int, rel: str = "MEMORY.md",
-         verdicts: loadable.Verdicts | None = None) -> StreamedIndex:
+         verdicts: loadable.Verdicts | None = None, *, deadline: float | None = None) -> StreamedIndex:
     """Stream MEMORY.md into at most ``budget`` characters of entries and the user's text.
 
     With markers: index entries from the top until the budget is spent (R28), then the user's
     hand-written text around the markers. Without markers: the file as plain text. A line outside
     the section is cut at a bound (it is text the budget cuts anyway); a line inside it is judged
-    whole, as parse judges it.
+    whole, as parse judges it. Past ``deadline`` (``time.monotonic()``) no record is read: an
+    entry whose verdict is not cached is left out this time (the verdicts reached so far are
+    cached for the next start).
     """
     warnings: list[str] = []
     notes: list[str] = []
@@ -122,7 +125,8 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
                     truncated = True
                     state = "skip"
                     break
-                unloadable = (verdicts or loadable.Verdicts(path.parent)).why_not(entry.id, entry.summary)
+                fresh = deadline is None or time.monotonic() < deadline
+                unloadable = (verdicts or loadable.Verdicts(path.parent)).why_not(entry.id, entry.summary, read=fresh)
                 if unloadable is not None:  # R24: over a cap, never loaded; costs no budget
                     warnings.append(f"{rel}:{number}: skipped {entry.id}: {unloadable}")
                     continue

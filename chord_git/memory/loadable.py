@@ -12,10 +12,12 @@ import json
 import os
 from pathlib import Path
 
-from chord_git.memory import paths
+from chord_git.memory import atomic, paths
 from chord_git.memory.project import RECORDS_DIR
 
 CACHE_LIMIT = 4000  # verdicts kept; a summary shows a few dozen entries
+# The verdict on a record not read because the caller's time was up: it is not loaded this time.
+NOT_CHECKED = "not checked within the session start's time budget"
 
 
 def why_not(root: Path, rid: str) -> str | None:
@@ -62,21 +64,22 @@ class Verdicts:
         self.dirty = False
         if cache is not None:
             try:
-                data = json.loads(cache.read_text("utf-8"))
+                data = atomic.read_state_json(cache)
             except (OSError, ValueError):
                 data = {}
             verdicts = data.get("verdicts") if isinstance(data, dict) and data.get("rules") == _rules() else None
             if isinstance(verdicts, dict):
                 self.known = {k: v for k, v in verdicts.items() if isinstance(v, list) and len(v) == 2}
 
-    def why_not(self, rid: str, summary: str) -> str | None:
+    def why_not(self, rid: str, summary: str, *, read: bool = True) -> str | None:
+        """The verdict on ``rid``; with ``read`` False only a cached one (else ``NOT_CHECKED``)."""
         from chord_git.memory.records import SUMMARY_CAP
 
         if len(summary) > SUMMARY_CAP:
             return f"index summary has {len(summary)} characters (cap {SUMMARY_CAP})"
         path = self.root / RECORDS_DIR / f"{rid}.md"
         if self.cache is None or paths.escape_reason(self.root, path):
-            return why_not(self.root, rid)
+            return why_not(self.root, rid) if read else NOT_CHECKED
         try:
             info = os.lstat(path)
             key: object = [info.st_size, info.st_mtime_ns, info.st_ino]
@@ -86,7 +89,10 @@ class Verdicts:
         hit = self.known.get(rid)
         if key is not None and hit is not None and hit[0] == key:
             verdict = hit[1]
-            return verdict if isinstance(verdict, str) or verdict is None else why_not(self.root, rid)
+            if isinstance(verdict, str) or verdict is None:
+                return verdict
+        if not read:
+            return NOT_CHECKED
         verdict = why_not(self.root, rid)
         if key is not None:
             self.known[rid] = [key, verdict]

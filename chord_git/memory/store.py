@@ -149,7 +149,7 @@ def _last_written(project: Project, target: Path) -> dict[str, object]:
     if target != project.memory_md:
         return {}
     try:
-        data = json.loads((project.state_dir / _LAST_WRITTEN).read_text("utf-8"))
+        data = atomic.read_state_json(project.state_dir / _LAST_WRITTEN)
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -465,7 +465,7 @@ def status_path(project: Project) -> Path:
 
 def read_status(project: Project) -> dict[str, object] | None:
     try:
-        data = json.loads(status_path(project).read_text("utf-8"))
+        data = atomic.read_state_json(status_path(project))
     except (FileNotFoundError, ValueError, OSError):
         return None
     return data if isinstance(data, dict) else None

@@ -46,14 +46,16 @@ def _take(text: str, room: int) -> str:
 
 
 def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md",
-                    verdicts: loadable.Verdicts | None = None) -> tuple[str, int, bool, list[str]]:
+                    verdicts: loadable.Verdicts | None = None, *,
+                    deadline: float | None = None) -> tuple[str, int, bool, list[str]]:
     """MEMORY.md as at most ``budget`` characters of memory content (``index_stream`` reads it).
 
     With markers: index entries from the top until the budget is spent (R28), then the user's
     hand-written text around the markers if room is left. Without markers: the file as plain text.
+    ``deadline``: see ``index_stream.read``.
     Returns (content, entries shown, truncated, warnings).
     """
-    read = index_stream.read(path, budget, rel, verdicts)
+    read = index_stream.read(path, budget, rel, verdicts, deadline=deadline)
     notes = read.notes
     if not read.section:
         note_text = "\n".join(notes).strip("\n")
@@ -69,12 +71,13 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md",
 
 
 def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = "MEMORY.md",
-          cache: Path | None = None) -> Summary:
-    """What a new session gets injected (R9, R11): framing only when memory is loaded."""
+          cache: Path | None = None, deadline: float | None = None) -> Summary:
+    """What a new session gets injected (R9, R11): framing only when memory is loaded.
+    ``deadline``: see ``index_stream.read``."""
     notice = EXTRACTION_NOTICE if extraction_enabled else ""
     try:
         verdicts = loadable.Verdicts(memory_md.parent, cache)
-        content, shown, truncated, warnings = read_index_text(memory_md, budget, rel, verdicts)
+        content, shown, truncated, warnings = read_index_text(memory_md, budget, rel, verdicts, deadline=deadline)
         verdicts.save()
     except FileNotFoundError:
         return Summary(text=notice, entries_shown=0, truncated=False, loaded=False)

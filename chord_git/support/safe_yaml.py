@@ -50,7 +50,12 @@ def _compose(text: str) -> Any:
         try:
             return yaml.compose(text, Loader=fast)
         except yaml.YAMLError:
-            pass  # the pure composer below reports the same error with better marks
+            # The pure composer below reports the same error with better marks, but costs time
+            # that grows with the square of the flow nesting (~1 s for 1 KB of brackets): a
+            # document nested past MAX_DEPTH would be refused anyway, so it is refused here.
+            depth, line = flow_depth(text)
+            if depth > MAX_DEPTH:
+                raise YamlRefused(line, f"nested deeper than {MAX_DEPTH} levels") from None
         except RecursionError:
             raise YamlRefused(None, "nested too deeply") from None
     try:
@@ -62,6 +67,47 @@ def _compose(text: str) -> Any:
         raise YamlRefused(None, f"invalid YAML: {' '.join(str(exc).split())[:200]}") from None
     except RecursionError:
         raise YamlRefused(None, "nested too deeply") from None
+
+
+def flow_depth(text: str) -> tuple[int, int | None]:
+    """How deep ``[`` and ``{`` nest in ``text`` outside quotes and comments, and the 1-based line
+    where the nesting first went past ``MAX_DEPTH`` (None if it never did). One linear pass; an
+    approximation of YAML (brackets inside plain scalars count), used only on text libyaml refused."""
+    depth = deepest = 0
+    line, past = 1, None
+    quote = ""
+    before = ""  # the last character on this line that is not a space: a quote opens after these
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+            before = ""
+            i += 1
+            continue
+        if quote:
+            if (ch == "\\" and quote == '"') or (ch == "'" == quote and text[i + 1:i + 2] == "'"):
+                i += 1  # an escaped character, or '' inside single quotes
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"" and before in ("", ":", "-", "[", "{", ",", "?"):
+            quote = ch
+        elif ch == "#" and (i == 0 or text[i - 1] in " \t\n"):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if past is None and depth > MAX_DEPTH:
+                    past = line
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+        if ch not in " \t":
+            before = ch
+        i += 1
+    return deepest, past
 
 
 class _Builder:

@@ -30,7 +30,7 @@ class Message:
     def __post_init__(self) -> None:
         # A wrong role would silently turn assistant text into "user words" for the guards.
         if self.role not in ("user", "assistant"):
-            raise ValueError(f"message role must be 'user' or 'assistant', not {self.role!r}")
+            raise ValueError("message role must be 'user' or 'assistant'")
 
 
 @dataclass(frozen=True)

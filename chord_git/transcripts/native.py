@@ -72,9 +72,9 @@ def read_native(records: Iterable[Record], path: str) -> Transcript:
             new_id = _optional(obj, "id", str, path, line)
             if new_id is not None:
                 if session_id is not None and new_id != session_id:
-                    raise InputError(
-                        path, line, f"session id {new_id!r} differs from earlier id {session_id!r}"
-                    )
+                    # Neither id is echoed (nor any value below): a transcript holds whatever
+                    # was pasted into it, keys included.
+                    raise InputError(path, line, "session id differs from earlier id")
                 session_id = new_id
             new_frozen = _optional(obj, "frozen", bool, path, line)
             if new_frozen is not None:
@@ -82,9 +82,7 @@ def read_native(records: Iterable[Record], path: str) -> Transcript:
         elif kind == "message":
             role = obj.get("role")
             if role not in ("user", "assistant"):
-                raise InputError(
-                    path, line, f'message "role" must be "user" or "assistant", not {role!r}'
-                )
+                raise InputError(path, line, 'message "role" must be "user" or "assistant"')
             content = _required(obj, "content", str, path, line)
             complete = _optional(obj, "complete", bool, path, line)
             items.append(Message(role, content, True if complete is None else complete))

@@ -51,7 +51,8 @@ def read_openai(records: Iterable[Record], path: str) -> Transcript:
             items.append(ToolResult(0))
             continue
         if role not in ("user", "assistant"):
-            raise InputError(path, line, f"unknown chat role {role!r}")
+            # The value is never echoed: a transcript holds whatever was pasted, keys included.
+            raise InputError(path, line, "unknown chat role (expected user, assistant, system, developer, tool or function)")
         text = _text(msg.get("content"), path, line)
         if role == "user":
             if text.strip():

@@ -129,6 +129,19 @@ def test_bad_settings_are_refused_with_file_and_line(repo: Path, content: str, l
     assert path.read_text(encoding="utf-8") == content
 
 
+@pytest.mark.parametrize("depth", [500, 100_000])
+def test_a_deeply_nested_settings_file_is_one_clean_line(repo: Path, depth: int) -> None:
+    """500 levels still parse but would not render back; 100,000 do not parse: both exit 2."""
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    content = '{"env": ' + '{"a": ' * depth + "1" + "}" * depth + "}"
+    path.write_text(content, encoding="utf-8")
+    result = run_cli(repo, "agent", "install", "claude-code")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == "git memory: .claude/settings.json: nested deeper than 64 levels; not a settings file\n"
+    assert path.read_text(encoding="utf-8") == content
+
+
 def test_symlinked_settings_are_not_written_through(repo: Path, tmp_path: Path) -> None:
     outside = tmp_path / "elsewhere.json"
     outside.write_text("{}", encoding="utf-8")

@@ -2,8 +2,11 @@
 handed over, and that a piece of content goes to extraction once."""
 from __future__ import annotations
 
+import json
 import os
+import threading
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -12,7 +15,7 @@ from chord_git import config as config_mod
 from chord_git.agents import handoff, sessions, watch
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity, queue
-from chord_git.errors import LockTimeout
+from chord_git.errors import InputError, LockTimeout
 from chord_git.memory import project as project_mod
 from chord_git.transcripts import Compaction, Message
 from tests.agents.conftest import DATA
@@ -92,12 +95,75 @@ def test_new_items_match_in_order_so_repeats_stay_new() -> None:
     assert handoff.new_items(items, []) == items
 
 
-def test_read_frozen_stops_at_the_size_and_at_a_line_being_written(tmp_path: Path) -> None:
+def test_frozen_lines_stop_at_the_size_and_at_a_line_being_written(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_bytes(b'{"a": 1}\n{"b": 2}\n{"c": 3')
-    assert handoff.read_frozen(path, None) == ['{"a": 1}', '{"b": 2}', ""]
-    assert handoff.read_frozen(path, 12) == ['{"a": 1}', ""]
-    assert handoff.read_frozen(path, 3) == [""]
+
+    def read(size: int | None) -> list[str]:
+        with path.open("rb") as handle:
+            return list(handoff.frozen_lines(handle, size))
+
+    assert read(None) == ['{"a": 1}', '{"b": 2}']
+    assert read(12) == ['{"a": 1}']
+    assert read(9) == ['{"a": 1}'] and read(8) == []
+    assert read(3) == []
+
+
+def test_a_fifo_as_transcript_fails_the_session_without_blocking(repo: Path, tmp_path: Path) -> None:
+    """A FIFO would hold the watcher in ``open`` for good, with its lock: it is refused unread."""
+    project = project_mod.discover(repo)
+    fifo = tmp_path / "transcript.jsonl"
+    os.mkfifo(fifo)
+    sessions.save(project, sessions.transition(None, "claude-code", "s1", str(fifo), "ended"))
+    said: list[str] = []
+    passing = threading.Thread(target=watch.one_pass, args=(project, enabled(), said.append), daemon=True)
+    passing.start()
+    passing.join(60)
+    if passing.is_alive():
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))  # let the blocked open return
+        passing.join(10)
+        pytest.fail("the hand-off blocked opening a FIFO")
+    session = sessions.load(project, "claude-code", "s1")
+    assert session is not None and session.state == "failed"
+    assert "not a regular file" in (session.last_error or "") and said
+
+
+def _tool_traffic(path: Path, lines: int, size: int) -> None:
+    """A Claude Code transcript of ``lines`` tool results of ``size`` bytes each, no user words."""
+    with path.open("w", encoding="utf-8") as handle:
+        for n in range(lines):
+            result = {"type": "tool_result", "tool_use_id": f"t{n}", "content": "x" * size}
+            handle.write(json.dumps({"type": "user", "sessionId": "s1",
+                                     "message": {"role": "user", "content": [result]}}) + "\n")
+
+
+def test_the_hand_off_reads_a_transcript_one_line_at_a_time(repo: Path, tmp_path: Path) -> None:
+    project = project_mod.discover(repo)
+    transcript = tmp_path / "big.jsonl"
+    _tool_traffic(transcript, 24, 1 << 20)  # 24 MiB of tool output
+    session = sessions.transition(None, "claude-code", "s1", str(transcript), "ended")
+    tracemalloc.start()
+    try:
+        result = handoff.hand_off(project, enabled(), session, "claude-code")
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.new_items == 0 and result.job_id is None  # tool traffic only: nothing to extract
+    assert peak < 8 << 20  # about one line at a time, not the whole file (four copies of it before)
+
+
+def test_the_hand_off_refuses_a_transcript_above_the_queues_cap(repo: Path, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    project = project_mod.discover(repo)
+    transcript = tmp_path / "big.jsonl"
+    _tool_traffic(transcript, 3, 1 << 20)
+    monkeypatch.setattr(queue, "MAX_TRANSCRIPT_BYTES", 2 << 20)
+    session = sessions.transition(None, "claude-code", "s1", str(transcript), "ended")
+    with pytest.raises(InputError, match="larger than 2 MiB"):
+        handoff.hand_off(project, enabled(), session, "claude-code")
+    first_line = len(transcript.read_bytes().split(b"\n", 1)[0]) + 1
+    frozen_early = sessions.transition(None, "claude-code", "s1", str(transcript), "ended", end_size=first_line)
+    assert handoff.hand_off(project, enabled(), frozen_early, "claude-code").job_id is None  # the part it froze at fits
 
 
 def test_native_lines_carry_only_conversation() -> None:
