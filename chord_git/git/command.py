@@ -327,7 +327,7 @@ def config_value(workdir: Path, key: str) -> str | None:
     """``key`` as git sees it from ``workdir``: every config file, and ``git -c`` options, which git
     hands on to the commands it runs (a merge driver) through its environment."""
     try:
-        returncode, out, _err = _spawn(["git", "-C", str(workdir), "config", "--get", key], None)
+        returncode, out, _err = _spawn([*GIT, "-C", str(workdir), "config", "--get", key], None)
     except OSError as exc:
         raise RepoError(f"cannot run git: {exc.strerror}") from None
     return out.decode("utf-8", "surrogateescape").rstrip("\n") if returncode == 0 else None
@@ -355,7 +355,7 @@ def merge_file(base: bytes, ours: bytes, theirs: bytes, *, labels: tuple[str, st
             with open(os.path.join(folder, name), "wb") as handle:
                 handle.write(data)
         label_args = [arg for label in labels for arg in ("-L", label)]
-        argv = ["git", "-C", folder, "merge-file", "-p", f"--marker-size={marker_size}", _STYLE_OPTIONS[style],
+        argv = [*GIT, "-C", folder, "merge-file", "-p", f"--marker-size={marker_size}", _STYLE_OPTIONS[style],
                 *label_args, *names]
         try:
             returncode, out, err = _spawn(argv, None)
