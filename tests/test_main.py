@@ -78,7 +78,31 @@ def test_through_git_the_user_sees_one_line(repo: Path) -> None:
     assert "Traceback" not in result.stderr + result.stdout
 
 
-# ---------------------------------------------------------------------------- the hooks' command lines
+# ---------------------------------------------------------------------------- the check fast path
+# The hooks' own command lines skip building the parser; every other wording must reach it.
+FAST = [["check", "--staged"], ["check"], ["check", "MEMORY.md", "notes/x.md"], ["check", "--staged", "MEMORY.md"],
+        ["check", "--staged", "--staged"], ["check", "MEMORY.md", "--staged"], ["check", ""]]
+PARSED = [["check", "--help"], ["check", "--staged", "--help"], ["check", "-q", "--staged"], ["check", "--stage"],
+          ["check", "--staged", "--format", "json"], ["check", "--", "-x.md"], ["check", "-"],
+          ["-C", ".", "check", "--staged"], ["status"], ["check", "--staged", "--bogus"], ["checks", "--staged"]]
+
+
+@pytest.mark.parametrize("words", FAST)
+def test_the_fast_path_reads_the_hook_command_lines_as_the_parser_does(words: list[str]) -> None:
+    from chord_git.main import _check_fast_path, build_parser
+
+    fast = _check_fast_path(words)
+    assert fast is not None
+    assert vars(fast) == vars(build_parser().parse_args(words))
+
+
+@pytest.mark.parametrize("words", PARSED)
+def test_every_other_command_line_goes_through_the_parser(words: list[str]) -> None:
+    from chord_git.main import _check_fast_path
+
+    assert _check_fast_path(words) is None
+
+
 def _outcome(capsys: pytest.CaptureFixture[str], words: list[str]) -> tuple[int | str | None, str, str]:
     try:
         code: int | str | None = main(words)
@@ -94,21 +118,28 @@ def _outcome(capsys: pytest.CaptureFixture[str], words: list[str]) -> tuple[int 
     (["check", "MEMORY.md"], 0),             # the pre-commit framework's form: the worktree is clean
     (["check", f"{RECORDS}/{record_id('leak')}.md"], 0),
 ])
-def test_the_hooks_command_lines_answer_as_from_any_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                            monkeypatch: pytest.MonkeyPatch, words: list[str],
-                                                            code: int) -> None:
-    """The git hook's and the pre-commit framework's command lines, run in the repository and
-    through ``-C .``: the same exit code and the same bytes out."""
+def test_the_fast_path_answers_as_the_parser_does(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch, words: list[str], code: int) -> None:
+    """The same repository through the fast path (the parser made unbuildable, so it is not
+    built) and through the parser (``-C .``, which the fast path leaves alone): same bytes out."""
+    import chord_git.main as main_mod
+
     repo = memory_repo(tmp_path / "repo")
     write_record(repo, "leak", f"Deploys use export GITHUB_TOKEN={github_token()} from the runner.")
     write(repo, "MEMORY.md", index_text("leak"))
     git(repo, "add", "-A")
     write_record(repo, "leak")  # the working tree no longer holds the token; the index does
     monkeypatch.chdir(repo)
-    through_c = _outcome(capsys, ["-C", ".", *words])
-    direct = _outcome(capsys, words)
-    assert direct == through_c
-    assert direct[0] == code
+    parsed = _outcome(capsys, ["-C", ".", *words])
+
+    def unbuildable() -> None:
+        raise AssertionError("the parser was built")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(main_mod, "build_parser", unbuildable)
+        fast = _outcome(capsys, words)
+    assert fast == parsed
+    assert fast[0] == code
 
 
 def test_help_and_bad_options_still_come_from_the_parser(repo: Path, capsys: pytest.CaptureFixture[str],
