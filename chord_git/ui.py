@@ -1,7 +1,6 @@
 """Where command output goes; commands print through this so tests can capture it."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -34,6 +33,8 @@ class Output:
         self.stdout.write(text)
 
     def json(self, data: Any) -> None:
+        import json  # off the start-up of the commands that print text
+
         self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
     def report(self, report: Report, as_json: bool) -> int:

@@ -25,7 +25,6 @@ rules apply to each file. The project flag above stays for hosts that signal wit
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -121,6 +120,7 @@ def session_key(agent: str, session_id: str) -> str:
     plain = f"{agent}--{session_id}"
     if _PLAIN_KEY.match(plain):
         return plain
+    import hashlib  # only for unusual ids: the per-turn hook keeps its imports small
 
     return "h-" + hashlib.sha256(f"{agent}\0{session_id}".encode("utf-8", "surrogateescape")).hexdigest()[:24]
 

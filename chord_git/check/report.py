@@ -4,7 +4,6 @@ Never a secret value, only kind and place: findings carry none, so no format can
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from chord_git.errors import InputError
@@ -81,6 +80,8 @@ def render(findings: list[Finding], fmt: str, *, checked: int, noun: str = "memo
     """The whole report in ``fmt``; ``uri_prefix`` turns project-relative paths into
     repository-relative SARIF locations."""
     if fmt in ("json", "sarif"):
+        import json  # off the hook's start-up: the hook prints text
+
         if fmt == "sarif":
             from chord_git.check import sarif
 

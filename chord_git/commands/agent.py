@@ -13,7 +13,6 @@
 """
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -184,6 +183,8 @@ def statusline(out: Output, stdin: bytes) -> int:
 
 
 def _statusline(stdin: bytes) -> str:
+    import json
+
     from chord_git.agents import statusline as statusline_mod
     from chord_git.memory import project as project_mod
 

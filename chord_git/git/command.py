@@ -18,8 +18,6 @@ merges as text.
 from __future__ import annotations
 
 import os
-import subprocess
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -63,9 +61,79 @@ def _run(workdir: Path, *args: str, stdin: bytes | None = None) -> bytes:
 
 
 def _spawn(argv: list[str], stdin: bytes | None) -> tuple[int, bytes, bytes]:
-    """(exit code, stdout, stderr) of ``argv``, fed ``stdin`` (None: the caller's own stdin)."""
-    done = subprocess.run(argv, input=stdin, capture_output=True, check=False, env=_env())
-    return done.returncode, done.stdout, done.stderr
+    """(exit code, stdout, stderr) of ``argv``, fed ``stdin`` (None: the caller's own stdin).
+
+    ``subprocess.run`` with ``capture_output``, without the module: importing it (with
+    ``threading``, ``selectors``, ``signal`` and ``locale``) costs the pre-commit hook more than
+    its three git calls. The pipes are read (and ``stdin`` written) as they become ready, so
+    neither side waits on a full pipe.
+    """
+    if not hasattr(os, "posix_spawnp"):  # Windows
+        import subprocess
+
+        done = subprocess.run(argv, input=stdin, capture_output=True, check=False, env=_env())
+        return done.returncode, done.stdout, done.stderr
+    import select
+    import signal
+
+    out_read, out_write = os.pipe()
+    err_read, err_write = os.pipe()
+    in_read, in_write = os.pipe() if stdin is not None else (-1, -1)
+    actions = [(os.POSIX_SPAWN_DUP2, out_write, 1), (os.POSIX_SPAWN_DUP2, err_write, 2)]
+    if stdin is not None:
+        actions.append((os.POSIX_SPAWN_DUP2, in_read, 0))
+    try:
+        # SIGPIPE as a fresh process has it (Python ignores it, and an exec keeps what is ignored).
+        pid = os.posix_spawnp(argv[0], argv, _env(), file_actions=actions, setsigdef=(signal.SIGPIPE,))
+    except BaseException:
+        for fd in (out_read, err_read, in_write):
+            if fd >= 0:
+                os.close(fd)
+        raise
+    finally:
+        for fd in (out_write, err_write, in_read):
+            if fd >= 0:
+                os.close(fd)
+    chunks: dict[int, list[bytes]] = {out_read: [], err_read: []}
+    poller = select.poll()
+    for fd in chunks:
+        poller.register(fd, select.POLLIN)
+    pending = memoryview(stdin or b"")
+    if stdin is not None:
+        if pending:
+            os.set_blocking(in_write, False)
+            poller.register(in_write, select.POLLOUT)
+        else:
+            os.close(in_write)
+    open_fds = len(chunks) + (1 if pending else 0)
+    try:
+        while open_fds:
+            for fd, _event in poller.poll():
+                if fd == in_write:
+                    try:
+                        pending = pending[os.write(fd, pending):]
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:  # git stopped reading: its exit code tells why
+                        pending = pending[:0]
+                    if not pending:
+                        poller.unregister(fd)
+                        os.close(fd)
+                        open_fds -= 1
+                    continue
+                data = os.read(fd, 65536)
+                if data:
+                    chunks[fd].append(data)
+                else:
+                    poller.unregister(fd)
+                    open_fds -= 1
+    finally:
+        for fd in chunks:
+            os.close(fd)
+        if pending:
+            os.close(in_write)
+        _pid, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), b"".join(chunks[out_read]), b"".join(chunks[err_read])
 
 
 def _raw_entries(workdir: Path) -> list[tuple[int, str, str, str, str]]:
@@ -126,6 +194,9 @@ class ChangeListing:
 
     def __init__(self, workdir: Path, commits: Sequence[str]) -> None:
         self.commits = list(commits)
+        import subprocess
+        import tempfile
+
         self._stdin = tempfile.TemporaryFile()
         self._stdin.write("".join(f"{oid}\n" for oid in self.commits).encode())
         self._stdin.seek(0)
@@ -349,6 +420,8 @@ def merge_file(base: bytes, ours: bytes, theirs: bytes, *, labels: tuple[str, st
     attributes). A failure (a NUL byte makes git call a file binary) is a ``RepoError`` with git's
     first line of error output.
     """
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="chord-merge-") as folder:
         names = ("ours", "base", "theirs")
         for name, data in zip(names, (ours, base, theirs)):

@@ -6,7 +6,6 @@ top level, that already holds ``MEMORY.md`` or ``.chord/``; otherwise the git to
 """
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
@@ -67,6 +66,8 @@ def state_home() -> Path:
 
 
 def _short_hash(text: str) -> str:
+    import hashlib  # rarely needed (worktrees, projects outside git): kept off the hook path
+
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 

@@ -178,10 +178,12 @@ def test_check_staged_imports_only_what_it_needs(mrepo: Path) -> None:
 
 # What a hook's start-up would pay for and a small commit's check never uses (docs/startup.md):
 # the argument parser and the registries its choices come from (``main._check_fast_path``), the
-# standard data classes and ``inspect`` (``dataclass_lazy``), and the heavy libraries that only
-# other paths need: libgit2 (merges, history), the model client, the terminal UI.
+# standard data classes and ``inspect`` (``dataclass_lazy``), OpenSSL's hashes and JSON (imported
+# where a finding, an id or a report format needs them), ``subprocess`` with its threads and
+# locale (``git.command._spawn`` runs git), and the heavy libraries that only other paths need:
+# libgit2 (merges, history), the model client, the terminal UI.
 START_UP_WEIGHT = ("argparse", "chord_git.transcripts", "chord_git.agents.hosts", "dataclasses", "inspect",
-                   "pygit2", "openai", "rich")
+                   "hashlib", "json", "subprocess", "threading", "locale", "tempfile", "pygit2", "openai", "rich")
 
 
 def test_a_small_commit_loads_none_of_the_start_up_weight(mrepo: Path) -> None:

@@ -1,5 +1,5 @@
-"""The git runner: both pipes drained while the input is written, exit codes and error output
-kept, and the child started with the signals a fresh process has."""
+"""The git runner the hook uses instead of ``subprocess``: both pipes drained while the input is
+written, exit codes and error output kept, and the child started as ``subprocess`` would start it."""
 from __future__ import annotations
 
 import os
@@ -56,3 +56,9 @@ def test_discover_reads_a_path_with_non_utf8_bytes(tmp_path: Path) -> None:
     command._spawn(["git", "-C", str(repo), "init", "-q"], None)
     found = command.discover(repo)
     assert found is not None and found[2] == repo.resolve()
+
+
+def test_without_posix_spawn_the_same_answers_come_through_subprocess(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(os, "posix_spawnp")
+    assert command._spawn(["cat"], b"abc") == (0, b"abc", b"")
+    assert command._spawn(["sh", "-c", "printf x >&2; exit 4"], None) == (4, b"", b"x")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import re
 from collections.abc import Iterator
 
@@ -65,6 +64,7 @@ def _valid_jwt(token: str) -> bool:
     header, payload = _b64decode(parts[0].rstrip("=")), _b64decode(parts[1].rstrip("="))
     if header is None or payload is None or not payload.startswith(b"{"):
         return False
+    import json  # off the hook's start-up: only a JWT-shaped candidate gets here
 
     try:
         return isinstance(json.loads(header), dict)

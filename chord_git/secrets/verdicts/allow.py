@@ -13,7 +13,6 @@ Pure functions over lines; the baseline is the parsed JSON detect-secrets writes
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -34,6 +33,7 @@ Span = tuple[int, int]
 
 def value_hash(value: str) -> str:
     """The hash detect-secrets stores for a value (SHA-1 hex), which baselines and ignore files use."""
+    import hashlib  # off the hook's start-up (OpenSSL): only a finding gets here
 
     return hashlib.sha1(value.encode("utf-8", "replace")).hexdigest()
 

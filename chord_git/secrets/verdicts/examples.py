@@ -7,7 +7,6 @@ consult ``is_documentation_example``.
 """
 from __future__ import annotations
 
-import hashlib
 from functools import lru_cache
 
 from ...support.dataclass_lazy import dataclass
@@ -82,6 +81,7 @@ def is_documentation_example(value: str) -> bool:
     v = value.strip().strip("\"'`")
     if not _SHORTEST <= len(v) <= _LONGEST:
         return False
+    import hashlib  # off the hook's start-up (OpenSSL): only a candidate value gets here
 
     return int.from_bytes(hashlib.sha256(v.encode("utf-8", "replace")).digest(), "big") in _DIGESTS
 
