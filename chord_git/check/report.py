@@ -61,7 +61,10 @@ def push_advice(findings: list[Finding], *, ignore_file: str) -> list[str]:
         return []
     first = secrets[0]
     commit = (first.commit or "COMMIT")[:12]
-    fix = f"git add {first.path} && git commit --amend --no-edit"
+    import shlex  # only when a push is blocked
+
+    # Quoted: a file name comes from the commits themselves, and the user pastes this line.
+    fix = f"git add {shlex.quote(first.path)} && git commit --amend --no-edit"
     return [
         "chord-git blocks a push of commits that add a secret to memory files (git memory scan).",
         "  Deleting the line in a new commit leaves the secret in the history: rotate it, then rewrite",

@@ -122,8 +122,27 @@ def source_from_direct_url(text: str) -> Source:
     url = data.get("url")
     if isinstance(vcs, dict) and vcs.get("vcs") == "git" and isinstance(url, str):
         commit = vcs.get("commit_id")
-        return Source(url, commit if isinstance(commit, str) and _COMMIT.fullmatch(commit) else None)
+        return Source(_without_credentials(url), commit if isinstance(commit, str) and _COMMIT.fullmatch(commit) else None)
     return Source(None, None)
+
+
+def _without_credentials(url: str) -> str | None:
+    """``url`` as a snippet may show it: an install from a private repository may have recorded a
+    token as its user info (``https://TOKEN@host/...``), which must not land in a committed
+    config. Over http(s) the user info goes whole; ssh keeps its user name (``git@``) but no
+    password. A URL that cannot be read is not shown."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    user = f"{parts.username}@" if parts.scheme == "ssh" and parts.username else ""
+    return urlunsplit((parts.scheme, user + host + port, parts.path, "", ""))
 
 
 def installed_source() -> Source:

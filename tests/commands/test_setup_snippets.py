@@ -27,6 +27,17 @@ def test_pip_vcs_record_gives_url_and_commit() -> None:
     assert source_from_direct_url(text) == Source("https://github.com/acme/chord-git", SHA)
 
 
+@pytest.mark.parametrize(("recorded", "shown"), [
+    ("https://ghp_0123456789abcdefghijABCDEFGHIJ012345@github.com/acme/chord-git", "https://github.com/acme/chord-git"),
+    ("https://me:s3cret-Pa55@git.example.org/acme/chord-git.git", "https://git.example.org/acme/chord-git.git"),
+    ("ssh://git:hunter2@github.com/acme/chord-git.git", "ssh://git@github.com/acme/chord-git.git"),
+    ("file:///home/me/chord-git", "file:///home/me/chord-git"),
+])
+def test_a_recorded_url_is_shown_without_credentials(recorded: str, shown: str) -> None:
+    text = json.dumps({"url": recorded, "vcs_info": {"vcs": "git", "commit_id": SHA}})
+    assert source_from_direct_url(text) == Source(shown, SHA)
+
+
 @pytest.mark.parametrize("text", [
     json.dumps({"url": "file:///home/me/chord-git", "dir_info": {}}),  # pip install . : no commit
     json.dumps({"url": "https://x/y", "vcs_info": {"vcs": "hg", "commit_id": SHA}}),
