@@ -25,7 +25,9 @@ ABSOLUTE_PATH = lazy(
     r"|(?:(?<![A-Za-z0-9_])[A-Za-z]:[\\/][^\s`'\")\]>]*)"  # C:\Users\ana, D:/work
     r"|(?:(?<![A-Za-z0-9_\\])\\\\[\w.$-]+\\[^\s`'\")\]>]+)"  # \\server\share
     r"|(?:(?<![A-Za-z0-9_/])~[\w.-]*/[^\s`'\")\]>]*)"  # ~/src, ~ana/src
-    r"|(?:\bfile:///[^\s`'\")\]>]+)"
+    # file: URLs in every spelling (file:/x, file://host/x, file:///x) and editors' links to a file
+    r"|(?:\bfile:/[^\s`'\")\]>]+)"
+    r"|(?:\b(?:vscode|vscode-insiders|cursor|windsurf|zed|idea|jetbrains|subl|txmt|mvim)://file/[^\s`'\")\]>]+)"
     # $HOME/x, ${HOME}/x, $USERPROFILE\x, %USERPROFILE%\x, %APPDATA%/x: a machine's directories by name
     r"|(?:(?<![A-Za-z0-9_$])\$\{?(?:HOME|USER|USERPROFILE|HOMEPATH|HOMEDRIVE|TMPDIR|TMP|TEMP|PWD|OLDPWD|"
     r"APPDATA|LOCALAPPDATA|PROGRAMDATA|XDG_[A-Z_]+|GOPATH|GOROOT|CARGO_HOME|RUSTUP_HOME|CONDA_PREFIX|"
@@ -44,7 +46,7 @@ _NOT_BEFORE_ROOT = _ASCII_WORD | frozenset(".~/\\:-")  # the pattern's look-behi
 def may_hold_absolute_path(text: str) -> bool:
     """Whether ``ABSOLUTE_PATH`` could match ``text``, by plain string tests: the pattern is large
     to compile, and most texts (URLs and repository paths included) settle here without it."""
-    if "\\" in text or "~" in text or "$" in text or "%" in text or "file:" in text:
+    if "\\" in text or "~" in text or "$" in text or "%" in text or "file:" in text or "://file/" in text:
         return True  # shares, backslash drives, ~/, $HOME/, %APPDATA%\, file:///
     if "/" not in text:
         return False
@@ -84,11 +86,44 @@ def commit_shas(text: str) -> list[tuple[int, int]]:
 
 # R19: names of machines on a private network. A name starts where no dot, letter, digit or
 # hyphen precedes it (so each dotted name is tried once: linear), and must not run on into a
-# longer name (``app.local.example.com``) or a file name (``settings.local.json``). Dotfiles such
-# as ``.env.local`` never match because a name cannot start with a dot.
+# longer name (``app.local.example.com``), an identifier (``billing.internal_api``), a call
+# (``Path.home()``) or a file name (``settings.local.json``). Dotfiles such as ``.env.local`` never
+# match because a name cannot start with a dot. The suffixes are the names reserved for private use
+# (``.internal``, ``.home.arpa``) and those that networks use as if they were (``nas.home``,
+# ``printer.corp``).
+_PRIVATE_SUFFIXES = r"local|lan|internal|intranet|intra|localdomain|home\.arpa|home|corp|onprem|mgmt"
+_NAME_END = r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9]|\()"
 _HOST = lazy(
-    r"(?<![A-Za-z0-9.-])(?:[A-Za-z0-9][A-Za-z0-9-]{0,62}\.)+"
-    r"(?:local|lan|internal|localdomain|home\.arpa)(?![A-Za-z0-9-]|\.[A-Za-z0-9])",
+    r"(?<![A-Za-z0-9.-])(?:[A-Za-z0-9][A-Za-z0-9-]{0,62}\.)+(?:" + _PRIVATE_SUFFIXES + r")" + _NAME_END,
+    re.IGNORECASE,
+)
+# Environment names used as a last label (``db.prod``, ``redis.staging:6379``) are machines only in
+# a machine's position: after a scheme or ``user@``, before a port, or after a role word (``db``,
+# ``nas``, ``redis``): ``config.prod`` or ``pipeline.stage`` in code stay legal.
+# (Not ``dev``, ``int``, ``qa`` or ``test``: public or reserved-for-examples suffixes, as in ``vitest.dev``.)
+_ENV_SUFFIXES = r"prod|production|staging|stage|stg|preprod|uat|priv|private|office|vpn|infra"
+_ROLES = (r"db|database|nas|printer|git|gitlab|gitea|jenkins|ci|build|builder|runner|registry|artifactory|nexus|"
+          r"redis|postgres|pg|mysql|mariadb|mongo|mongodb|kafka|rabbit|rabbitmq|mq|elastic|es|search|cache|"
+          r"memcached|vault|consul|ldap|ad|dc|dns|ns|mail|smtp|imap|proxy|gateway|gw|lb|router|fw|firewall|"
+          r"files|fileserver|fs|nfs|smb|backup|storage|s3|minio|wiki|jira|confluence|grafana|prometheus|kibana|"
+          r"sentry|k8s|kube|api|web|app|www|bastion|jump|jumpbox|vpn|sftp|ftp|ssh|gpu|worker|scheduler|airflow")
+_ENV_HOST = lazy(
+    r"(?:(?<=://)|(?<=@))(?:[A-Za-z0-9][A-Za-z0-9-]{0,62}\.)+(?:" + _ENV_SUFFIXES + r")" + _NAME_END
+    + r"|(?<![A-Za-z0-9.-])(?:[A-Za-z0-9][A-Za-z0-9-]{0,62}\.)+(?:" + _ENV_SUFFIXES + r"):\d{2,5}\b"
+    + r"|(?<![A-Za-z0-9.-])(?:" + _ROLES + r")(?:[-_]?\d+)?(?:\.[A-Za-z0-9][A-Za-z0-9-]{0,62})*\.(?:"
+    + _ENV_SUFFIXES + r"|int|qa)" + _NAME_END,
+    re.IGNORECASE,
+)
+# One machine without a domain: any ``user@name`` given to ssh, scp, rsync and friends, or a role
+# word with a number (``deploy@build01``, ``nas01``, ``db-02``). Versions and tags such as
+# ``node18``, ``pg15``, ``vue@alpha`` or ``image@sha256`` are not roles here, so they stay legal.
+_MACHINE_ROLES = (r"nas|db|srv|server|host|vm|box|build|builder|web|gpu|printer|jenkins|runner|worker|bastion|jump|"
+                  r"dc|ns|mx|proxy|lb|rack|san|backup|fileserver|ci|deploy|prod|staging|dev|app")
+_BARE_HOST = lazy(
+    r"(?<![\w-])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id|sshfs)(?=\s)[^\n@]{0,80}?(?<![A-Za-z0-9_.-])"
+    r"(?P<target>[A-Za-z_][A-Za-z0-9_.-]{0,31}@[A-Za-z][A-Za-z0-9-]{0,62})(?![A-Za-z0-9.@-]|\.[A-Za-z0-9])"
+    r"|(?<![A-Za-z0-9_.-])(?:[A-Za-z_][A-Za-z0-9_.-]{0,31}@)?(?:" + _MACHINE_ROLES + r")[-_]?\d{2,}"
+    r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9])",
     re.IGNORECASE,
 )
 # Reverse-DNS package names (``com.acme.billing.internal``) are code, not machines.
@@ -110,13 +145,20 @@ _FILE_SUFFIXES = frozenset({"json", "yml", "yaml", "toml", "md", "txt", "py", "j
 
 
 def host_names(text: str) -> list[tuple[int, int]]:
-    """Spans of private machine names: ``*.local``, ``*.lan``, ``*.internal``, ``*.localdomain``,
-    ``*.home.arpa``, names with an internal label under a public domain (``db01.corp.acme.com``),
-    and names whose first label is one machine's (``web-03.acme.io``)."""
+    """Spans of private machine names: names under a private-use suffix (``*.local``, ``*.lan``,
+    ``*.internal``, ``*.home.arpa``, ``nas.home``, ``printer.corp``), environment-named machines
+    (``db.prod``, ``redis.staging:6379``, ``postgres://db.prod``), names with an internal label under
+    a public domain (``db01.corp.acme.com``), names whose first label is one machine's
+    (``web-03.acme.io``), and single-label machines (``deploy@build01``, ``nas01``)."""
     spans = [
         match.span() for match in _HOST.finditer(text)
         if match.group().split(".", 1)[0].lower() not in _PACKAGE_ROOTS
     ]
+    spans.extend(match.span() for match in _ENV_HOST.finditer(text)
+                 if match.group().split(".", 1)[0].lower() not in _PACKAGE_ROOTS)
+    if "@" in text or any(ch.isdigit() for ch in text):
+        spans.extend(match.span("target") if match.group("target") else match.span()
+                     for match in _BARE_HOST.finditer(text))
     for match in _DOTTED.finditer(text):
         labels = match.group().lower().split(".")
         if labels[0] in _PACKAGE_ROOTS or labels[-1] in _FILE_SUFFIXES:
@@ -189,7 +231,24 @@ TRANSIENT_GIT_STATE = lazy(
     r"|我(?:们)?\s?(?:刚|刚刚|刚才)?\s?(?:push|推送|提交|commit|rebase|变基)\s?了"
     r"|(?:正在|还在)\s?(?:rebase|变基|合并|merge|cherry-pick|bisect|解决冲突)"
     r"|切(?:换)?到(?:了)?\s?[\w./-]+\s?分支|还没(?:有)?\s?(?:push|推送|推|提交|合并)"
-    r"|本地(?:还)?有(?:未提交|没提交|未推送|没推)",
+    r"|本地(?:还)?有(?:未提交|没提交|未推送|没推)"
+    # Where one person is right now: "I'm working on feature/login", "right now we're on develop",
+    # "the PR branch is fix/x", "HEAD points at ...", changes sitting in one checkout.
+    r"|\b(?:we|i|you)(?:'re|'m|\s+are|\s+am)\s+(?:still\s+|now\s+|currently\s+)?(?:working\s+)?on\s+"
+    r"(?:[\w.-]+/[\w./-]+|[\w./-]+\s+(?:right\s+now|at\s+the\s+moment|currently|for\s+now|today))"
+    r"|\b(?:right\s+now|at\s+the\s+moment|currently|for\s+now),?\s+(?:we|i|you)(?:'re|'m|\s+are|\s+am)\s+"
+    r"(?:working\s+)?on\s+[\w./-]+"
+    r"|\b(?:the\s+|this\s+|my\s+|our\s+)?(?:PR|MR|pull\s+request|merge\s+request|topic|feature)(?:'s)?\s+branch\s+"
+    r"(?:is|was|=|:|name\s+is|is\s+called|is\s+named)\s"
+    r"|\bHEAD\s+(?:now\s+)?(?:points?|pointing|is\s+pointing)\s+(?:at|to)\b"
+    r"|\b(?:i|we|you)(?:'ve|\s+have|\s+still\s+have)?\s+(?:got\s+)?(?:some\s+|a\s+few\s+)?"
+    r"(?:uncommitted|unstaged|unpushed|staged|local)\s+(?:changes|edits|commits|work|files)\b"
+    r"|\bthere\s+(?:are|is)\s+(?:still\s+)?(?:some\s+|a\s+few\s+)?(?:uncommitted|unstaged|unpushed|staged)\s+"
+    r"(?:changes|edits|commits|files)\b"
+    r"|\b(?:i|we)\s+(?:just\s+|already\s+|have\s+|'ve\s+)?stashed\b"
+    r"|(?:PR|MR|合并请求|拉取请求)\s?(?:的)?\s?分支\s?(?:是|为|叫)"
+    r"|(?:我|我们)\s?(?:现在|目前|正)?\s?在\s?[\w./-]+/[\w./-]+\s?(?:上|分支)"
+    r"|(?:有|还有)\s?(?:未提交|没提交|未暂存|未推送)的?(?:改动|修改|更改|变更)",
     re.ASCII | re.IGNORECASE,
 )
 

@@ -212,7 +212,8 @@ def test_existing_memory_includes_orphans_and_broken_records(repo: Path) -> None
                                     textrules.transient_git_state, textrules.absolute_paths])
 def test_text_rules_stay_fast_on_hostile_input(finder: Any) -> None:
     hostile = ["a" * 100_000, "a." * 50_000, "1." * 50_000, ":" * 100_000, "a1" * 50_000,
-               "currently on " * 10_000, "-" * 100_000, "1:" * 50_000, "f" * 99_999 + "!"]
+               "currently on " * 10_000, "ssh " * 25_000, "ssh a" * 20_000 + "@", "db." * 30_000,
+               "db." * 30_000 + "prod", "a@" * 50_000, "file:/" * 20_000, "I'm on a/" * 10_000, "-" * 100_000, "1:" * 50_000, "f" * 99_999 + "!"]
     for text in hostile:
         started = time.process_time()  # this process's CPU: other jobs on the machine don't count
         finder(text)
@@ -348,6 +349,62 @@ def test_m3_forms_are_dropped(text: str, reason: str) -> None:
     "合并前先 rebase 到 main。",
 ])
 def test_m3_neighbours_are_kept(text: str) -> None:
+    result = run(cand(summary="Note.", statement=f"pnpm note: {text}", evidence=f"note that {text}"),
+                 users=(f"note that {text}",))
+    assert verdicts(result, 1) == ["keep"]
+
+
+# ---------------------------------------------------------------------------- one machine's places, more spellings
+# file: URLs in every spelling, machines under private-use and environment suffixes, single-label
+# machines, and phrasings of where one checkout is right now.
+@pytest.mark.parametrize("text, reason", [
+    ("Logs go to file:/home/ana/app/logs.", "absolute-path"),
+    ("Open file://localhost/Users/li/notes.txt for the notes.", "absolute-path"),
+    ("Jump to vscode://file/home/ana/app/main.py:12 for the bug.", "absolute-path"),
+    ("Deploy to nas.home before tests.", "host-name"),
+    ("Print the labels via printer.corp.", "host-name"),
+    ("Migrate db.prod first.", "host-name"),
+    ("The cache is redis.staging:6379.", "host-name"),
+    ("Connect with postgres://app@db.prod:5432/app.", "host-name"),
+    ("The wiki is at wiki.intranet.", "host-name"),
+    ("Use vault.int for the keys.", "host-name"),
+    ("Grafana is at http://grafana.home:3000.", "host-name"),
+    ("Deploy with ssh deploy@build01.", "host-name"),
+    ("Copy it with scp dist.tgz pi@raspberrypi:/tmp.", "host-name"),
+    ("The NAS is nas01.", "host-name"),
+    ("I'm working on feature/login right now.", "transient-git-state"),
+    ("We're on release-2.3 at the moment.", "transient-git-state"),
+    ("Right now I'm on develop.", "transient-git-state"),
+    ("The PR branch is fix/flaky-test.", "transient-git-state"),
+    ("HEAD points at feature/x.", "transient-git-state"),
+    ("I've got uncommitted changes.", "transient-git-state"),
+    ("There are unstaged changes in src/.", "transient-git-state"),
+    ("I stashed my work.", "transient-git-state"),
+    ("这个 PR 的分支是 fix/x。", "transient-git-state"),
+    ("我现在在 feature/login 上。", "transient-git-state"),
+    ("本地有未提交的改动。", "transient-git-state"),
+])
+def test_local_places_in_more_spellings_are_dropped(text: str, reason: str) -> None:
+    result = run(cand(summary="Note.", statement=f"pnpm note: {text}", evidence=f"note that {text}"),
+                 users=(f"note that {text}",))
+    assert verdicts(result, 1) == [reason]
+
+
+@pytest.mark.parametrize("text", [
+    "Use Path.home() rather than a literal home directory.",
+    "Settings live in config/settings.prod.yaml.",
+    "The production settings module is settings.prod.",
+    "Vitest's docs are at https://vitest.dev/guide.",
+    "Pin the image by digest: app@sha256 in the compose file.",
+    "Install the beta with pnpm add vue@alpha.",
+    "CI uses the node18 and pg15 images.",
+    "The deploy key comment is ci@acme.",
+    "The module billing.internal_api is private.",
+    "Never leave uncommitted changes when switching tasks.",
+    "PR branches are named fix/<ticket>.",
+    "Feature branches are rebased on main.",
+])
+def test_local_places_neighbours_are_kept(text: str) -> None:
     result = run(cand(summary="Note.", statement=f"pnpm note: {text}", evidence=f"note that {text}"),
                  users=(f"note that {text}",))
     assert verdicts(result, 1) == ["keep"]
