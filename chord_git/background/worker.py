@@ -113,8 +113,11 @@ def running_worker(project: Project) -> int | None:
 # ---------------------------------------------------------------------------- the worker
 def drain(project: Project, cfg: Config, *, run: Runner | None = None, poll: float = POLL_SECONDS,
           grace: float = GRACE_SECONDS, backoff_base: float = queue.BACKOFF_BASE,
-          log: Log | None = None) -> DrainResult:
-    """Run queued jobs until none is ready; returns at once if another worker holds the queue."""
+          log: Log | None = None, wait: Callable[[float], None] = time.sleep,
+          clock: Callable[[], float] = time.monotonic) -> DrainResult:
+    """Run queued jobs until none is ready; returns at once if another worker holds the queue.
+
+    ``wait`` and ``clock`` pace the grace period; tests pass their own to step through it."""
     result = DrainResult()
     if not cfg.memory.enabled:
         return result  # R7: nothing is sent; queued jobs wait for memory to be switched back on
@@ -131,7 +134,7 @@ def drain(project: Project, cfg: Config, *, run: Runner | None = None, poll: flo
         try:
             _hold(fd)
             say("lock acquired")
-            _work(project, cfg, run, poll, grace, backoff_base, say, result)
+            _work(project, cfg, run, _Grace(grace, poll, wait, clock), backoff_base, say, result)
         finally:
             _release(fd)
             say("lock released")
@@ -140,20 +143,29 @@ def drain(project: Project, cfg: Config, *, run: Runner | None = None, poll: flo
     return result
 
 
-def _work(project: Project, cfg: Config, run: Runner, poll: float, grace: float,
+@dataclass(frozen=True)
+class _Grace:
+    seconds: float
+    poll: float
+    wait: Callable[[float], None]
+    clock: Callable[[], float]
+
+
+def _work(project: Project, cfg: Config, run: Runner, grace: _Grace,
           backoff_base: float, say: Log, result: DrainResult) -> None:
     empty_since: float | None = None
     while True:
         job = queue.take(project)
         if job is None:
             # A short grace period saves a process start when sessions end in quick succession.
-            empty_since = empty_since or time.monotonic()
-            if time.monotonic() - empty_since >= grace:
+            if empty_since is None:
+                empty_since = grace.clock()
+            if grace.clock() - empty_since >= grace.seconds:
                 return
-            time.sleep(poll)
+            grace.wait(grace.poll)
             continue
         empty_since = None
-        _run_job(project, cfg, job, run, poll, backoff_base, say, result)
+        _run_job(project, cfg, job, run, grace.poll, backoff_base, say, result)
 
 
 def _run_job(project: Project, cfg: Config, job: queue.Job, run: Runner, poll: float,

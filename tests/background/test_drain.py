@@ -181,16 +181,26 @@ def test_an_unexpected_error_is_logged_and_counted(project: Project, tmp_path: P
 
 def test_a_job_queued_during_a_run_or_the_grace_period_is_not_stranded(project: Project, tmp_path: Path) -> None:
     add(project, tmp_path, "first\n")
+    # The grace period runs on a stepped clock: the third job arrives on the worker's second wait,
+    # well inside the grace; then the clock runs on until the grace is over.
+    now = [100.0]
+    waits: list[float] = []
+
+    def wait(seconds: float) -> None:
+        waits.append(seconds)
+        if len(waits) == 2:
+            add(project, tmp_path, "queued during the grace\n")
+        now[0] += seconds
 
     def behave(n: int, _path: Path, _cancel: Callable[[], bool] | None) -> None:
         if n == 1:
             add(project, tmp_path, "queued during the run\n")
-            threading.Timer(0.2, add, args=(project, tmp_path, "queued during the grace\n")).start()
 
     run = Runner(behave)
-    result = worker.drain(project, MAIN, run=run, poll=0.02, grace=0.6)
+    result = worker.drain(project, MAIN, run=run, poll=0.25, grace=1.0, wait=wait, clock=lambda: now[0])
     assert [c[0] for c in run.calls] == ["first\n", "queued during the run\n", "queued during the grace\n"]
     assert len(result.done) == 3 and queue.pending(project) == []
+    assert len(waits) == 2 + 4  # two waits before the third job, then a whole grace period of polls
 
 
 def test_memory_off_sends_nothing(project: Project, tmp_path: Path) -> None:
