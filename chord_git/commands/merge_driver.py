@@ -21,13 +21,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from chord_git.errors import InputError, RepoError
+from chord_git.errors import InputError, RepoError, append_log
 from chord_git.git import command
 from chord_git.memory import merge, store
 from chord_git.memory.merge import Markers, MergeResult
 from chord_git.ui import Output
 
 LOG_NAME = "merge-driver.log"
+LOG_KEEP_BYTES = 256 * 1024  # a repository that keeps failing a merge must not grow the log without bound
 DEFAULT_LABELS = ("ours", "base", "theirs")
 PLACEHOLDERS = ("%X", "%S", "%Y")
 
@@ -54,8 +55,8 @@ def _log_unexpected(context: str) -> str:
 
         state_dir = store.ensure_state_dir(discover(Path.cwd()))
         log = state_dir / LOG_NAME
-        with open(log, "a", encoding="utf-8") as handle:
-            handle.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {context}\n{traceback.format_exc()}\n")
+        text = f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {context}\n{traceback.format_exc()}\n"
+        append_log(log, text.encode("utf-8", "replace"), keep_bytes=LOG_KEEP_BYTES, mode=0o600, follow_links=False)
         return str(log)
     except Exception:  # noqa: BLE001 - the log is best effort; the one-line message still goes out
         return "no log: the state directory is not writable"

@@ -1,6 +1,7 @@
 """``git memory merge-driver`` and ``git memory setup merge`` as git and users run them."""
 from __future__ import annotations
 
+import stat
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -117,6 +118,13 @@ def test_a_bug_in_the_entry_merge_still_merges_as_text(tmp_path: Path, repo: Pat
         f"git memory: MEMORY.md: unexpected error in the entry merge ({log})",
         "git memory: MEMORY.md: merged as plain text after an internal error",
     ]
+
+    # The log rotates like the package's other logs: a merge that keeps failing cannot fill the disk.
+    monkeypatch.setattr(driver_mod, "LOG_KEEP_BYTES", 10)
+    base, ours, theirs = three(tmp_path, memory(["alpha"]), memory(["ours", "alpha"]), memory(["alpha", "theirs"]))
+    assert run_main("merge-driver", "--", str(base), str(ours), str(theirs), "MEMORY.md")[0] == 0
+    assert "RuntimeError: simulated defect" in log.with_name(log.name + ".1").read_text()
+    assert stat.S_IMODE(log.stat().st_mode) == 0o600
 
 
 def test_when_every_merge_fails_ours_is_left_and_exit_is_3(tmp_path: Path, repo: Path, run_main: Run,
