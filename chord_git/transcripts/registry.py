@@ -129,4 +129,6 @@ BUILTIN = Formats((
            rank=40, notes="`~/.claude/projects/<project>/<session-id>.jsonl`"),
     Format("codex", "Codex", f"{_HERE}.codex:read_codex", f"{_HERE}.codex:detect", rank=10,
            notes="`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, envelope and legacy layouts"),
+    Format("pi", "pi", f"{_HERE}.pi:read_pi", f"{_HERE}.pi:detect", rank=5,
+           notes="`~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl`, the branch the session ended on"),
 ))

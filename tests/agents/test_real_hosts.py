@@ -1,4 +1,4 @@
-"""End to end with the real CLIs: Claude Code and Codex, installed from npm (pinned), offline.
+"""End to end with the real CLIs: Claude Code, Codex, pi and OpenCode, installed from npm (pinned), offline.
 
 Each host runs in a temporary repository whose MEMORY.md holds a canary entry, with chord-git
 installed by ``git memory agent install <host>`` and extraction pointed at the loopback
@@ -36,6 +36,7 @@ from chord_git.background import activity
 from chord_git.memory.summary import MEMORY_DISCIPLINE
 from testing import agent_hosts
 from testing.fake_anthropic import FakeAnthropic
+from testing.fake_chat_completions import FakeChatCompletions
 from testing.fake_openai import FakeOpenAI, Reply
 from testing.fake_responses import FakeResponses
 from testing.gitutil import cli_env, git, index_digest, run_cli
@@ -298,3 +299,53 @@ def test_codex_without_an_end_event_is_frozen_when_quiet(codex: Codex, extractio
     prove(codex, extraction, frozen_by_end_event=False)
     log = (codex.repo / ".git" / "chord-memory" / "agents" / "watch.log").read_text(encoding="utf-8")
     assert "frozen after 1s without change" in log
+
+
+# ---------------------------------------------------------------------------- pi
+@pytest.fixture(scope="session")
+def plugin_host_bins() -> agent_hosts.PluginHostBins:
+    try:
+        return agent_hosts.ensure_plugin_hosts()
+    except agent_hosts.Unavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
+        pytest.skip(str(exc))
+
+
+class Pi(Host):
+    """pi 0.73.1: the extension chord-git installs forwards its events to the hook; its model
+    speaks Chat Completions."""
+
+    name = "pi"
+    model_path = "/v1/chat/completions"
+
+    def __init__(self, repo: Path, bins: agent_hosts.PluginHostBins, server: FakeChatCompletions,
+                 agent_dir: Path) -> None:
+        super().__init__(repo, agent_hosts.pi_env(cli_env(), agent_dir, server.base_url))
+        self.bins, self.server, self.fake, self.agent_dir = bins, server, server, agent_dir
+
+    def model_requests(self) -> list[Seen]:
+        return self.fake.chat_requests()
+
+    def command(self, prompt: str, resume: str | None) -> list[str]:
+        return [str(self.bins.pi), "-p", *(["--session", resume] if resume else []), prompt]
+
+    def session_id(self, done: subprocess.CompletedProcess[str]) -> str:
+        """The session the run wrote last: pi's session file names end in its id."""
+        files = sorted((self.agent_dir / "sessions").rglob("*.jsonl"), key=lambda p: p.stat().st_mtime_ns)
+        assert files, "pi wrote no session file"
+        return str(json.loads(files[-1].read_text(encoding="utf-8").splitlines()[0])["id"])
+
+
+@pytest.fixture
+def pi(memory_repo: Path, plugin_host_bins: agent_hosts.PluginHostBins, tmp_path: Path) -> Iterator[Pi]:
+    with FakeChatCompletions(reply="Noted.") as server:
+        yield Pi(memory_repo, plugin_host_bins, server, tmp_path / "pi-agent")
+
+
+def test_pi_in_one_command(pi: Pi, extraction: FakeOpenAI) -> None:
+    configure(extraction.base_url)
+    install(pi)
+    shim = pi.repo / ".pi" / "extensions" / "chord-git.ts"
+    assert "git-memory" in shim.read_text(encoding="utf-8")
+    prove(pi, extraction)
