@@ -262,3 +262,33 @@ def main() -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def opencode_env(base: Mapping[str, str], project: Path, data_home: Path, model_url: str) -> dict[str, str]:
+    """OpenCode in ``project`` against a loopback Chat Completions provider
+    (``$XDG_CONFIG_HOME/opencode/opencode.json``), with its database under ``data_home`` and no
+    registry, model list, update or share traffic."""
+    env = dict(base)
+    env["PWD"] = str(project)  # OpenCode takes its directory from PWD, not from the process's cwd
+    config = Path(env["XDG_CONFIG_HOME"]) / "opencode"
+    config.mkdir(parents=True, exist_ok=True)
+    provider = {"npm": "@ai-sdk/openai-compatible", "name": "Loopback",
+                "options": {"baseURL": f"{model_url}/v1", "apiKey": "loopback"},
+                "models": {"fake-model": {"name": "Fake model", "limit": {"context": 128000, "output": 4096}}}}
+    (config / "opencode.json").write_text(json.dumps(
+        {"model": "loopback/fake-model", "small_model": "loopback/fake-model", "autoupdate": False,
+         "share": "disabled", "provider": {"loopback": provider}}), encoding="utf-8")
+    env.update(XDG_DATA_HOME=str(data_home / "data"), XDG_CACHE_HOME=str(data_home / "cache"),
+               OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_SHARE="1",
+               OPENCODE_DISABLE_LSP_DOWNLOAD="1", npm_config_registry="http://127.0.0.1:9/")
+    return env
+
+
+def seed_opencode_deps(config_dir: Path, found: PluginHostBins) -> None:
+    """What OpenCode would npm-install into a config folder on its first start, from the cache:
+    the manifest, the lock file and a link to the installed packages."""
+    config_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(found.opencode_deps / name, config_dir / name)
+    if not (config_dir / "node_modules").exists():
+        (config_dir / "node_modules").symlink_to(found.opencode_deps / "node_modules")

@@ -38,6 +38,9 @@ class Host:
     # It only forwards the host's events to ``hook_command`` (``agents/install.py``).
     shim: str | None = None
     shim_label: str = "plugin"
+    # For a host whose hook payload carries the conversation (``HookEvent.messages``): writes it
+    # under the state directory given and returns the file, which is then the session's transcript.
+    keep_transcript: Callable[[HookEvent, Path], Path] | None = None
 
     def hook_command(self) -> str:
         return f"git-memory agent hook --host {self.name}"

@@ -349,3 +349,47 @@ def test_pi_in_one_command(pi: Pi, extraction: FakeOpenAI) -> None:
     shim = pi.repo / ".pi" / "extensions" / "chord-git.ts"
     assert "git-memory" in shim.read_text(encoding="utf-8")
     prove(pi, extraction)
+
+
+# ---------------------------------------------------------------------------- OpenCode
+class OpenCode(Host):
+    """OpenCode 1.18.33: the plugin chord-git installs forwards its events to the hook, and the
+    conversation at the end of each turn; its model speaks Chat Completions. Each run also asks
+    the model for a title, with the same system prompt."""
+
+    name = "opencode"
+    model_path = "/v1/chat/completions"
+
+    def __init__(self, repo: Path, bins: agent_hosts.PluginHostBins, server: FakeChatCompletions,
+                 data_home: Path) -> None:
+        env = agent_hosts.opencode_env(cli_env(), repo, data_home, server.base_url)
+        super().__init__(repo, env)
+        self.bins, self.server, self.fake = bins, server, server
+        # OpenCode installs its plugin package into each config folder before the first turn.
+        agent_hosts.seed_opencode_deps(Path(env["XDG_CONFIG_HOME"]) / "opencode", bins)
+        agent_hosts.seed_opencode_deps(repo / ".opencode", bins)
+
+    def model_requests(self) -> list[Seen]:
+        return self.fake.chat_requests()
+
+    def command(self, prompt: str, resume: str | None) -> list[str]:
+        return [str(self.bins.opencode), "run", "--format", "json", *(["--session", resume] if resume else []), prompt]
+
+    def session_id(self, done: subprocess.CompletedProcess[str]) -> str:
+        found = re.search(r'"sessionID"\s*:\s*"(ses_[A-Za-z0-9]+)"', done.stdout)
+        assert found, done.stdout[-2000:]
+        return found.group(1)
+
+
+@pytest.fixture
+def opencode(memory_repo: Path, plugin_host_bins: agent_hosts.PluginHostBins, tmp_path: Path) -> Iterator[OpenCode]:
+    with FakeChatCompletions(reply="Noted.") as server:
+        yield OpenCode(memory_repo, plugin_host_bins, server, tmp_path / "opencode-xdg")
+
+
+def test_opencode_in_one_command(opencode: OpenCode, extraction: FakeOpenAI) -> None:
+    """No session end in OpenCode: each turn's end hands over what the session added since the last."""
+    configure(extraction.base_url)
+    install(opencode)
+    assert "git-memory" in (opencode.repo / ".opencode" / "plugins" / "chord-git.js").read_text(encoding="utf-8")
+    prove(opencode, extraction)
