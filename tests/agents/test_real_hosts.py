@@ -23,16 +23,19 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import re
 import socket
 import subprocess
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from chord_git.background import activity
+from chord_git.memory.index_file import END
 from chord_git.memory.summary import MEMORY_DISCIPLINE
 from testing import agent_hosts
 from testing.fake_anthropic import FakeAnthropic
@@ -43,9 +46,11 @@ from testing.gitutil import cli_env, git, index_digest, run_cli
 from testing.loopback import LoopbackServer, Seen
 from tests.agents.conftest import (
     CANARY,
+    CANARY_ID,
     CANARY_SUMMARY,
     PNPM_SUMMARY,
     PNPM_WORDS,
+    canary_record,
     configure,
     conversation_of,
     record,
@@ -393,3 +398,72 @@ def test_opencode_in_one_command(opencode: OpenCode, extraction: FakeOpenAI) -> 
     install(opencode)
     assert "git-memory" in (opencode.repo / ".opencode" / "plugins" / "chord-git.js").read_text(encoding="utf-8")
     prove(opencode, extraction)
+
+
+FRESH = "Releases are cut from the release branch only."
+FRESH_ID = "20261201-release-branch-aa11"
+
+
+def add_fresh_entry(repo: Path) -> None:
+    """An entry written while a session runs, as background extraction would write it."""
+    record = canary_record().replace(CANARY_ID, FRESH_ID).replace(CANARY_SUMMARY, FRESH)
+    (repo / ".chord" / "memory" / "records" / f"{FRESH_ID}.md").write_text(record, encoding="utf-8")
+    line = f"- [fact] {FRESH} ([{FRESH_ID}](.chord/memory/records/{FRESH_ID}.md))\n"
+    text = (repo / "MEMORY.md").read_text(encoding="utf-8")
+    (repo / "MEMORY.md").write_text(text.replace(END, line + END), encoding="utf-8")
+
+
+class Rpc:
+    """pi in RPC mode (``--mode rpc``): JSON commands on stdin, responses and events on stdout."""
+
+    def __init__(self, pi: Pi) -> None:
+        self.process = subprocess.Popen([str(pi.bins.pi), "--mode", "rpc"], cwd=pi.repo, env=pi.env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put(b"")
+
+    def send(self, command: dict[str, Any], until: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(command).encode() + b"\n")
+        self.process.stdin.flush()
+        while True:
+            line = self.lines.get(timeout=RUN_TIMEOUT)
+            assert line, f"pi exited: {self.process.stderr.read().decode()[-2000:] if self.process.stderr else ''}"
+            message = json.loads(line)
+            assert not (message.get("type") == "response" and message.get("success") is False), message
+            if until(message):
+                return message
+
+    def close(self) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        return self.process.wait(timeout=RUN_TIMEOUT)
+
+
+def test_pi_reads_memory_again_after_a_compaction(pi: Pi) -> None:
+    """Memory written while a pi session runs is not injected mid-session, and is after a compaction
+    (pi's RPC mode compacts on command, headless)."""
+    install(pi)
+    rpc = Rpc(pi)
+    try:
+        ended = lambda m: m.get("type") == "agent_end"  # noqa: E731
+        rpc.send({"type": "prompt", "message": PNPM_WORDS}, ended)
+        first = strings(pi.fake.chat_requests()[-1].body)
+        assert CANARY_SUMMARY in first and FRESH not in first
+        add_fresh_entry(pi.repo)
+        rpc.send({"type": "prompt", "message": "Hello again."}, ended)
+        mid = strings(pi.fake.chat_requests()[-1].body)
+        assert CANARY_SUMMARY in mid and FRESH not in mid            # R10: never mid-session
+        done = rpc.send({"id": "c1", "type": "compact"}, lambda m: m.get("id") == "c1")
+        assert done["success"] is True
+        rpc.send({"type": "prompt", "message": "And now?"}, ended)
+        after = strings(pi.fake.chat_requests()[-1].body)
+        assert CANARY_SUMMARY in after and FRESH in after              # read again at the compaction
+    finally:
+        assert rpc.close() == 0
