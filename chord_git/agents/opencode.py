@@ -25,8 +25,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chord_git.agents.host import Host, home, plain_context
-from chord_git.background.activity import session_key
-from chord_git.memory.atomic import replace_atomically
 
 if TYPE_CHECKING:
     from chord_git.agents.payload import HookEvent
@@ -44,12 +42,16 @@ def settings_path(scope: str, root: Path, env: Mapping[str, str]) -> Path:
 
 
 def transcript_path(state_dir: Path, session_id: str) -> Path:
+    from chord_git.background.activity import session_key  # every command lists the hosts: import late
+
     return state_dir / "agents" / "transcripts" / f"{session_key(HOST.name, session_id)}.jsonl"
 
 
 def keep_transcript(event: HookEvent, state_dir: Path) -> Path:
     """The session's messages as JSON Lines, one ``{info, parts}`` per line, replacing the last
     turn's copy whole (the user's words: readable by the owner only)."""
+    from chord_git.memory.atomic import replace_atomically
+
     path = transcript_path(state_dir, event.session_id)
     lines = "".join(json.dumps(message, ensure_ascii=False) + "\n" for message in event.messages or ())
     path.parent.mkdir(parents=True, exist_ok=True)

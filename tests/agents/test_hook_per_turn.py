@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import stat
+import time
 from pathlib import Path
 from typing import Any
 
@@ -103,3 +104,18 @@ def test_a_turn_the_plugin_could_not_read_is_reported(memory_repo: Path, extract
                     timeout=120)
     status = run_cli(memory_repo, "status").stdout
     assert "MEMORY-FAIL" in status and "no transcript" in status and extraction.requests == []
+
+
+def test_a_kept_transcript_is_forgotten_with_its_session(memory_repo: Path) -> None:
+    """Extraction off: the turn is settled at once; once the session is old enough to be forgotten,
+    the conversation kept for it goes too."""
+    run_hook(plugin("SessionEnd", memory_repo, reason="idle", messages=messages((PNPM_WORDS, "Noted."))),
+             host="opencode")
+    project = project_mod.discover(memory_repo)
+    kept = transcript_path(project.state_dir, SESSION)
+    assert kept.exists()
+    assert wait_for(lambda: settled(memory_repo) and sessions.load(project, "opencode", SESSION).state == "handed",  # type: ignore[union-attr]
+                    timeout=120)
+    assert sessions.sweep(project, now=time.time()) == 0 and kept.exists()   # recent: kept
+    assert sessions.sweep(project, now=time.time() + sessions.FORGET_AFTER_SECONDS + 60) == 1
+    assert not kept.exists() and sessions.load(project, "opencode", SESSION) is None
