@@ -91,3 +91,11 @@ def test_the_shim_runs_nothing_but_the_hook(host: Host) -> None:
     [call] = re.findall(r"\bspawn\(([^)]*)\)", text)
     assert call.startswith(f'"git-memory", ["agent", "hook", "--host", "{host.name}"]')
     assert "shell" not in call
+
+
+def test_opencode_user_scope_follows_xdg_config_home(repo: Path, tmp_path: Path) -> None:
+    env = {**cli_env(), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    result = run_cli(repo, "agent", "install", "opencode", "--scope", "user", env=env)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "config" / "opencode" / "plugins" / "chord-git.js").is_file()
+    assert not (repo / ".opencode").exists() and "is a project file" not in result.stdout
