@@ -2,7 +2,9 @@
 
 Both hosts send ``hook_event_name``, ``session_id``, ``transcript_path`` and ``cwd``; SessionStart
 adds ``source`` (startup, resume, clear, compact) and SessionEnd ``reason``. Codex also sends
-``turn_id`` and ``model``. Anything else in the payload (the prompt text included) is ignored.
+``turn_id`` and ``model``. The OpenCode plugin adds ``messages``, the session's conversation, at
+the end of each turn (OpenCode keeps no transcript file). Anything else in the payload (the prompt
+text included) is ignored.
 """
 from __future__ import annotations
 
