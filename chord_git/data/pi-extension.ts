@@ -63,6 +63,8 @@ export default function (pi: Pi) {
     await hook(ctx, { hook_event_name: "Stop" });
   });
   pi.on("session_shutdown", async (event, ctx) => {
-    await hook(ctx, { hook_event_name: "SessionEnd", reason: event?.reason });
+    // A session kept in memory only (`pi --no-session`) leaves no file to extract from.
+    const end = ctx.sessionManager.getSessionFile() ? "SessionEnd" : "Stop";
+    await hook(ctx, { hook_event_name: end, reason: event?.reason });
   });
 }

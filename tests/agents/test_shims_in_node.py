@@ -28,7 +28,7 @@ FRESH = "Releases are cut from the release branch only."
 FRESH_ID = "20261201-release-branch-aa11"
 DRIVER = r"""
 import { createJiti } from "JITI";
-const [shim, host, repo, stepsJson] = process.argv.slice(2);
+const [shim, host, repo, stepsJson, sessionFile] = process.argv.slice(2);
 const steps = JSON.parse(stepsJson);
 const mod = await createJiti(import.meta.url).import(shim);
 const results = [];
@@ -36,7 +36,7 @@ if (host === "pi") {
   const handlers = {};
   (mod.default ?? mod)({ on: (name, handler) => { handlers[name] = handler; } });
   const ctx = { cwd: repo, hasUI: false,
-                sessionManager: { getSessionId: () => "0199-pi-session", getSessionFile: () => `${repo}/../pi-session.jsonl` } };
+                sessionManager: { getSessionId: () => "0199-pi-session", getSessionFile: () => sessionFile || undefined } };
   for (const [name, event] of steps) {
     if (name === "write") { (await import("node:fs")).writeFileSync(event.path, event.text); results.push(null); continue; }
     results.push((await handlers[name](event, ctx)) ?? null);
@@ -103,8 +103,9 @@ class Shim:
         env["PATH"] = os.pathsep.join([str(bin_dir), str(Path(shutil.which("node") or "node").parent), "/usr/bin", "/bin"])
         self.env = env
 
-    def run(self, *steps: tuple[str, Any]) -> list[Any]:
-        done = subprocess.run(["node", str(self.driver), str(self.file), self.host, str(self.repo), json.dumps(steps)],
+    def run(self, *steps: tuple[str, Any], session_file: str = "/sessions/pi-session.jsonl") -> list[Any]:
+        done = subprocess.run(["node", str(self.driver), str(self.file), self.host, str(self.repo), json.dumps(steps),
+                               session_file],
                               capture_output=True, text=True, env=self.env, timeout=240)
         assert done.returncode == 0, done.stderr
         assert "chord-git:" not in done.stderr, done.stderr
@@ -178,3 +179,14 @@ def test_without_git_memory_the_hosts_go_on_without_memory(memory_repo: Path, tm
         folder.mkdir()
         results = Shim(host, memory_repo, folder, jiti, hook_on_path=False).run(*steps)
         assert results in ([None, None], [None, [], None])
+
+
+def test_a_pi_session_without_a_file_ends_without_a_hand_off(memory_repo: Path, tmp_path: Path, jiti: Path) -> None:
+    """`pi --no-session`: memory is injected, and the end is only the end of a turn (nothing to extract)."""
+    shim = Shim("pi", memory_repo, tmp_path, jiti)
+    results = shim.run(("session_start", {"reason": "startup"}), ("before_agent_start", {"systemPrompt": "B"}),
+                       ("session_shutdown", {"reason": "quit"}), session_file="")
+    assert CANARY_SUMMARY in results[1]["systemPrompt"]
+    calls = [c["payload"] for c in shim.calls()]
+    assert [c["hook_event_name"] for c in calls] == ["SessionStart", "UserPromptSubmit", "Stop"]
+    assert all("transcript_path" not in c for c in calls)
