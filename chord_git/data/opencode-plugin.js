@@ -3,7 +3,7 @@
 //
 // OpenCode loads this file without asking, so it does one thing only: it hands OpenCode's session
 // events, as a JSON payload, to `git-memory agent hook --host opencode` and adds what that prints
-// at a session's first model call to the system prompt. At the end of each turn (OpenCode has no
+// at a session's first prompt to the system prompt. At the end of each turn (OpenCode has no
 // session-end event) the payload also carries the session's messages, read through OpenCode's own
 // client, so that chord-git can extract what is new since the last turn. It imports nothing from
 // the project and runs no other command; memory itself, and every decision about it, lives in
@@ -26,6 +26,18 @@ function hook(directory, fields) {
     });
     child.stdin.end(JSON.stringify({ ...fields, cwd: directory }));
   });
+}
+
+// What extraction reads of a message: its text, which tools ran, and whether it asks for a
+// compaction. Tool input and output, attachments and reasoning stay with OpenCode.
+function slim(message) {
+  const parts = (Array.isArray(message?.parts) ? message.parts : []).flatMap((part) => {
+    if (part?.type === "text") return [part];
+    if (part?.type === "tool") return [{ type: "tool", tool: part.tool, state: { status: part.state?.status } }];
+    if (part?.type === "compaction") return [{ type: "compaction" }];
+    return [];
+  });
+  return { info: message?.info, parts };
 }
 
 export const ChordGitMemory = async ({ client, directory }) => {
@@ -57,7 +69,7 @@ export const ChordGitMemory = async ({ client, directory }) => {
       } else if (event.type === "session.idle") {
         const found = await client.session.messages({ path: { id: sessionID } }).catch(() => undefined);
         await hook(directory, { hook_event_name: "SessionEnd", session_id: sessionID, reason: "idle",
-                                messages: Array.isArray(found?.data) ? found.data : undefined });
+                                messages: Array.isArray(found?.data) ? found.data.map(slim) : undefined });
       }
     },
   };

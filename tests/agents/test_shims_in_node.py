@@ -43,8 +43,12 @@ if (host === "pi") {
   }
 } else {
   const factory = Object.values(mod).find((value) => typeof value === "function");
-  const client = { session: { messages: async ({ path }) => ({ data: [{ info: { id: "m1", sessionID: path.id, role: "user" },
-                                                                       parts: [{ type: "text", text: "hi" }] }] }) } };
+  const client = { session: { messages: async ({ path }) => ({ data: [
+    { info: { id: "m1", sessionID: path.id, role: "user" }, parts: [{ type: "text", text: "hi" },
+      { type: "file", mime: "image/png", url: "data:image/png;base64,SECRETPIXELS" }] },
+    { info: { id: "m2", sessionID: path.id, role: "assistant" }, parts: [{ type: "reasoning", text: "hmm" },
+      { type: "tool", tool: "bash", callID: "c1", state: { status: "completed", input: { command: "cat .env" }, output: "TOKEN=x" } },
+      { type: "text", text: "Done." }] }] }) } };
   const hooks = await factory({ client, directory: repo });
   const transform = async (sessionID) => { const output = { system: [] };
     await hooks["experimental.chat.system.transform"]({ sessionID, model: {} }, output); return output.system; };
@@ -168,8 +172,10 @@ def test_opencode_plugin_starts_once_per_session_and_ends_each_turn(memory_repo:
                       ("SessionEnd", None, "idle"), ("SessionStart", "compact", None)]
     end = shim.calls()[2]["payload"]
     assert end["session_id"] == "ses_A" and end["cwd"] == str(memory_repo)
-    assert end["messages"] == [{"info": {"id": "m1", "sessionID": "ses_A", "role": "user"},
-                                "parts": [{"type": "text", "text": "hi"}]}]
+    assert end["messages"] == [   # what extraction reads; tool traffic, attachments and reasoning stay behind
+        {"info": {"id": "m1", "sessionID": "ses_A", "role": "user"}, "parts": [{"type": "text", "text": "hi"}]},
+        {"info": {"id": "m2", "sessionID": "ses_A", "role": "assistant"},
+         "parts": [{"type": "tool", "tool": "bash", "state": {"status": "completed"}}, {"type": "text", "text": "Done."}]}]
 
 
 def test_without_git_memory_the_hosts_go_on_without_memory(memory_repo: Path, tmp_path: Path, jiti: Path) -> None:
