@@ -28,6 +28,7 @@ import re
 import socket
 import subprocess
 import threading
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from testing.fake_chat_completions import FakeChatCompletions
 from testing.fake_openai import FakeOpenAI, Reply
 from testing.fake_responses import FakeResponses
 from testing.gitutil import cli_env, git, index_digest, run_cli
+from testing.hook_recorder import HookRecorder
 from testing.loopback import LoopbackServer, Seen
 from tests.agents.conftest import (
     CANARY,
@@ -53,6 +55,7 @@ from tests.agents.conftest import (
     canary_record,
     configure,
     conversation_of,
+    git_memory,
     record,
     wait_for,
 )
@@ -467,3 +470,66 @@ def test_pi_reads_memory_again_after_a_compaction(pi: Pi) -> None:
         assert CANARY_SUMMARY in after and FRESH in after              # read again at the compaction
     finally:
         assert rpc.close() == 0
+
+
+def opencode_call(port: int, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=RUN_TIMEOUT) as response:
+        text = response.read().decode()
+    return json.loads(text) if text.strip() else None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_opencode_reads_memory_again_after_a_compaction(opencode: OpenCode, tmp_path: Path) -> None:
+    """Memory written while an OpenCode session runs is not injected mid-session, and is after a
+    compaction (``opencode serve`` compacts on request, headless)."""
+    install(opencode)
+    calls = HookRecorder(tmp_path / "bin", git_memory())
+    env = {**opencode.env, "PATH": f"{calls.bin_dir}{os.pathsep}{opencode.env['PATH']}"}
+    port = free_port()
+    server = subprocess.Popen([str(opencode.bins.opencode), "serve", "--port", str(port)], cwd=opencode.repo,
+                              env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    model = {"providerID": "loopback", "modelID": "fake-model"}
+
+    def main_request() -> str:
+        """The agent's own last model call (not the title or the summary request)."""
+        own = [r for r in opencode.fake.chat_requests() if "You are opencode" in strings(r.body)]
+        return strings(own[-1].body)
+
+    def say(session: str, words: str) -> str:
+        opencode_call(port, "POST", f"/session/{session}/message", {"parts": [{"type": "text", "text": words}], "model": model})
+        return main_request()
+
+    try:
+        assert wait_for(lambda: _answers(port), timeout=RUN_TIMEOUT), "opencode serve did not start"
+        session = opencode_call(port, "POST", "/session", {})["id"]
+        first = say(session, PNPM_WORDS)
+        assert CANARY_SUMMARY in first and FRESH not in first
+        add_fresh_entry(opencode.repo)
+        mid = say(session, "Hello again.")
+        assert CANARY_SUMMARY in mid and FRESH not in mid                  # R10: never mid-session
+        assert opencode_call(port, "POST", f"/session/{session}/summarize", model) is True
+        compacted = lambda: any(c["payload"].get("source") == "compact" for c in calls.calls())  # noqa: E731
+        assert wait_for(compacted, timeout=RUN_TIMEOUT)   # the plugin has read memory again
+        after = say(session, "And now?")
+        assert CANARY_SUMMARY in after and FRESH in after                  # read again at the compaction
+    finally:
+        server.terminate()
+        server.wait(timeout=RUN_TIMEOUT)
+    first_call = calls.calls()[0]["payload"]
+    assert (first_call["hook_event_name"], first_call["source"], first_call["session_id"]) == ("SessionStart", "startup", session)
+
+
+def _answers(port: int) -> bool:
+    try:
+        opencode_call(port, "GET", "/session")
+    except OSError:
+        return False
+    return True

@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from chord_git.agents.install import shim_text
 from chord_git.memory.index_file import END
 from testing import agent_hosts
 from testing.gitutil import cli_env
+from testing.hook_recorder import HookRecorder
 from tests.agents.conftest import CANARY_ID, CANARY_SUMMARY, canary_record, git_memory
 
 pytestmark = pytest.mark.timeout(300)
@@ -62,19 +62,6 @@ if (host === "pi") {
 }
 console.log(JSON.stringify(results));
 """
-RECORDER = """#!{python}
-# Notes each call (arguments, payload) and runs the real git-memory with the same input.
-import json, subprocess, sys
-data = sys.stdin.buffer.read()
-with open({log!r}, "a", encoding="utf-8") as log:
-    log.write(json.dumps({{"argv": sys.argv[1:], "payload": json.loads(data)}}) + "\\n")
-done = subprocess.run([{real!r}, *sys.argv[1:]], input=data, capture_output=True)
-sys.stdout.buffer.write(done.stdout)
-sys.stderr.buffer.write(done.stderr)
-sys.exit(done.returncode)
-"""
-
-
 @pytest.fixture(scope="module")
 def jiti() -> Path:
     if shutil.which("node") is None:
@@ -92,17 +79,14 @@ def jiti() -> Path:
 
 class Shim:
     def __init__(self, host: str, repo: Path, tmp: Path, jiti: Path, *, hook_on_path: bool = True) -> None:
-        self.host, self.repo, self.log = host, repo, tmp / "calls.jsonl"
+        self.host, self.repo = host, repo
         self.file = tmp / ("chord-git.ts" if host == "pi" else "chord-git.js")
         self.file.write_text(shim_text(BUILTIN.get(host)), encoding="utf-8")
         self.driver = tmp / "driver.mjs"
         self.driver.write_text(DRIVER.replace("JITI", jiti.as_uri()), encoding="utf-8")
         bin_dir = tmp / "bin"
-        bin_dir.mkdir()
-        if hook_on_path:
-            recorder = bin_dir / "git-memory"
-            recorder.write_text(RECORDER.format(python=sys.executable, log=str(self.log), real=git_memory()))
-            recorder.chmod(0o755)
+        self.recorder = HookRecorder(bin_dir, git_memory()) if hook_on_path else None
+        bin_dir.mkdir(exist_ok=True)
         env = cli_env()
         env["PATH"] = os.pathsep.join([str(bin_dir), str(Path(shutil.which("node") or "node").parent), "/usr/bin", "/bin"])
         self.env = env
@@ -117,9 +101,7 @@ class Shim:
         return results
 
     def calls(self) -> list[dict[str, Any]]:
-        if not self.log.exists():
-            return []
-        return [json.loads(line) for line in self.log.read_text(encoding="utf-8").splitlines()]
+        return self.recorder.calls() if self.recorder is not None else []
 
 
 def add_entry(repo: Path) -> tuple[str, dict[str, str]]:
