@@ -1,4 +1,4 @@
-"""The real Claude Code and Codex CLIs for end-to-end tests: pinned, installed once, run offline.
+"""The real agent CLIs for end-to-end tests: pinned, installed once, run offline.
 
 The two npm packages are installed into a cache outside the work tree and reused across runs:
 ``$CHORD_AGENT_HOSTS_CACHE``, else ``${XDG_CACHE_HOME:-$HOME/.cache}/chord-git/agent-hosts/<versions>``.
