@@ -3,18 +3,22 @@
 Each host runs in a temporary repository whose MEMORY.md holds a canary entry, with chord-git
 installed by ``git memory agent install <host>`` and extraction pointed at the loopback
 chat-completions server. The host's own model is a loopback server too (Messages API for Claude
-Code, Responses API for Codex). Proven for each host:
+Code, Responses API for Codex, streamed Chat Completions for pi and OpenCode). Proven for each host:
 
 1. the agent's first model request carries the canary entry and the memory-discipline text;
 2. the session is busy while the agent waits for its model, and idle afterwards;
-3. after the session ends (or, for Codex without an end event, goes quiet) a record quoting the
-   user is in the working tree; nothing is staged and ``.git/index`` is byte-identical;
+3. after the session ends (or, for Codex without an end event, goes quiet; for OpenCode, which has
+   none, after each turn) a record quoting the user is in the working tree; nothing is staged and
+   ``.git/index`` is byte-identical;
 4. the next session's first request carries the new entry, and so does a resumed session's, whose
    extraction then sees only what it added;
 5. the canary never reaches the extraction request as the user's words, nor becomes evidence;
 6. with the extraction server down the agent still works, the queue shows the failed job with its
    reason, the status line says MEMORY-FAIL, and ``git memory queue retry`` writes the record once
    the server is back.
+
+For pi and OpenCode also: memory written during a session is not injected mid-session, and is after
+a compaction (pi's RPC mode and ``opencode serve`` compact on request).
 
 No assertion depends on timing: every wait is for a condition, with a generous bound.
 """
