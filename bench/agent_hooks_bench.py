@@ -1,4 +1,4 @@
-"""Agent hook latency: what the Claude Code / Codex hooks add to every turn (issue 11).
+"""Agent hook latency: what the hooks of each agent host add to every turn.
 
 Each hook runs as the hosts run it, a whole process started through ``/bin/sh -c`` with the
 event's JSON payload on stdin, and is compared with a hook that runs ``true`` (the shell and process
@@ -35,7 +35,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from summary_bench import make_project  # noqa: E402
 
-GOALS_MS = {"SessionStart": 250.0, "UserPromptSubmit": 120.0, "Stop": 120.0, "statusline": 120.0}
+GOALS_MS = {"SessionStart": 250.0, "UserPromptSubmit": 120.0, "Stop": 120.0, "statusline": 120.0,
+            "SessionEnd per turn": 120.0}
+# OpenCode's turn end carries the conversation: this many turns of it, as its client returns them.
+OPENCODE_TURNS = 40
 HEAVY = ("openai", "pydantic", "pygit2", "detect_secrets", "httpx2", "rich")
 
 
@@ -64,7 +67,41 @@ def variants(repos: dict[str, Path]) -> dict[str, tuple[str, bytes]]:
         "Stop": (cc, payload("Stop", curated, "s-turn", last_assistant_message="Done.")),
         "Stop, Codex (watcher check)": (codex, payload("Stop", curated, "s-codex", turn_id="t1")),
         "statusline": (f"{exe} agent statusline", json.dumps({"workspace": {"current_dir": str(curated)}}).encode()),
+        **plugin_host_variants(exe, curated),
     }
+
+
+def plugin_host_variants(exe: str, repo: Path) -> dict[str, tuple[str, bytes]]:
+    """pi and OpenCode, whose plugin file sends these payloads (``chord_git/data/``)."""
+    pi, opencode = f"{exe} agent hook --host pi", f"{exe} agent hook --host opencode"
+    return {
+        "SessionStart, pi (plain text)": (pi, payload("SessionStart", repo, "s-pi", source="startup")),
+        "UserPromptSubmit, pi": (pi, payload("UserPromptSubmit", repo, "s-pi")),
+        "Stop, pi": (pi, payload("Stop", repo, "s-pi")),
+        "SessionStart, OpenCode (plain text)": (opencode, _opencode("SessionStart", repo, source="startup")),
+        "UserPromptSubmit, OpenCode": (opencode, _opencode("UserPromptSubmit", repo)),
+        f"SessionEnd per turn, OpenCode ({OPENCODE_TURNS} turns of messages)":
+            (opencode, _opencode("SessionEnd", repo, reason="idle", messages=opencode_messages(OPENCODE_TURNS))),
+    }
+
+
+def _opencode(event: str, repo: Path, **extra: object) -> bytes:
+    return json.dumps({"hook_event_name": event, "session_id": "ses_bench", "cwd": str(repo), **extra}).encode()
+
+
+def opencode_messages(turns: int) -> list[dict[str, object]]:
+    """A session as the OpenCode plugin sends it: per turn a prompt, and a reply with one tool call
+    (its name and status only: the plugin leaves tool input and output behind)."""
+    out: list[dict[str, object]] = []
+    for n in range(turns):
+        said = f"Turn {n}: keep the public API of module {n} stable; " + "the reason is long. " * 15
+        out.append({"info": {"id": f"msg_u{n}", "sessionID": "ses_bench", "role": "user", "time": {"created": n}},
+                    "parts": [{"id": f"prt_u{n}", "type": "text", "text": said}]})
+        out.append({"info": {"id": f"msg_a{n}", "sessionID": "ses_bench", "role": "assistant",
+                             "time": {"created": n, "completed": n + 1}, "finish": "stop"},
+                    "parts": [{"type": "tool", "tool": "bash", "state": {"status": "completed"}},
+                              {"id": f"prt_a{n}", "type": "text", "text": f"Done with turn {n}. " * 10}]})
+    return out
 
 
 def run_once(command: str, stdin: bytes, env: dict[str, str]) -> tuple[float, float]:
@@ -195,7 +232,8 @@ def main() -> None:
 
         print(f"\nwhere the time goes (bare `python -c pass`: {bare_interpreter(env, 11):.0f} ms; import self times "
               "under -X importtime, medians of 7 runs):")
-        for name in ("SessionStart, full index", "UserPromptSubmit", "Stop, Codex (watcher check)", "statusline"):
+        for name in ("SessionStart, full index", "UserPromptSubmit", "Stop, Codex (watcher check)", "statusline",
+                     f"SessionEnd per turn, OpenCode ({OPENCODE_TURNS} turns of messages)"):
             count, groups, heavy = profile_median(*cases[name], env)
             split = ", ".join(f"{group} {ms:.0f} ms" for group, ms in groups.items())
             print(f"- {name}: {count} modules ({split}); openai, pydantic, pygit2, detect-secrets, rich "
@@ -209,7 +247,7 @@ def main() -> None:
 
 
 def _stop_watcher(repo: Path) -> None:
-    """The Codex Stop variant started a session watcher; the bench ends its session."""
+    """The Codex Stop and OpenCode turn-end variants started a session watcher; the bench ends it."""
     from chord_git.agents import watch
     from chord_git.memory import project as project_mod
 

@@ -169,8 +169,8 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p = sub.add_parser("agent", help=f"agent hosts: install hooks ({hosts.titles()}), the hook, status line, busy/idle")
     acts = p.add_subparsers(dest="agent_action", metavar="<action>", parser_class=_Parser, required=True,
                            action=_Commands)
-    for name, text in (("install", "merge chord-git's hooks into the host's settings"),
-                       ("uninstall", "remove chord-git's entries from the host's settings")):
+    for name, text in (("install", "merge chord-git's hooks into the host's settings (or write its plugin file)"),
+                       ("uninstall", "remove chord-git's entries from the host's settings (or its plugin file)")):
         q = acts.add_parser(name, help=text)
         q.add_argument("host", choices=hosts.names(), help="the agent host")
         q.add_argument("--scope", choices=SCOPES, default="project",

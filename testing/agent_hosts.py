@@ -1,4 +1,4 @@
-"""The real Claude Code and Codex CLIs for end-to-end tests: pinned, installed once, run offline.
+"""The real agent CLIs for end-to-end tests: pinned, installed once, run offline.
 
 The two npm packages are installed into a cache outside the work tree and reused across runs:
 ``$CHORD_AGENT_HOSTS_CACHE``, else ``${XDG_CACHE_HOME:-$HOME/.cache}/chord-git/agent-hosts/<versions>``.
@@ -6,14 +6,19 @@ The path is resolved when this module is imported, i.e. before tests switch HOME
 folder. Installing takes a lock, builds in a temporary folder and renames it into place, so
 parallel runs and an interrupted install never leave a half-installed cache behind.
 
-    python -m testing.agent_hosts      # install (if needed) and print the two versions
+    python -m testing.agent_hosts      # install (if needed) and print the versions
 
 Both CLIs are then pointed at loopback model servers (``fake_anthropic``, ``fake_responses``) with
 HOME and CODEX_HOME in temporary folders: nothing leaves the machine.
+
+pi and OpenCode, the hosts that load a plugin file, have a cache of their own next to it
+(``ensure_plugin_hosts``), the same way; it also holds a copy of the package OpenCode would
+otherwise fetch from the registry on its first start. Both talk to ``fake_chat_completions``.
 """
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import shutil
 import subprocess
@@ -138,16 +143,152 @@ def codex_env(base: Mapping[str, str], codex_home: Path, model_url: str, trusted
     return env
 
 
+
+
+
+# ---------------------------------------------------------------------------- pi and OpenCode
+# Hosts that load a plugin file rather than run command hooks; one cache of their own, so that
+# either set of pins can change without reinstalling the other.
+PI_VERSION = "0.73.1"
+OPENCODE_VERSION = "1.18.33"
+PLUGIN_HOST_PACKAGES = (f"@mariozechner/pi-coding-agent@{PI_VERSION}", f"opencode-ai@{OPENCODE_VERSION}")
+# OpenCode installs this into every config folder (``~/.config/opencode``, ``<project>/.opencode``)
+# before its first turn, from the registry; a copy of it made here lets the tests run offline.
+OPENCODE_PLUGIN_PACKAGE = f"@opencode-ai/plugin@{OPENCODE_VERSION}"
+
+
+def plugin_hosts_cache(env: Mapping[str, str] = os.environ) -> Path:
+    """Next to the Claude Code and Codex cache, named after these two versions."""
+    return default_cache(env).with_name(f"pi-{PI_VERSION}_opencode-{OPENCODE_VERSION}")
+
+
+PLUGIN_HOSTS_CACHE = plugin_hosts_cache()
+
+
+@dataclass(frozen=True)
+class PluginHostBins:
+    pi: Path
+    opencode: Path
+    opencode_deps: Path   # package.json, package-lock.json and node_modules of OpenCode's plugin package
+
+
+def plugin_host_bins(cache: Path = PLUGIN_HOSTS_CACHE) -> PluginHostBins:
+    bin_dir = cache / "node_modules" / ".bin"
+    return PluginHostBins(pi=bin_dir / "pi", opencode=bin_dir / "opencode", opencode_deps=cache / "opencode-deps")
+
+
+def _reported_version(binary: Path) -> str:
+    """What ``--version`` printed, on either stream (pi writes it to stderr)."""
+    try:
+        done = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return (done.stdout + done.stderr).strip() if done.returncode == 0 else ""
+
+
+def plugin_hosts_work(found: PluginHostBins) -> bool:
+    return (PI_VERSION in _reported_version(found.pi) and OPENCODE_VERSION in _reported_version(found.opencode)
+            and (found.opencode_deps / "node_modules" / "@opencode-ai" / "plugin" / "package.json").is_file())
+
+
+def ensure_plugin_hosts(cache: Path = PLUGIN_HOSTS_CACHE, log: Callable[[str], None] = lambda _t: None) -> PluginHostBins:
+    """pi and OpenCode, pinned, installed into ``cache`` first if they are not there yet."""
+    found = plugin_host_bins(cache)
+    if plugin_hosts_work(found):
+        return found
+    npm = shutil.which("npm", path=_INSTALL_ENV.get("PATH"))
+    if npm is None:
+        raise Unavailable("npm is not installed: the real-CLI tests need Node.js and npm")
+
+    def npm_install(prefix: Path, *packages: str) -> None:
+        prefix.mkdir(parents=True, exist_ok=True)
+        log(f"installing {' '.join(packages)} into {prefix}")
+        done = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
+                               "--loglevel=error", *packages],
+                              env=_INSTALL_ENV, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+        if done.returncode != 0:
+            raise Unavailable(f"npm install failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with open(cache.parent / f".{cache.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another run may be installing the same versions
+        if plugin_hosts_work(found):
+            return found
+        building = cache.with_name(f"{cache.name}.partial-{os.getpid()}")
+        shutil.rmtree(building, ignore_errors=True)
+        try:
+            npm_install(building, *PLUGIN_HOST_PACKAGES)
+            npm_install(building / "opencode-deps", OPENCODE_PLUGIN_PACKAGE)
+        except BaseException:
+            shutil.rmtree(building, ignore_errors=True)
+            raise
+        shutil.rmtree(cache, ignore_errors=True)
+        os.rename(building, cache)
+    found = plugin_host_bins(cache)
+    if not plugin_hosts_work(found):
+        raise Unavailable(f"installed, but `pi --version` / `opencode --version` do not report "
+                          f"{PI_VERSION} / {OPENCODE_VERSION} (cache: {cache})")
+    return found
+
+
+def pi_env(base: Mapping[str, str], agent_dir: Path, model_url: str) -> dict[str, str]:
+    """pi against a loopback Chat Completions provider, with its config and sessions in ``agent_dir``."""
+    agent_dir.mkdir(parents=True, exist_ok=True)
+    provider = {"baseUrl": f"{model_url}/v1", "api": "openai-completions", "apiKey": "LOOPBACK_API_KEY",
+                "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+                "models": [{"id": "fake-model"}]}
+    (agent_dir / "models.json").write_text(json.dumps({"providers": {"loopback": provider}}), encoding="utf-8")
+    (agent_dir / "settings.json").write_text(
+        json.dumps({"defaultProvider": "loopback", "defaultModel": "fake-model"}), encoding="utf-8")
+    env = dict(base)
+    env.update(PI_CODING_AGENT_DIR=str(agent_dir), LOOPBACK_API_KEY="loopback", PI_OFFLINE="1",
+               PI_SKIP_VERSION_CHECK="1", PI_TELEMETRY="0")
+    env.pop("PI_CODING_AGENT_SESSION_DIR", None)
+    return env
+
+
 def main() -> int:
     try:
         found = ensure(log=lambda text: print(text, file=sys.stderr))
+        more = ensure_plugin_hosts(log=lambda text: print(text, file=sys.stderr))
     except Unavailable as exc:
         print(f"agent hosts unavailable: {exc}", file=sys.stderr)
         return 1
-    print(_version(found.claude))
-    print(_version(found.codex))
+    for binary in (found.claude, found.codex, more.pi, more.opencode):
+        print(_reported_version(binary))
     return 0
 
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def opencode_env(base: Mapping[str, str], project: Path, data_home: Path, model_url: str) -> dict[str, str]:
+    """OpenCode in ``project`` against a loopback Chat Completions provider
+    (``$XDG_CONFIG_HOME/opencode/opencode.json``), with its database under ``data_home`` and no
+    registry, model list, update or share traffic."""
+    env = dict(base)
+    env["PWD"] = str(project)  # OpenCode takes its directory from PWD, not from the process's cwd
+    config = Path(env["XDG_CONFIG_HOME"]) / "opencode"
+    config.mkdir(parents=True, exist_ok=True)
+    provider = {"npm": "@ai-sdk/openai-compatible", "name": "Loopback",
+                "options": {"baseURL": f"{model_url}/v1", "apiKey": "loopback"},
+                "models": {"fake-model": {"name": "Fake model", "limit": {"context": 128000, "output": 4096}}}}
+    (config / "opencode.json").write_text(json.dumps(
+        {"model": "loopback/fake-model", "small_model": "loopback/fake-model", "autoupdate": False,
+         "share": "disabled", "provider": {"loopback": provider}}), encoding="utf-8")
+    env.update(XDG_DATA_HOME=str(data_home / "data"), XDG_CACHE_HOME=str(data_home / "cache"),
+               OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_SHARE="1",
+               OPENCODE_DISABLE_LSP_DOWNLOAD="1", npm_config_registry="http://127.0.0.1:9/")
+    return env
+
+
+def seed_opencode_deps(config_dir: Path, found: PluginHostBins) -> None:
+    """What OpenCode would npm-install into a config folder on its first start, from the cache:
+    the manifest, the lock file and a link to the installed packages."""
+    config_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(found.opencode_deps / name, config_dir / name)
+    if not (config_dir / "node_modules").exists():
+        (config_dir / "node_modules").symlink_to(found.opencode_deps / "node_modules")

@@ -60,6 +60,25 @@ class Exchange:
             pass
         h.close_connection = True
 
+    def sse_data(self, payloads: Iterator[str]) -> None:
+        """Server-sent events without event names, one ``data:`` line each (Chat Completions)."""
+        self.sse_lines(f"data: {payload}\n\n" for payload in payloads)
+
+    def sse_lines(self, chunks: Iterator[str]) -> None:
+        h = self._handler
+        try:
+            h.send_response(200)
+            h.send_header("content-type", "text/event-stream")
+            h.send_header("cache-control", "no-cache")
+            h.send_header("connection", "close")
+            h.end_headers()
+            for chunk in chunks:
+                h.wfile.write(chunk.encode("utf-8"))
+                h.wfile.flush()
+        except OSError:
+            pass
+        h.close_connection = True
+
 
 Responder = Callable[[Exchange], None]
 

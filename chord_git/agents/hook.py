@@ -24,7 +24,7 @@ from chord_git.agents.host import Host
 from chord_git.agents.payload import HookEvent
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity
-from chord_git.support.dataclass_lazy import dataclass, field
+from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.memory.project import Project
 
 # Reading records for SessionStart's summary stops after this long (cached verdicts still count):
@@ -62,6 +62,8 @@ def host_pid() -> int | None:
 
 def handle(event: HookEvent, host: Host, project: Project) -> HookResult:
     result = HookResult()
+    if host.keep_transcript is not None and event.messages is not None:
+        event = replace(event, transcript=host.keep_transcript(event, project.state_dir))
     name = event.event
     if name == "SessionStart":
         _session_start(event, host, project, result)

@@ -33,6 +33,14 @@ class Host:
     # for the host taken when no other recognises the payload (``hosts.py`` names it).
     recognises: Callable[[HookEvent], bool] | None = None
     install_note: str | None = None   # printed after an install: what the user still has to do
+    # Hosts without command hooks load code instead (OpenCode plugins, pi extensions): the file
+    # under ``chord_git/data/`` that install writes as ``settings``, whole, and what users call it.
+    # It only forwards the host's events to ``hook_command`` (``agents/install.py``).
+    shim: str | None = None
+    shim_label: str = "plugin"
+    # For a host whose hook payload carries the conversation (``HookEvent.messages``): writes it
+    # under the state directory given and returns the file, which is then the session's transcript.
+    keep_transcript: Callable[[HookEvent, Path], Path] | None = None
 
     def hook_command(self) -> str:
         return f"git-memory agent hook --host {self.name}"

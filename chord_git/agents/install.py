@@ -71,6 +71,8 @@ def apply(host: Host, scope: str, root: Path, *, remove: bool, dry_run: bool,
     inside = scope in ("project", "local")
     shown = path.relative_to(root).as_posix() if inside else str(path)
     before = _read(path, root if inside else None, shown)
+    if host.shim is not None:
+        return _apply_shim(host, path, shown, before, remove=remove, dry_run=dry_run)
     doc = _parse(before, shown)
     changes = settings.Changes()
     try:
@@ -90,6 +92,47 @@ def apply(host: Host, scope: str, root: Path, *, remove: bool, dry_run: bool,
     diff = settings.unified_diff(before, after, shown)
     if not dry_run:
         _write(path, after, shown)
+    return Outcome(path, shown, changes, diff, written=not dry_run)
+
+
+# Every shim names itself with this on its first lines: a file of that name without it is the
+# user's own, which install refuses to replace and uninstall leaves alone.
+SHIM_MARK = "Installed by `git memory agent install`"
+
+
+def shim_text(host: Host) -> str:
+    from importlib import resources
+
+    assert host.shim is not None
+    return resources.files("chord_git").joinpath(f"data/{host.shim}").read_text(encoding="utf-8")
+
+
+def _apply_shim(host: Host, path: Path, shown: str, before: str | None, *, remove: bool,
+                dry_run: bool) -> Outcome:
+    """The host's shim file is ours whole: written as shipped, or deleted."""
+    changes = settings.Changes()
+    ours = before is not None and SHIM_MARK in before
+    if remove:
+        if not ours:
+            return Outcome(path, shown, changes, "", written=False)
+        assert before is not None
+        changes.removed.append(host.shim_label)
+        diff = settings.unified_diff(before, "", shown)
+        if not dry_run:
+            try:
+                path.unlink()
+            except OSError as exc:
+                raise InputError(shown, None, f"cannot remove: {exc.strerror or exc}") from None
+        return Outcome(path, shown, changes, diff, written=not dry_run)
+    if before is not None and not ours:
+        raise InputError(shown, None, "exists and was not written by chord-git; not replaced")
+    text = shim_text(host)
+    if before == text:
+        return Outcome(path, shown, changes, "", written=False)
+    (changes.updated if ours else changes.added).append(host.shim_label)
+    diff = settings.unified_diff(before, text, shown)
+    if not dry_run:
+        _write(path, text, shown)
     return Outcome(path, shown, changes, diff, written=not dry_run)
 
 

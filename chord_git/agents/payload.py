@@ -2,7 +2,9 @@
 
 Both hosts send ``hook_event_name``, ``session_id``, ``transcript_path`` and ``cwd``; SessionStart
 adds ``source`` (startup, resume, clear, compact) and SessionEnd ``reason``. Codex also sends
-``turn_id`` and ``model``. Anything else in the payload (the prompt text included) is ignored.
+``turn_id`` and ``model``. The OpenCode plugin adds ``messages``, the session's conversation, at
+the end of each turn (OpenCode keeps no transcript file). Anything else in the payload (the prompt
+text included) is ignored.
 """
 from __future__ import annotations
 
@@ -30,6 +32,9 @@ class HookEvent:
     source: str | None = None   # SessionStart
     reason: str | None = None   # SessionEnd
     fields: frozenset[str] = frozenset()  # the payload's top-level keys (a host tells its own by them)
+    # The conversation itself, from a host that keeps no transcript file of its own (OpenCode):
+    # the host module writes it where ``transcript`` then points (``Host.keep_transcript``).
+    messages: tuple[object, ...] | None = None
 
 
 def _text(data: dict[str, object], key: str) -> str | None:
@@ -58,6 +63,7 @@ def parse(raw: bytes, fallback_cwd: Path) -> HookEvent:
     cwd = Path(cwd_text) if cwd_text and Path(cwd_text).is_absolute() else fallback_cwd
     transcript_text = _text(data, "transcript_path")
     transcript = Path(transcript_text) if transcript_text and Path(transcript_text).is_absolute() else None
+    messages = data.get("messages")
     return HookEvent(event=event, session_id=session, cwd=cwd, transcript=transcript,
                      source=_text(data, "source"), reason=_text(data, "reason"),
-                     fields=frozenset(data))
+                     fields=frozenset(data), messages=tuple(messages) if isinstance(messages, list) else None)

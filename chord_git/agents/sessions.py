@@ -144,8 +144,14 @@ def transition(session: AgentSession | None, host: str, session_id: str, transcr
                    end_reason=reason if state == "ended" else None, last_error=None)
 
 
+def kept_transcripts(project: Project) -> Path:
+    """Where hooks keep the transcripts of hosts that have no transcript file (``Host.keep_transcript``)."""
+    return folder(project) / "transcripts"
+
+
 def sweep(project: Project, *, now: float | None = None, older_than: float = FORGET_AFTER_SECONDS) -> int:
-    """Forget handed or failed sessions not touched for ``older_than`` seconds; returns how many."""
+    """Forget handed or failed sessions not touched for ``older_than`` seconds, and the transcript
+    a hook kept for one; returns how many."""
     now = time.time() if now is None else now
     gone = 0
     with locked(project):
@@ -155,5 +161,8 @@ def sweep(project: Project, *, now: float | None = None, older_than: float = FOR
                     os.unlink(_path(project, session.host, session.session_id))
                     gone += 1
                 except OSError:
-                    pass
+                    continue
+                kept = Path(session.transcript) if session.transcript else None
+                if kept is not None and kept.parent == kept_transcripts(project):
+                    kept.unlink(missing_ok=True)
     return gone

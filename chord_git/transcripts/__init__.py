@@ -18,6 +18,7 @@ from chord_git.transcripts.jsonl import (
     NumberedLine,
     iter_binary_lines,
     iter_json_array,
+    iter_json_document,
     iter_records,
     iter_text_lines,
     parse_json,
@@ -94,6 +95,8 @@ def _parse_numbered(lines: Iterator[NumberedLine], fmt: str, path: str, formats:
     chosen = formats.get(fmt)
     if chosen.array_document and _starts_array(peeked):
         records = iter_json_array(lines, path)
+    elif chosen.object_document and _opens_object(peeked):
+        records = iter_json_document(lines, path)
     else:
         records = iter_records(lines, path)
     return chosen.read(records, path)
@@ -105,6 +108,7 @@ def _sniff(lines: Iterator[NumberedLine], path: str, formats: Formats) -> tuple[
     first_line: int | None = None
     judged = 0
     array = formats.array_format()
+    whole = formats.object_format()
     for number, text in lines:
         peeked.append((number, text))
         if not text.strip():
@@ -114,6 +118,8 @@ def _sniff(lines: Iterator[NumberedLine], path: str, formats: Formats) -> tuple[
             first_line = number
             if array is not None and text.lstrip().startswith("["):
                 return array.name, peeked
+            if whole is not None and text.strip() == "{":
+                return whole.name, peeked
         found = formats.detect_object(parse_json(text, path, number))
         if found is not None:
             return found, peeked
@@ -132,6 +138,12 @@ def _peek_content(lines: Iterator[NumberedLine], path: str) -> list[NumberedLine
         if text.strip():
             return peeked
     raise InputError(path, None, "empty transcript")
+
+
+def _opens_object(peeked: list[NumberedLine]) -> bool:
+    """Whether the first non-blank line is a lone ``{``: a JSON object spread over many lines."""
+    first = next((text for _, text in peeked if text.strip()), "")
+    return first.strip() == "{"
 
 
 def _starts_array(peeked: list[NumberedLine]) -> bool:

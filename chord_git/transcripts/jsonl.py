@@ -101,6 +101,22 @@ def iter_json_array(lines: Iterable[NumberedLine], path: str) -> Iterator[Record
         raise InputError(path, _line_of(text, pos), "expected ',' or ']' in JSON array")
 
 
+def iter_json_document(lines: Iterable[NumberedLine], path: str) -> Iterator[Record]:
+    """One JSON value spread over many lines (a pretty-printed export), as the only record."""
+    text = "\n".join(t for _, t in lines)
+    pos = _skip_ws(text, 0)
+    try:
+        value, end = _DECODER.raw_decode(text, pos)
+    except json.JSONDecodeError as exc:
+        raise InputError(path, exc.lineno, f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise InputError(path, _line_of(text, pos), "JSON nested too deeply") from None
+    except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
+        raise InputError(path, _line_of(text, pos), f"not usable JSON: {str(exc).split(':')[0]}") from None
+    _expect_end(text, end, path)
+    yield _line_of(text, pos), value
+
+
 def _expect_end(text: str, pos: int, path: str) -> None:
     pos = _skip_ws(text, pos)
     if pos < len(text):

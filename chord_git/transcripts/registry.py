@@ -11,7 +11,8 @@ Guessing: each line is judged on its own and the first line that settles it wins
 lines every format may share cannot mislead. A line is offered to the detectors in ``rank``
 order (lower first): the first that says True names the format; one that says None declares the
 line undecidable (no later detector is asked). A first line that opens a JSON array belongs to
-the one format read as a whole array (``array_document``).
+the one format read as a whole array (``array_document``), and a first line that is just ``{``
+(a pretty-printed JSON object) to the one format read as a whole object (``object_document``).
 
 To add a format: write ``transcripts/<name>.py`` with a reader ``(records, path) -> Transcript``
 and a detector ``(obj) -> bool | None``, and append a ``Format`` here naming them as
@@ -51,6 +52,7 @@ class Format:
     rank: int            # the order in which detectors judge a line (lower first)
     notes: str           # one line for the docs table
     array_document: bool = False   # a first line opening "[" makes the file one JSON array
+    object_document: bool = False  # a first line that is just "{" makes the file one JSON object
 
     def read(self, records: Iterable[Record], path: str) -> Transcript:
         return cast("Transcript", _resolve(self.reader)(records, path))
@@ -71,6 +73,8 @@ class Formats:
             raise ValueError(f"transcript format names must be unique and not {AUTO!r}: {names}")
         if sum(f.array_document for f in self.formats) > 1:
             raise ValueError("at most one transcript format reads a JSON array document")
+        if sum(f.object_document for f in self.formats) > 1:
+            raise ValueError("at most one transcript format reads a pretty-printed JSON object document")
 
     def with_format(self, fmt: Format) -> Formats:
         """A new registry with ``fmt`` added last (this one is left as it is)."""
@@ -95,6 +99,9 @@ class Formats:
 
     def array_format(self) -> Format | None:
         return next((f for f in self.formats if f.array_document), None)
+
+    def object_format(self) -> Format | None:
+        return next((f for f in self.formats if f.object_document), None)
 
     def detect_object(self, obj: Any) -> str | None:
         """The format one parsed line belongs to, or None when the line alone cannot tell."""
@@ -129,4 +136,8 @@ BUILTIN = Formats((
            rank=40, notes="`~/.claude/projects/<project>/<session-id>.jsonl`"),
     Format("codex", "Codex", f"{_HERE}.codex:read_codex", f"{_HERE}.codex:detect", rank=10,
            notes="`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, envelope and legacy layouts"),
+    Format("pi", "pi", f"{_HERE}.pi:read_pi", f"{_HERE}.pi:detect", rank=5,
+           notes="`~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl`, the branch the session ended on"),
+    Format("opencode", "OpenCode", f"{_HERE}.opencode:read_opencode", f"{_HERE}.opencode:detect", rank=6,
+           notes="`opencode export <session>` output, or one `{info, parts}` message per line", object_document=True),
 ))

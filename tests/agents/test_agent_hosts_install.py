@@ -90,3 +90,14 @@ def test_two_test_processes_install_the_clis_once(tmp_path: Path) -> None:
     assert len(calls.read_text().split()) == 1
     assert sorted(p.name for p in cache.parent.iterdir()) == [f".{cache.name}.lock", cache.name]  # no partial install left
 
+
+
+def test_pi_and_opencode_have_their_own_cache_next_to_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = agent_hosts.plugin_hosts_cache({"HOME": "/home/dev"})
+    assert cache == Path(f"/home/dev/.cache/chord-git/agent-hosts/pi-{agent_hosts.PI_VERSION}"
+                         f"_opencode-{agent_hosts.OPENCODE_VERSION}")
+    assert REPO not in agent_hosts.PLUGIN_HOSTS_CACHE.parents
+    monkeypatch.setitem(agent_hosts._INSTALL_ENV, "PATH", str(tmp_path / "no-bin"))
+    with pytest.raises(agent_hosts.Unavailable, match="npm is not installed"):
+        agent_hosts.ensure_plugin_hosts(cache=tmp_path / "cache")
+    assert not (tmp_path / "cache").exists()

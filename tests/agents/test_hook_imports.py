@@ -39,6 +39,16 @@ def test_hook_events_load_no_heavy_library(memory_repo: Path, name: str) -> None
     assert loaded(["agent", "hook", "--host", "claude-code"], payload, memory_repo) == []
 
 
+@pytest.mark.parametrize("host", ["pi", "opencode"])
+@pytest.mark.parametrize("name", ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"])
+def test_plugin_host_events_load_no_heavy_library(memory_repo: Path, host: str, name: str) -> None:
+    """Their plugin files run these on every turn; OpenCode's turn end carries the conversation."""
+    configure(None)
+    messages = [{"info": {"id": "m1", "sessionID": "s1", "role": "user"}, "parts": [{"type": "text", "text": "hi"}]}]
+    payload = event(name, memory_repo, "s1", source="startup", reason="idle", messages=messages)
+    assert loaded(["agent", "hook", "--host", host], payload, memory_repo) == []
+
+
 def test_statusline_loads_no_heavy_library(memory_repo: Path) -> None:
     configure(None)
     assert loaded(["agent", "statusline"], {"workspace": {"current_dir": str(memory_repo)}}, memory_repo) == []

@@ -1,20 +1,24 @@
-"""End to end with the real CLIs: Claude Code and Codex, installed from npm (pinned), offline.
+"""End to end with the real CLIs: Claude Code, Codex, pi and OpenCode, installed from npm (pinned), offline.
 
 Each host runs in a temporary repository whose MEMORY.md holds a canary entry, with chord-git
 installed by ``git memory agent install <host>`` and extraction pointed at the loopback
 chat-completions server. The host's own model is a loopback server too (Messages API for Claude
-Code, Responses API for Codex). Proven for each host:
+Code, Responses API for Codex, streamed Chat Completions for pi and OpenCode). Proven for each host:
 
 1. the agent's first model request carries the canary entry and the memory-discipline text;
 2. the session is busy while the agent waits for its model, and idle afterwards;
-3. after the session ends (or, for Codex without an end event, goes quiet) a record quoting the
-   user is in the working tree; nothing is staged and ``.git/index`` is byte-identical;
+3. after the session ends (or, for Codex without an end event, goes quiet; for OpenCode, which has
+   none, after each turn) a record quoting the user is in the working tree; nothing is staged and
+   ``.git/index`` is byte-identical;
 4. the next session's first request carries the new entry, and so does a resumed session's, whose
    extraction then sees only what it added;
 5. the canary never reaches the extraction request as the user's words, nor becomes evidence;
 6. with the extraction server down the agent still works, the queue shows the failed job with its
    reason, the status line says MEMORY-FAIL, and ``git memory queue retry`` writes the record once
    the server is back.
+
+For pi and OpenCode also: memory written during a session is not injected mid-session, and is after
+a compaction (pi's RPC mode and ``opencode serve`` compact on request).
 
 No assertion depends on timing: every wait is for a condition, with a generous bound.
 """
@@ -23,30 +27,39 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import re
 import socket
 import subprocess
-from collections.abc import Iterator
+import threading
+import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from chord_git.background import activity
+from chord_git.memory.index_file import END
 from chord_git.memory.summary import MEMORY_DISCIPLINE
 from testing import agent_hosts
 from testing.fake_anthropic import FakeAnthropic
+from testing.fake_chat_completions import FakeChatCompletions
 from testing.fake_openai import FakeOpenAI, Reply
 from testing.fake_responses import FakeResponses
 from testing.gitutil import cli_env, git, index_digest, run_cli
+from testing.hook_recorder import HookRecorder
 from testing.loopback import LoopbackServer, Seen
 from tests.agents.conftest import (
     CANARY,
+    CANARY_ID,
     CANARY_SUMMARY,
     PNPM_SUMMARY,
     PNPM_WORDS,
+    canary_record,
     configure,
     conversation_of,
+    git_memory,
     record,
     wait_for,
 )
@@ -298,3 +311,229 @@ def test_codex_without_an_end_event_is_frozen_when_quiet(codex: Codex, extractio
     prove(codex, extraction, frozen_by_end_event=False)
     log = (codex.repo / ".git" / "chord-memory" / "agents" / "watch.log").read_text(encoding="utf-8")
     assert "frozen after 1s without change" in log
+
+
+# ---------------------------------------------------------------------------- pi
+@pytest.fixture(scope="session")
+def plugin_host_bins() -> agent_hosts.PluginHostBins:
+    try:
+        return agent_hosts.ensure_plugin_hosts()
+    except agent_hosts.Unavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
+        pytest.skip(str(exc))
+
+
+class Pi(Host):
+    """pi 0.73.1: the extension chord-git installs forwards its events to the hook; its model
+    speaks Chat Completions."""
+
+    name = "pi"
+    model_path = "/v1/chat/completions"
+
+    def __init__(self, repo: Path, bins: agent_hosts.PluginHostBins, server: FakeChatCompletions,
+                 agent_dir: Path) -> None:
+        super().__init__(repo, agent_hosts.pi_env(cli_env(), agent_dir, server.base_url))
+        self.bins, self.server, self.fake, self.agent_dir = bins, server, server, agent_dir
+
+    def model_requests(self) -> list[Seen]:
+        return self.fake.chat_requests()
+
+    def command(self, prompt: str, resume: str | None) -> list[str]:
+        return [str(self.bins.pi), "-p", *(["--session", resume] if resume else []), prompt]
+
+    def session_id(self, done: subprocess.CompletedProcess[str]) -> str:
+        """The session the run wrote last: pi's session file names end in its id."""
+        files = sorted((self.agent_dir / "sessions").rglob("*.jsonl"), key=lambda p: p.stat().st_mtime_ns)
+        assert files, "pi wrote no session file"
+        return str(json.loads(files[-1].read_text(encoding="utf-8").splitlines()[0])["id"])
+
+
+@pytest.fixture
+def pi(memory_repo: Path, plugin_host_bins: agent_hosts.PluginHostBins, tmp_path: Path) -> Iterator[Pi]:
+    with FakeChatCompletions(reply="Noted.") as server:
+        yield Pi(memory_repo, plugin_host_bins, server, tmp_path / "pi-agent")
+
+
+def test_pi_in_one_command(pi: Pi, extraction: FakeOpenAI) -> None:
+    configure(extraction.base_url)
+    install(pi)
+    shim = pi.repo / ".pi" / "extensions" / "chord-git.ts"
+    assert "git-memory" in shim.read_text(encoding="utf-8")
+    prove(pi, extraction)
+
+
+# ---------------------------------------------------------------------------- OpenCode
+class OpenCode(Host):
+    """OpenCode 1.18.33: the plugin chord-git installs forwards its events to the hook, and the
+    conversation at the end of each turn; its model speaks Chat Completions. Each run also asks
+    the model for a title, with the same system prompt."""
+
+    name = "opencode"
+    model_path = "/v1/chat/completions"
+
+    def __init__(self, repo: Path, bins: agent_hosts.PluginHostBins, server: FakeChatCompletions,
+                 data_home: Path) -> None:
+        env = agent_hosts.opencode_env(cli_env(), repo, data_home, server.base_url)
+        super().__init__(repo, env)
+        self.bins, self.server, self.fake = bins, server, server
+        # OpenCode installs its plugin package into each config folder before the first turn.
+        agent_hosts.seed_opencode_deps(Path(env["XDG_CONFIG_HOME"]) / "opencode", bins)
+        agent_hosts.seed_opencode_deps(repo / ".opencode", bins)
+
+    def model_requests(self) -> list[Seen]:
+        return self.fake.chat_requests()
+
+    def command(self, prompt: str, resume: str | None) -> list[str]:
+        return [str(self.bins.opencode), "run", "--format", "json", *(["--session", resume] if resume else []), prompt]
+
+    def session_id(self, done: subprocess.CompletedProcess[str]) -> str:
+        found = re.search(r'"sessionID"\s*:\s*"(ses_[A-Za-z0-9]+)"', done.stdout)
+        assert found, done.stdout[-2000:]
+        return found.group(1)
+
+
+@pytest.fixture
+def opencode(memory_repo: Path, plugin_host_bins: agent_hosts.PluginHostBins, tmp_path: Path) -> Iterator[OpenCode]:
+    with FakeChatCompletions(reply="Noted.") as server:
+        yield OpenCode(memory_repo, plugin_host_bins, server, tmp_path / "opencode-xdg")
+
+
+def test_opencode_in_one_command(opencode: OpenCode, extraction: FakeOpenAI) -> None:
+    """No session end in OpenCode: each turn's end hands over what the session added since the last."""
+    configure(extraction.base_url)
+    install(opencode)
+    assert "git-memory" in (opencode.repo / ".opencode" / "plugins" / "chord-git.js").read_text(encoding="utf-8")
+    prove(opencode, extraction)
+
+
+FRESH = "Releases are cut from the release branch only."
+FRESH_ID = "20261201-release-branch-aa11"
+
+
+def add_fresh_entry(repo: Path) -> None:
+    """An entry written while a session runs, as background extraction would write it."""
+    record = canary_record().replace(CANARY_ID, FRESH_ID).replace(CANARY_SUMMARY, FRESH)
+    (repo / ".chord" / "memory" / "records" / f"{FRESH_ID}.md").write_text(record, encoding="utf-8")
+    line = f"- [fact] {FRESH} ([{FRESH_ID}](.chord/memory/records/{FRESH_ID}.md))\n"
+    text = (repo / "MEMORY.md").read_text(encoding="utf-8")
+    (repo / "MEMORY.md").write_text(text.replace(END, line + END), encoding="utf-8")
+
+
+class Rpc:
+    """pi in RPC mode (``--mode rpc``): JSON commands on stdin, responses and events on stdout."""
+
+    def __init__(self, pi: Pi) -> None:
+        self.process = subprocess.Popen([str(pi.bins.pi), "--mode", "rpc"], cwd=pi.repo, env=pi.env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put(b"")
+
+    def send(self, command: dict[str, Any], until: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(command).encode() + b"\n")
+        self.process.stdin.flush()
+        while True:
+            line = self.lines.get(timeout=RUN_TIMEOUT)
+            assert line, f"pi exited: {self.process.stderr.read().decode()[-2000:] if self.process.stderr else ''}"
+            message = json.loads(line)
+            assert not (message.get("type") == "response" and message.get("success") is False), message
+            if until(message):
+                return message
+
+    def close(self) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        return self.process.wait(timeout=RUN_TIMEOUT)
+
+
+def test_pi_reads_memory_again_after_a_compaction(pi: Pi) -> None:
+    """Memory written while a pi session runs is not injected mid-session, and is after a compaction
+    (pi's RPC mode compacts on command, headless)."""
+    install(pi)
+    rpc = Rpc(pi)
+    try:
+        ended = lambda m: m.get("type") == "agent_end"  # noqa: E731
+        rpc.send({"type": "prompt", "message": PNPM_WORDS}, ended)
+        first = strings(pi.fake.chat_requests()[-1].body)
+        assert CANARY_SUMMARY in first and FRESH not in first
+        add_fresh_entry(pi.repo)
+        rpc.send({"type": "prompt", "message": "Hello again."}, ended)
+        mid = strings(pi.fake.chat_requests()[-1].body)
+        assert CANARY_SUMMARY in mid and FRESH not in mid            # R10: never mid-session
+        done = rpc.send({"id": "c1", "type": "compact"}, lambda m: m.get("id") == "c1")
+        assert done["success"] is True
+        rpc.send({"type": "prompt", "message": "And now?"}, ended)
+        after = strings(pi.fake.chat_requests()[-1].body)
+        assert CANARY_SUMMARY in after and FRESH in after              # read again at the compaction
+    finally:
+        assert rpc.close() == 0
+
+
+def opencode_call(port: int, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=RUN_TIMEOUT) as response:
+        text = response.read().decode()
+    return json.loads(text) if text.strip() else None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_opencode_reads_memory_again_after_a_compaction(opencode: OpenCode, tmp_path: Path) -> None:
+    """Memory written while an OpenCode session runs is not injected mid-session, and is after a
+    compaction (``opencode serve`` compacts on request, headless)."""
+    install(opencode)
+    calls = HookRecorder(tmp_path / "bin", git_memory())
+    env = {**opencode.env, "PATH": f"{calls.bin_dir}{os.pathsep}{opencode.env['PATH']}"}
+    port = free_port()
+    server = subprocess.Popen([str(opencode.bins.opencode), "serve", "--port", str(port)], cwd=opencode.repo,
+                              env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    model = {"providerID": "loopback", "modelID": "fake-model"}
+
+    def main_request() -> str:
+        """The agent's own last model call (not the title or the summary request)."""
+        own = [r for r in opencode.fake.chat_requests() if "You are opencode" in strings(r.body)]
+        return strings(own[-1].body)
+
+    def say(session: str, words: str) -> str:
+        opencode_call(port, "POST", f"/session/{session}/message", {"parts": [{"type": "text", "text": words}], "model": model})
+        return main_request()
+
+    try:
+        assert wait_for(lambda: _answers(port), timeout=RUN_TIMEOUT), "opencode serve did not start"
+        session = opencode_call(port, "POST", "/session", {})["id"]
+        first = say(session, PNPM_WORDS)
+        assert CANARY_SUMMARY in first and FRESH not in first
+        add_fresh_entry(opencode.repo)
+        mid = say(session, "Hello again.")
+        assert CANARY_SUMMARY in mid and FRESH not in mid                  # R10: never mid-session
+        assert opencode_call(port, "POST", f"/session/{session}/summarize", model) is True
+        compacted = lambda: any(c["payload"].get("source") == "compact" for c in calls.calls())  # noqa: E731
+        assert wait_for(compacted, timeout=RUN_TIMEOUT)   # the plugin has read memory again
+        after = say(session, "And now?")
+        assert CANARY_SUMMARY in after and FRESH in after                  # read again at the compaction
+    finally:
+        server.terminate()
+        server.wait(timeout=RUN_TIMEOUT)
+    first_call = calls.calls()[0]["payload"]
+    assert (first_call["hook_event_name"], first_call["source"], first_call["session_id"]) == ("SessionStart", "startup", session)
+
+
+def _answers(port: int) -> bool:
+    try:
+        opencode_call(port, "GET", "/session")
+    except OSError:
+        return False
+    return True
