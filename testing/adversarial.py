@@ -111,9 +111,9 @@ def encoded_values(kind: str, size: int = DENSE_SIZE, seed: int = 20261203) -> s
     return _cut(pieces, size)
 
 
-DENSE = {
-    "env dump (KEY=value lines)": env_dump,
-    "one-line assignment run": assignment_run,
-    "distinct base64 values": lambda: encoded_values("base64"),
-    "distinct hex values": lambda: encoded_values("hex"),
+DENSE = {  # name -> build(seed)
+    "env dump (KEY=value lines)": lambda seed: env_dump(seed=seed),
+    "one-line assignment run": lambda seed: assignment_run(seed=seed),
+    "distinct base64 values": lambda seed: encoded_values("base64", seed=seed),
+    "distinct hex values": lambda seed: encoded_values("hex", seed=seed),
 }
