@@ -20,7 +20,6 @@ engine. Parsing is pure; ``re2`` is imported only when a baseline has patterns.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -101,6 +100,8 @@ def _line_of(pattern: str, text: str | None) -> int | None:
     """Where a pattern sits in the baseline's text, as detect-secrets writes it (JSON strings)."""
     if not text:
         return None
+    import json  # only a refusal gets here: a hook's start-up never pays for it
+
     for ascii_only in (True, False):
         at = text.find(json.dumps(pattern, ensure_ascii=ascii_only))
         if at >= 0:
