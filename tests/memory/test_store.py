@@ -268,7 +268,7 @@ def test_in_place_saves_lose_no_user_text(repo: Path, writers: int) -> None:
     result = memory_writers.inplace_stress(repo, writers, inserts=12, seed=writers)
     assert result["notes"] > 0
     assert result["notes_lost"] == 0 and result["header_lost"] == 0, result
-    assert result["lost_unexplained"] == 0, result
+    assert result["lost_unexplained"] == 0 and result["refused"] == 0, result
 
 
 def test_an_in_place_save_begun_after_the_locked_read_is_merged(repo: Path) -> None:
