@@ -73,7 +73,7 @@ def test_exclude_lines_still_allow_what_they_name(tmp_path: Path) -> None:
 
 EVERYTHING = {
     LINES: [".*", "^", "(?s).*", r"\S*", r"[\s\S]*", "", "x?", r"\b", ".", r"\w", "(?m)$", "[^\n]"],
-    FILES: [".*", "^", "", ".", r"[\w.]"],
+    FILES: [".*", "^", "", ".", r"[\w.]", r"\.md$", r"^\.chord/", "MEMORY", "memory/"],
     SECRETS: [".*", "^", r"\S*", ".", r"\w", "[A-Za-z0-9]"],
 }
 
@@ -92,7 +92,8 @@ def test_a_match_everything_pattern_is_refused_naming_the_file_and_line(tmp_path
 @pytest.mark.parametrize("option, pattern", [
     (LINES, "^ACCEPTED:"), (LINES, r"^\s*#"), (LINES, "example\\.com"), (LINES, "^$"), (LINES, r"^\s*$"),
     (LINES, "(?i)dummy|fake|placeholder"), (LINES, r"pragma: allowlist"),
-    (FILES, r"\.lock$"), (FILES, "^tests/fixtures/"), (FILES, r"package-lock\.json"), (FILES, r"\.md$"),
+    (FILES, r"\.lock$"), (FILES, "^tests/fixtures/"), (FILES, r"package-lock\.json"), (FILES, r"^docs/.*\.md$"),
+    (FILES, r"^\.chord/memory/records/20261129-vendor-fixture-0001\.md$"),
     (SECRETS, "^EXAMPLE"), (SECRETS, "x{8,}"), (SECRETS, r"^\$\{.*\}$"),
 ])
 def test_ordinary_patterns_are_kept(tmp_path: Path, option: str, pattern: str) -> None:

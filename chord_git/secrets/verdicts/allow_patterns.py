@@ -11,7 +11,8 @@
 - Never wholesale. A pattern that matches the empty string inside a line, or half or more of a
   small probe set of ordinary lines (of paths for ``exclude-files``, of credential values for
   ``exclude-secrets``), would allow nearly everything: ``.*``, ``^``, ``\\S*``, ``[\\s\\S]*``.
-  It is refused. A pattern that only matches empty lines (``^$``) allows nothing and is kept.
+  It is refused, as is an ``exclude-files`` pattern that takes MEMORY.md or every record. A
+  pattern that only matches empty lines (``^$``) allows nothing and is kept.
 
 A refusal is an ``InputError`` naming the baseline and the pattern's line (exit 2).
 detect-secrets gets the baseline without these filters (``without_pattern_filters``): our
@@ -59,6 +60,13 @@ _PROBE_SECRETS = (
     "correct horse battery staple",
 )
 _PROBES = {LINES: _PROBE_LINES, FILES: _PROBE_PATHS, SECRETS: _PROBE_SECRETS}
+# The files this tool writes and checks: an exclude-files pattern that takes the index, or every
+# record, takes everything the hook and CI read here (``\.md$``, ``^\.chord/``). One that names
+# a single record is an allowance, and is kept.
+_MEMORY_INDEX = "MEMORY.md"
+_MEMORY_RECORDS = (".chord/memory/records/20260105-use-pnpm-3f9a.md",
+                   ".chord/memory/records/20261129-deploy-order-0001.md",
+                   ".chord/memory/promotions/20261201-review-rules-7c2e.md")
 
 
 class Matcher(Protocol):
@@ -122,6 +130,10 @@ def refusal(option: str, pattern: str, compiled: Matcher) -> str | None:
             return (f"{_OPTION[option]} pattern {_shown(pattern)} matches the empty string, so it "
                     "matches everything and would switch secret scanning off; refused")
         hits += 1
+    if option == FILES and (compiled.search(_MEMORY_INDEX) is not None
+                            or all(compiled.search(path) is not None for path in _MEMORY_RECORDS)):
+        return (f"exclude-files pattern {_shown(pattern)} matches the memory files themselves (MEMORY.md "
+                "or every record), so it would switch secret scanning off for them; refused")
     if hits * 2 >= len(probes):
         return (f"{_OPTION[option]} pattern {_shown(pattern)} matches ordinary "
                 f"{'paths' if option == FILES else 'values' if option == SECRETS else 'lines'} "
