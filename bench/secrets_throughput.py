@@ -10,10 +10,13 @@ secret line in a hundred from the corpus' secret rows), then prints:
 - the ratio of the two rates (goal: >= 50x), from CPU time (both run single-threaded in this
   process, so CPU time is what a loaded, shared machine distorts least) and from wall time;
 - with ``--adversarial``: each unit of ``testing/adversarial.py`` repeated 100,000 times and a
-  10 MB single line, with the time and MB/s of the slowest.
+  10 MB single line, with the time and MB/s of the slowest; then the dense inputs (an env dump,
+  a one-line assignment run, distinct base64 and hex values, 326 KiB each), each against ordinary
+  memory text of the same size timed in the same run (goal: <= 5x, and never below 1 MB/s).
 
     python bench/secrets_throughput.py [--corpus DIR] [--size-mb 20] [--ds-slice-mb 1] [--adversarial]
     python bench/secrets_throughput.py --adversarial-only
+    python bench/secrets_throughput.py --dense-only
 """
 from __future__ import annotations
 
@@ -115,6 +118,37 @@ def adversarial(repeats: int = 100_000, floor: float = 1.0) -> None:
     print(f"  units below {floor:g} MB/s: {slow} of {len(rows)} (goal 0); slowest {rows[0][0]:.2f} MB/s")
 
 
+def dense(corpus: Path, repeat: int = 3, goal: float = 5.0) -> None:
+    """The dense table: each input of ``testing.adversarial.DENSE`` against ordinary memory text
+    (``build_text``) of the same size, both timed in this run: the best CPU time of ``repeat``
+    runs, each on text built from a new seed, so that no run finds its values' verdicts remembered
+    from the one before."""
+    from testing.adversarial import DENSE, DENSE_SIZE
+
+    find(build_text(corpus, DENSE_SIZE, seed=1))  # patterns compiled before any timing
+
+    def best(build) -> tuple[float, int, int]:  # type: ignore[no-untyped-def]
+        runs = []
+        for run in range(repeat):
+            text = build(20261201 + run)
+            _, found, cpu = timed_cpu(find, text)
+            runs.append((cpu, len(found), len(text)))
+        return min(runs)
+
+    base, _, size = best(lambda seed: build_text(corpus, DENSE_SIZE, seed=seed))
+    print(f"\ndense inputs, {DENSE_SIZE // 1024} KiB each, best CPU of {repeat} (new values each run); ordinary "
+          f"memory text of the same size: {base * 1000:.0f} ms ({size / 1e6 / base:.1f} MB/s)")
+    print(f"  {'input':30} {'ms CPU':>7} {'MB/s':>6} {'x ordinary':>10} {'findings':>8}")
+    worst = 0.0
+    for name, build in DENSE.items():
+        cpu, count, size = best(build)
+        ratio = cpu / base
+        worst = max(worst, ratio)
+        mark = "  > goal" if ratio > goal or size / 1e6 / cpu < 1.0 else ""
+        print(f"  {name:30} {cpu * 1000:7.0f} {size / 1e6 / cpu:6.2f} {ratio:10.1f} {count:8}{mark}")
+    print(f"  worst: {worst:.1f}x ordinary text (goal <= {goal:g}x, and no input below 1 MB/s)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=default_corpus())
@@ -122,10 +156,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ds-slice-mb", type=float, default=1.0)
     parser.add_argument("--adversarial", action="store_true", help="also time the adversarial units")
     parser.add_argument("--adversarial-only", action="store_true", help="only the adversarial table")
+    parser.add_argument("--dense-only", action="store_true", help="only the dense inputs against ordinary text")
     args = parser.parse_args(argv)
+    if args.dense_only:
+        dense(args.corpus)
+        return 0
     if args.adversarial_only:
         find("warm up")
         adversarial()
+        dense(args.corpus)
         return 0
     mb = 1_000_000
     text = build_text(args.corpus, int(args.size_mb * mb))
@@ -160,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
           + " / ".join(f"{1 / r:.3f}" for r in cpu_rates))
     if args.adversarial:
         adversarial()
+        dense(args.corpus)
     return 0
 
 

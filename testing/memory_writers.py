@@ -14,6 +14,11 @@ inode. Each save appends ``{"note", "t_read", "t_trunc"}`` (CLOCK_MONOTONIC) to 
 how many.
 ``overwrite ROOT SOURCE``: one in-place save of a buffer read earlier: open MEMORY.md for
 writing, truncate it, write SOURCE's bytes (``saving_in_place`` starts it at a chosen moment).
+
+With ``CHORD_WRITERS_NO_LEASES=1`` in the environment, the store in these processes takes no
+file leases, as on a file of another owner or a network file system. ``inplace`` pauses up to
+``CHORD_WRITERS_PAUSE`` seconds (default 0.01) between its truncate and its write, and as long
+between two saves.
 """
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ import sys
 import time
 from pathlib import Path
 
+from chord_git.errors import LockTimeout
 from chord_git.memory import index_file, store
 from chord_git.memory.index_file import Entry, IndexDelta
 from chord_git.memory.project import discover
@@ -32,11 +38,19 @@ from testing.waiting import wait_for
 
 
 def insert(root: Path, tag: str, count: int, log: Path | None = None) -> None:
+    """Insert ``count`` entries; a write the store refuses (it never settled: nothing written) is
+    logged as refused and the writer goes on, as a caller that tries again later would."""
     project = discover(root)
     for number in range(count):
         entry = Entry(type="fact", summary=f"Entry {number} from writer {tag}.", id=f"w{tag}-{number:03d}")
         started = time.monotonic()
-        store.apply_delta(project, IndexDelta(insert=(entry,)))
+        try:
+            store.apply_delta(project, IndexDelta(insert=(entry,)))
+        except LockTimeout:
+            if log is None:
+                raise
+            _append(log, {"id": entry.id, "t0": started, "t1": time.monotonic(), "refused": True})
+            continue
         if log is not None:
             _append(log, {"id": entry.id, "t0": started, "t1": time.monotonic()})
 
@@ -61,6 +75,7 @@ def inplace(root: Path, stop: Path, log: Path, seed: int) -> int:
     """Save in place with a pause between truncating and writing, as slow editors do."""
     path = discover(root).memory_md
     rng = random.Random(seed)
+    pause = float(os.environ.get("CHORD_WRITERS_PAUSE", "0.01"))
     notes = 0
     while not stop.exists():
         t_read = time.monotonic()
@@ -71,7 +86,7 @@ def inplace(root: Path, stop: Path, log: Path, seed: int) -> int:
         try:
             os.ftruncate(fd, 0)
             t_trunc = time.monotonic()
-            time.sleep(rng.uniform(0, 0.01))
+            time.sleep(rng.uniform(0, pause))
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]
@@ -79,7 +94,7 @@ def inplace(root: Path, stop: Path, log: Path, seed: int) -> int:
             os.close(fd)
         _append(log, {"note": notes, "t_read": t_read, "t_trunc": t_trunc})
         notes += 1
-        time.sleep(rng.uniform(0, 0.005))
+        time.sleep(rng.uniform(0, max(0.005, pause)))  # long pauses: the file is whole half the time
     return notes
 
 
@@ -201,7 +216,8 @@ def inplace_stress(repo: Path, writers: int, inserts: int, seed: int) -> dict[st
     doc, problems = index_file.parse(project.memory_md.read_text("utf-8"))
     assert doc is not None and not problems, problems
     saves = _events(editor_log)
-    inserted = _events(writer_log)
+    events = _events(writer_log)
+    inserted = [e for e in events if not e.get("refused")]
     present = set(doc.ids())
     lost = [e for e in inserted if e["id"] not in present]
     stale = [e for e in lost
@@ -210,11 +226,16 @@ def inplace_stress(repo: Path, writers: int, inserts: int, seed: int) -> dict[st
         "notes": notes, "notes_lost": sum(f"in-place note {n}\n" not in doc.prefix for n in range(notes)),
         "header_lost": int(not doc.prefix.startswith("# Project memory")),
         "entries": len(inserted), "lost": len(lost), "lost_unexplained": len(lost) - len(stale),
+        "refused": len(events) - len(inserted),
     }
 
 
 
 if __name__ == "__main__":
+    if os.environ.get("CHORD_WRITERS_NO_LEASES") == "1":
+        from chord_git.memory import quiet
+
+        quiet.lease = lambda fd: None  # as where leases cannot be used: the settle-and-compare path
     command, root = sys.argv[1], Path(sys.argv[2])
     if command == "insert":
         insert(root, sys.argv[3], int(sys.argv[4]), Path(sys.argv[5]) if len(sys.argv) > 5 else None)

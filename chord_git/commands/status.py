@@ -34,6 +34,8 @@ class Status:
     queue_failed: int
     config: dict[str, object] = field(default_factory=dict)  # which files are in force, and trust
     in_project: bool = True  # False: no git work tree, MEMORY.md or .chord/ here
+    # Where file leases cannot be used on MEMORY.md: the one case in which a save can be lost.
+    in_place_saves: str | None = None
 
     def headline(self) -> str:
         """The first line: the badge, with ``off`` said in words."""
@@ -56,6 +58,8 @@ class Status:
             out.append(f"queue: {self.queue_pending} pending, {self.queue_failed} failed (git memory queue)")
         if self.config:
             out.append(_config_line(self.config))
+        if self.in_place_saves:
+            out.append(self.in_place_saves)
         return out
 
 
@@ -98,6 +102,19 @@ def badge(project: Project, cfg: config_mod.Config, unusable: str | None,
     if last and last.get("state") == "fail":
         return "MEMORY-FAIL", str(last.get("reason") or "last extraction failed")
     return "MEMORY", None
+
+
+def in_place_saves(project: Project) -> str | None:
+    """What ``status`` says where no read lease can be taken on MEMORY.md (another owner's file,
+    a network file system); None where leases work or there is no MEMORY.md."""
+    from chord_git.memory import quiet
+
+    if not project.is_project or quiet.leases_usable(project.memory_md) is not None:
+        return None
+    return (f"{project.relative(project.memory_md)}: no file leases here (another owner's file or a network "
+            f"file system): a save in place (emptying the file, then writing it) that pauses half way for "
+            f"more than {quiet.STALL_SECONDS:g} s while a memory write runs can be lost; saves that replace "
+            "the file, and shorter pauses, are merged")
 
 
 def _index_facts(project: Project, budget: int, names: list[str] | None) -> dict[str, object]:
@@ -149,6 +166,7 @@ def collect(project: Project, cfg: config_mod.Config, refused: str | None = None
             "refused": refused is not None,
         },
         in_project=project.is_project,
+        in_place_saves=in_place_saves(project),
     )
 
 
@@ -168,6 +186,8 @@ def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bo
     if as_json:
         data = asdict(report)
         del data["in_project"]  # the JSON keeps its fields; ``enabled`` is false outside a project
+        if data["in_place_saves"] is None:
+            del data["in_place_saves"]  # present only where a save can be lost
         out.json(data)
         return 0
     for line in report.lines():

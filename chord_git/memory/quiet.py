@@ -5,7 +5,10 @@ read in between sees an empty or partial file. A read lease (``F_SETLEASE``) can
 while no process has the file open for writing, and while it is held, a writer's ``open`` waits
 until it is released: reading under a lease is reading a complete file. Where leases cannot be
 used (another owner's file, a network file system), a read that looks like a save caught half
-way is repeated until the file's size and mtime stop changing.
+way is repeated until the file's size and mtime stop changing: for ``STALL_SECONDS`` when the
+read is empty, cut short or without its markers, since the writer may be paused between its
+truncate and its write. A save paused longer than that, while a memory write runs, is the one
+case this cannot tell from a finished save (README, ``status``).
 """
 from __future__ import annotations
 
@@ -22,6 +25,9 @@ from chord_git.memory import index_file, paths
 
 WRITER_TIMEOUT = 60.0  # how long a file may stay open for writing by someone else
 SETTLE_SECONDS = 0.3  # without leases: unchanged size and mtime for this long counts as settled
+# Without leases, a read that looks half saved is trusted only once unchanged this long: an editor
+# paused between truncating the file and writing it looks exactly like a finished save.
+STALL_SECONDS = 2.0
 F_SETSIG = 10
 F_SETLEASE = 1024
 F_GETLEASE = 1025
@@ -98,13 +104,15 @@ class Leased:
 
 
 def hold(opener: Callable[[], int], *, suspicious: Callable[[bytes], bool] = lambda _data: False,
-         timeout: float = WRITER_TIMEOUT, name: str = "a memory file") -> Leased | bytes | None:
+         timeout: float = WRITER_TIMEOUT, name: str = "a memory file",
+         settle: float = SETTLE_SECONDS) -> Leased | bytes | None:
     """The file read at a moment when no one is writing it; None when it does not exist.
 
     ``opener`` returns a read-only fd (it raises FileNotFoundError for a missing file). With
     leases, a ``Leased`` whose lease the caller releases; without them, the bytes, a
-    ``suspicious`` read being repeated until size and mtime have been stable for
-    ``SETTLE_SECONDS`` (at most ``timeout``). ``name`` is the file as an error names it.
+    ``suspicious`` read being repeated (read again at each change) until size and mtime have
+    been stable for ``settle`` seconds (at most ``timeout``). ``name`` is the file as an error
+    names it.
     """
     deadline = time.monotonic() + timeout
     delay = 0.002
@@ -126,7 +134,7 @@ def hold(opener: Callable[[], int], *, suspicious: Callable[[bytes], bool] = lam
                 data = read_fd(fd)
                 if not suspicious(data):
                     return data
-                if _settled(fd, deadline):
+                if _settled(fd, deadline, settle):
                     return read_fd(fd)
         finally:
             os.close(fd)
@@ -138,27 +146,55 @@ def hold(opener: Callable[[], int], *, suspicious: Callable[[bytes], bool] = lam
 
 
 def quiet_read(opener: Callable[[], int], *, suspicious: Callable[[bytes], bool] = lambda _data: False,
-               timeout: float = WRITER_TIMEOUT) -> bytes | None:
+               timeout: float = WRITER_TIMEOUT, settle: float = SETTLE_SECONDS) -> bytes | None:
     """``hold``, with the lease (if any) released at once: just the bytes."""
-    got = hold(opener, suspicious=suspicious, timeout=timeout)
+    got = hold(opener, suspicious=suspicious, timeout=timeout, settle=settle)
     if isinstance(got, Leased):
         got.release()
         return got.data
     return got
 
 
-def _settled(fd: int, deadline: float) -> bool:
-    """Size and mtime unchanged for SETTLE_SECONDS (polled); False if the deadline passes first."""
+def _settled(fd: int, deadline: float, settle: float = SETTLE_SECONDS) -> bool:
+    """Size and mtime unchanged for ``settle`` seconds (polled): True. False when they change
+    (the caller reads again: the save may now be whole) or the deadline passes first."""
     last = _signature(fd)
     stable_since = time.monotonic()
     while time.monotonic() < deadline:
         time.sleep(0.02)
-        now = _signature(fd)
-        if now != last:
-            last, stable_since = now, time.monotonic()
-        elif time.monotonic() - stable_since >= SETTLE_SECONDS:
+        if _signature(fd) != last:
+            return False
+        if time.monotonic() - stable_since >= settle:
             return True
     return False
+
+
+def cut_short(data: bytes | None, before: bytes | None) -> bool:
+    """Does ``data`` look like ``before`` caught in an in-place save, between truncate and write?
+    Empty, without the managed section's markers that ``before`` had, or under half its size."""
+    if data is None or before is None:
+        return False
+    if not data:
+        return bool(before)
+    if index_file.BEGIN.encode() in before and index_file.BEGIN.encode() not in data:
+        return True
+    return len(data) < len(before) // 2
+
+
+def leases_usable(path: Path) -> bool | None:
+    """Can a read lease be taken on ``path`` here? None where leases cannot be used (another
+    owner's file, a network file system, no ``fcntl``), or when there is no such file."""
+    try:
+        fd = open_plain(path)()
+    except (OSError, paths.UnsafePath):
+        return None
+    try:
+        got = lease(fd)
+        if got:
+            unlease(fd)
+        return None if got is None else True
+    finally:
+        os.close(fd)
 
 
 def open_plain(path: Path) -> Callable[[], int]:

@@ -14,8 +14,12 @@ up at the swap as a broken lease. The inode a swap displaced is read the same wa
 writer has closed it, so a save that was in flight during the swap is re-merged rather than
 lost. Where leases are unavailable (another owner, a network filesystem), a read that is empty,
 shorter than what was last written, or suddenly without markers is trusted only once the file's
-size and mtime have stopped changing. If a re-merge fails, the user's version is swapped back in
-place before the error is raised.
+size and mtime have been unchanged for ``quiet.STALL_SECONDS``; and a swap that displaced such a
+file (an editor's save caught between its truncate and its write, whose writer still holds that
+inode) puts it back in place instead of merging from it or dropping it, then starts again from it
+once it is whole. What remains: an in-place save paused longer than ``STALL_SECONDS`` half way
+looks finished and can be lost (README, ``status``). If a re-merge fails, the user's version is
+swapped back in place before the error is raised.
 
 Temp files live in the state directory (inside ``.git``), so a crash never leaves litter in the
 working tree. Every path written is checked to lie inside the project (``paths``).
@@ -189,7 +193,7 @@ def _suspicious(project: Project, target: Path) -> Callable[[bytes], bool]:
 
 def _hold(project: Project, target: Path) -> quiet.Leased | bytes | None:
     return quiet.hold(lambda: paths.open_inside(project.root, target), suspicious=_suspicious(project, target),
-                      name=project.relative(target))
+                      name=project.relative(target), settle=quiet.STALL_SECONDS)
 
 
 @contextmanager
@@ -332,8 +336,11 @@ def _rewrite_plain(project: Project, target: Path, change: Callable[[bytes | Non
     """
     suspicious = _suspicious(project, target)
 
-    def read_target() -> bytes | None:
-        return quiet.quiet_read(lambda: paths.open_inside(project.root, target), suspicious=suspicious)
+    def read_target(before: bytes | None = None) -> bytes | None:
+        """The target once settled; ``before``: what it held, so that a cut-short read waits too."""
+        return quiet.quiet_read(lambda: paths.open_inside(project.root, target),
+                                suspicious=lambda data: suspicious(data) or quiet.cut_short(data, before),
+                                settle=quiet.STALL_SECONDS)
 
     expected = current
     base = expected
@@ -365,6 +372,14 @@ def _rewrite_plain(project: Project, target: Path, change: Callable[[bytes | Non
             if displaced == expected:
                 _remember(project, target, new)
                 return new
+            if quiet.cut_short(displaced, expected):
+                # An in-place save caught between its truncate and its write: its writer still
+                # holds that inode and writes into it next. Merging from it would build on half
+                # a file, dropping it would drop the save: it goes back in place, and the write
+                # starts again from it once it is whole (or unchanged for STALL_SECONDS).
+                _swap_back(tmp, target)
+                base = expected = read_target(expected)
+                continue
             try:
                 change(displaced)
             except Exception:

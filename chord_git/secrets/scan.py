@@ -40,6 +40,7 @@ from .text.reader import ValueReader
 from .text.spans import SecretSpan, Span
 from .verdicts import examples
 from .verdicts.allow import Allowances, allowances, value_hash
+from .verdicts.allow_patterns import compile_filters
 from .verdicts.ignore import IgnoreList
 
 _MAX_DEPTH = 1  # decoded (or joined) text is scanned again, once
@@ -222,12 +223,20 @@ Unit = tuple[str, Lines]  # a path and its added lines
 
 
 def load_baseline(baseline: Path | None) -> dict[str, Any] | None:
-    """The parsed ``.secrets.baseline`` (None without one); an unreadable one is an InputError."""
+    """The parsed ``.secrets.baseline`` (None without one); an unreadable one, or one with a
+    pattern that could hang a scan or allow nearly everything, is an InputError naming its line."""
     if baseline is None:
         return None
     from .layer2 import detect
 
-    return detect.load_baseline(baseline)
+    data = detect.load_baseline(baseline)
+    if data.get("filters_used"):
+        try:
+            text: str | None = Path(baseline).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = None  # read a moment ago; the refusal then names the file alone
+        compile_filters(data, str(baseline), text)
+    return data
 
 
 def needs_layer2(units: Sequence[Unit], baseline: dict[str, Any] | None) -> bool:
@@ -254,7 +263,8 @@ def scan_units(units: Sequence[Unit], *, baseline: dict[str, Any] | None = None,
     wanted = [number for number, part in enumerate(parts) if part]
     layer2: list[list[Finding]] = [[] for _ in units]
     spans: list[dict[int, list[tuple[int, int]]]] = [{} for _ in units]
-    allowed = [allowances(path, lines, baseline) for path, lines in units]
+    filters = compile_filters(baseline)  # once for all units: a history scan has thousands
+    allowed = [allowances(path, lines, baseline, filters=filters) for path, lines in units]
     if wanted:
         from .layer2 import detect
 

@@ -23,6 +23,7 @@ from ...errors import InputError
 from ...findings import Finding
 from ..verdicts import benign
 from ..verdicts.allow import Allowances
+from ..verdicts.allow_patterns import without_pattern_filters
 from ..verdicts.examples import is_documentation_example
 from .kinds import kind_from_detect_secrets, secret_finding
 
@@ -124,7 +125,8 @@ def _settings(baseline: dict[str, Any] | None) -> Iterator[None]:
     else:
         context = transient_settings({
             "plugins_used": baseline.get("plugins_used", []),
-            "filters_used": baseline.get("filters_used", []),
+            # Its regex filters are ours to apply (``allow``, on a linear-time engine).
+            "filters_used": without_pattern_filters(baseline),
         })
     with context:
         # Our allowances (``allow``) apply the pragmas to both layers by the real line numbers;

@@ -7,7 +7,8 @@
 - A ``.secrets.baseline`` allows *values*: a finding is dropped when its value's hash is in the
   baseline for that file, or when it covers a value layer 2 matched against the baseline. Any
   other secret on the same line is still reported. The baseline's ``exclude-lines``,
-  ``exclude-files`` and ``exclude-secrets`` patterns apply to layer 1 as well.
+  ``exclude-files`` and ``exclude-secrets`` patterns apply to both layers, here, on a
+  linear-time engine; one that would match nearly everything is refused (``allow_patterns``).
 
 Pure functions over lines; the baseline is the parsed JSON detect-secrets writes.
 """
@@ -19,14 +20,12 @@ from typing import Any
 
 from chord_git.support.dataclass_lazy import dataclass, field
 
+from .allow_patterns import Filters, Matcher, any_match, compile_filters
+
 # detect_secrets/filters/allowlist.py: a comment opener, then the pragma.
 _COMMENT = r"(?:#|//|/\*|'|--|<!--[# \t]*?)"
 SAME_LINE = re.compile(rf"{_COMMENT}[ \t]*pragma: ?(?:allow|white)list[ -]secret")
 NEXT_LINE = re.compile(rf"^{_COMMENT}[ \t]*pragma: ?allowlist[ -]nextline[ -]secret")
-
-_FILTER_LINES = "detect_secrets.filters.regex.should_exclude_line"
-_FILTER_FILES = "detect_secrets.filters.regex.should_exclude_file"
-_FILTER_SECRETS = "detect_secrets.filters.regex.should_exclude_secret"
 
 Span = tuple[int, int]
 
@@ -51,18 +50,6 @@ def pragma_lines(lines: Sequence[tuple[int, str]]) -> frozenset[int]:
     return frozenset(allowed)
 
 
-def _patterns(baseline: Mapping[str, Any] | None, path: str) -> tuple[re.Pattern[str], ...]:
-    if not baseline:
-        return ()
-    for entry in baseline.get("filters_used", []):
-        if isinstance(entry, dict) and entry.get("path") == path:
-            try:
-                return tuple(re.compile(p) for p in entry.get("pattern", []) if isinstance(p, str))
-            except re.error:
-                return ()  # detect-secrets refuses such a baseline; layer 2 reports it
-    return ()
-
-
 @dataclass(frozen=True)
 class Allowances:
     """What the baseline and the pragmas allow in one file."""
@@ -71,7 +58,7 @@ class Allowances:
     lines: frozenset[int] = frozenset()  # allowed by a pragma or an exclude-lines pattern
     hashes: frozenset[str] = frozenset()  # values baselined for this file
     spans: Mapping[int, Sequence[Span]] = field(default_factory=dict)  # baselined layer-2 values
-    secret_patterns: tuple[re.Pattern[str], ...] = ()
+    secret_patterns: tuple[Matcher, ...] = ()
 
     def allows(self, line: int, start: int, end: int, value: str) -> bool:
         """Is a finding at ``line`` (characters ``start``..``end`` of it, holding ``value``) allowed?"""
@@ -81,26 +68,28 @@ class Allowances:
             return True
         if any(start < e and s < end for s, e in self.spans.get(line, ())):
             return True
-        return any(p.search(value) for p in self.secret_patterns)
+        return any_match(self.secret_patterns, value)
 
 
 def allowances(path: str, lines: Sequence[tuple[int, str]], baseline: Mapping[str, Any] | None,
-               spans: Mapping[int, Sequence[Span]] | None = None) -> Allowances:
-    """The allowances for ``path``'s added ``lines`` under ``baseline`` (may be None)."""
+               spans: Mapping[int, Sequence[Span]] | None = None, filters: Filters | None = None) -> Allowances:
+    """The allowances for ``path``'s added ``lines`` under ``baseline`` (may be None), whose
+    patterns ``filters`` holds compiled (compiled here when not given)."""
+    if filters is None:
+        filters = compile_filters(baseline)
     allowed = set(pragma_lines(lines))
-    line_patterns = _patterns(baseline, _FILTER_LINES)
-    if line_patterns:
-        allowed.update(n for n, text in lines if any(p.search(text) for p in line_patterns))
+    if filters.lines:
+        allowed.update(n for n, text in lines if any_match(filters.lines, text))
     hashes: frozenset[str] = frozenset()
     if baseline:
         entries = baseline.get("results", {}).get(path, [])
         hashes = frozenset(e["hashed_secret"] for e in entries if isinstance(e, dict) and "hashed_secret" in e)
     return Allowances(
-        excluded_file=any(p.search(path) for p in _patterns(baseline, _FILTER_FILES)),
+        excluded_file=any_match(filters.files, path),
         lines=frozenset(allowed),
         hashes=hashes,
         spans=spans or {},
-        secret_patterns=_patterns(baseline, _FILTER_SECRETS),
+        secret_patterns=filters.secrets,
     )
 
 
