@@ -1,4 +1,4 @@
-"""The real Claude Code and Codex CLIs for end-to-end tests: pinned, installed once, run offline.
+"""The real agent CLIs for end-to-end tests: pinned, installed once, run offline.
 
 The two npm packages are installed into a cache outside the work tree and reused across runs:
 ``$CHORD_AGENT_HOSTS_CACHE``, else ``${XDG_CACHE_HOME:-$HOME/.cache}/chord-git/agent-hosts/<versions>``.
@@ -6,7 +6,10 @@ The path is resolved when this module is imported, i.e. before tests switch HOME
 folder. Installing takes a lock, builds in a temporary folder and renames it into place, so
 parallel runs and an interrupted install never leave a half-installed cache behind.
 
-    python -m testing.agent_hosts      # install (if needed) and print the two versions
+    python -m testing.agent_hosts      # install (if needed) and print the versions
+
+The hosts added later (``MORE``: Gemini CLI, Qwen Code, Copilot CLI) each have their own folder
+next to that one, ``<package>-<version>``, installed the same way (``ensure_package``).
 
 Both CLIs are then pointed at loopback model servers (``fake_anthropic``, ``fake_responses``) with
 HOME and CODEX_HOME in temporary folders: nothing leaves the machine.
@@ -138,6 +141,97 @@ def codex_env(base: Mapping[str, str], codex_home: Path, model_url: str, trusted
     return env
 
 
+# ---------------------------------------------------------------------------- more hosts
+@dataclass(frozen=True)
+class Package:
+    """One more host's CLI, pinned, in its own cache folder next to the two above."""
+
+    npm: str      # the package name
+    version: str
+    bin: str      # the command it installs
+    slug: str     # the cache folder's name, before the version
+
+    @property
+    def spec(self) -> str:
+        return f"{self.npm}@{self.version}"
+
+
+GEMINI = Package("@google/gemini-cli", "0.61.0", "gemini", "gemini-cli")
+QWEN = Package("@qwen-code/qwen-code", "0.24.4", "qwen", "qwen-code")
+COPILOT = Package("@github/copilot", "1.0.102", "copilot", "copilot")
+MORE = (GEMINI, QWEN, COPILOT)
+
+
+def package_cache(package: Package, cache: Path = CACHE) -> Path:
+    return cache.parent / f"{package.slug}-{package.version}"
+
+
+def installed_version(package: Package, prefix: Path) -> str:
+    """The version npm installed under ``prefix`` (read from its package.json: some of these CLIs
+    take seconds to start, and only to print it)."""
+    import json
+
+    try:
+        data = json.loads((prefix / "node_modules" / package.npm / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    found = data.get("version") if isinstance(data, dict) else None
+    return found if isinstance(found, str) and (prefix / "node_modules" / ".bin" / package.bin).exists() else ""
+
+
+def ensure_package(package: Package, cache: Path = CACHE, log: Callable[[str], None] = lambda _t: None) -> Path:
+    """The pinned CLI's command, installed into its cache folder first if it is not there yet."""
+    target = package_cache(package, cache)
+    binary = target / "node_modules" / ".bin" / package.bin
+    if installed_version(package, target) == package.version:
+        return binary
+    npm = shutil.which("npm", path=_INSTALL_ENV.get("PATH"))
+    if npm is None:
+        raise Unavailable(f"npm is not installed: the real-CLI tests of {package.bin} need Node.js and npm")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{target.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if installed_version(package, target) == package.version:
+            return binary
+        building = target.with_name(f"{target.name}.partial-{os.getpid()}")
+        shutil.rmtree(building, ignore_errors=True)
+        building.mkdir()
+        log(f"installing {package.spec} into {target}")
+        done = subprocess.run([npm, "install", "--prefix", str(building), "--no-audit", "--no-fund",
+                               "--no-save", "--loglevel=error", package.spec],
+                              env=_INSTALL_ENV, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+        if done.returncode != 0:
+            shutil.rmtree(building, ignore_errors=True)
+            raise Unavailable(f"npm install {package.spec} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+        shutil.rmtree(target, ignore_errors=True)
+        os.rename(building, target)
+    if installed_version(package, target) != package.version:
+        raise Unavailable(f"installed, but {package.spec} is not in {target}")
+    return binary
+
+
+def gemini_env(base: Mapping[str, str], home: Path, model_url: str) -> dict[str, str]:
+    """Gemini CLI with API-key auth against a loopback Gemini API, in a private home.
+
+    Folder trust is given by the environment variable, as in CI (``--skip-trust`` would load no
+    project hooks); usage statistics, telemetry, update checks and the IDE link are off.
+    """
+    import json
+
+    (home / ".gemini").mkdir(parents=True, exist_ok=True)
+    (home / ".gemini" / "settings.json").write_text(json.dumps({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "privacy": {"usageStatisticsEnabled": False},
+        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+        "telemetry": {"enabled": False}, "ide": {"enabled": False}}), encoding="utf-8")
+    env = dict(base)
+    env.update(GEMINI_CLI_HOME=str(home), GEMINI_API_KEY="loopback", GOOGLE_GEMINI_BASE_URL=model_url,
+               GEMINI_CLI_TRUST_WORKSPACE="true", TERM="dumb")
+    for key in ("GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_GENAI_USE_VERTEXAI"):
+        env.pop(key, None)
+    return env
+
+
 def main() -> int:
     try:
         found = ensure(log=lambda text: print(text, file=sys.stderr))
@@ -146,6 +240,13 @@ def main() -> int:
         return 1
     print(_version(found.claude))
     print(_version(found.codex))
+    for package in MORE:
+        try:
+            ensure_package(package, log=lambda text: print(text, file=sys.stderr))
+        except Unavailable as exc:
+            print(f"agent hosts unavailable: {exc}", file=sys.stderr)
+            return 1
+        print(f"{package.bin} {package.version}")
     return 0
 
 

@@ -69,7 +69,8 @@ def test_no_static_doc_lists_the_names_by_hand(doc: str) -> None:
 
 def test_the_hand_list_check_sees_a_list() -> None:
     """Control: the line the README had before the registry is caught."""
-    line = "| `agent install\\|uninstall claude-code\\|codex [--scope project\\|local\\|user]` | merges |"
+    names = "\\|".join(HOSTS.names())
+    line = f"| `agent install\\|uninstall {names} [--scope project\\|local\\|user]` | merges |"
     assert _mentions(line, HOSTS.names()) == len(HOSTS.names())
 
 
@@ -85,12 +86,15 @@ def test_the_parser_offers_exactly_the_registered_names() -> None:
 
 
 def test_unknown_names_are_refused_with_the_registered_ones() -> None:
-    with pytest.raises(UsageError, match=r"unknown agent host 'nope' \(expected claude-code, codex\)"):
+    with pytest.raises(UsageError, match=re.escape(f"unknown agent host 'nope' (expected {', '.join(HOSTS.names())})")):
         HOSTS.get("nope")
-    with pytest.raises(UsageError, match=r"expected auto, native, openai, claude-code, codex\)"):
+    assert HOSTS.names()[:2] == ("claude-code", "codex")
+    with pytest.raises(UsageError, match=re.escape(f"expected auto, {', '.join(FORMATS.names())})")):
         FORMATS.check("nope")
-    assert FORMATS.undetected_message().startswith(
-        "cannot tell the transcript format (expected native, OpenAI chat, Claude Code or Codex JSON Lines)")
+    assert FORMATS.names()[:4] == ("native", "openai", "claude-code", "codex")
+    titles = either([f.title for f in FORMATS.formats])
+    assert FORMATS.undetected_message().startswith(f"cannot tell the transcript format (expected {titles} JSON Lines)")
+    assert titles.startswith("native, OpenAI chat, Claude Code, Codex")
 
 
 def test_each_format_module_names_itself_as_its_registry_entry() -> None:
@@ -211,8 +215,8 @@ def test_a_new_format_is_one_of_the_choices(tmp_path: Path, monkeypatch: pytest.
     formats = _with_plainlog(tmp_path, monkeypatch)
     script = io.StringIO()
     completion.script(main_mod.build_parser(formats), "bash", Output(stdout=script))
-    assert "auto native openai claude-code codex plainlog" in script.getvalue()
-    assert FORMATS.names() == ("native", "openai", "claude-code", "codex")  # the built-in value is untouched
+    assert f"auto {' '.join(FORMATS.names())} plainlog" in script.getvalue()
+    assert "plainlog" not in FORMATS.names()  # the built-in value is untouched
 
 
 # ---------------------------------------------------------------------------- a new host
@@ -229,16 +233,16 @@ def test_a_new_host_is_offered_by_agent_install(capsys: pytest.CaptureFixture[st
     hosts = HOSTS.with_host(PI)
     parser = main_mod.build_parser(hosts=hosts)
     nodes = {node.path: node for node in completion.tree(parser).walk()}
-    assert nodes[("agent", "install")].positionals[0].values == ("claude-code", "codex", "pi-agent")
+    assert nodes[("agent", "install")].positionals[0].values == (*HOSTS.names(), "pi-agent")
     script = io.StringIO()
     completion.script(parser, "bash", Output(stdout=script))
-    assert "claude-code codex pi-agent" in script.getvalue()
+    assert f"{' '.join(HOSTS.names())} pi-agent" in script.getvalue()
     shown = io.StringIO()
     help_mod.show(parser, ["agent", "install"], Output(stdout=shown))
     assert "pi-agent" in shown.getvalue()
     shown = io.StringIO()
     help_mod.show(parser, ["agent"], Output(stdout=shown))
-    assert "Claude Code, Codex, Pi" in shown.getvalue()
+    assert f"{HOSTS.titles()}, Pi" in shown.getvalue()
 
 
 def test_a_new_host_installs_its_settings_file(repo: Path, monkeypatch: pytest.MonkeyPatch,

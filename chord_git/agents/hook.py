@@ -4,10 +4,11 @@
 |---|---|
 | SessionStart (startup, resume, clear, compact) | prints the summary in the host's form (R9–R12); the session is registered as open; other sessions that count as frozen now are handed off |
 | UserPromptSubmit | the session is busy (R15); a frozen session that continues is open again |
-| Stop | the session is idle; a quiet-freezing host's session gets a watcher |
+| Stop | the session is idle; a quiet-freezing host's session gets a watcher; on a host without a headless end event (``Host.ends_each_turn``) what the session said so far is handed off like at SessionEnd |
 | SessionEnd | the session is frozen and handed to extraction in the background (R14) |
 
-The summary is printed only at SessionStart, which the hosts send exactly when they rebuild the
+Hosts name some events differently (``Host.event_names``: Gemini CLI's BeforeAgent and
+AfterAgent are UserPromptSubmit and Stop here). The summary is printed only at SessionStart, which the hosts send exactly when they rebuild the
 prompt anyway (new, resumed, cleared or compacted session): memory written during a session shows
 up at the next of those moments, never in the middle of a turn (R10).
 
@@ -62,7 +63,7 @@ def host_pid() -> int | None:
 
 def handle(event: HookEvent, host: Host, project: Project) -> HookResult:
     result = HookResult()
-    name = event.event
+    name = host.our_event(event.event)
     if name == "SessionStart":
         _session_start(event, host, project, result)
     elif name == "UserPromptSubmit":
@@ -70,6 +71,10 @@ def handle(event: HookEvent, host: Host, project: Project) -> HookResult:
         _register(project, event, host, reopen=True)
     elif name == "Stop":
         activity.set_session_idle(host.name, event.session_id)
+        if host.ends_each_turn:
+            _end(project, event, host, reason="turn end")  # reopened by the next prompt
+            _ensure_watcher(project, result)
+            return result
         session = _register(project, event, host, reopen=False)
         if host.freezes_when_quiet and session is not None and session.state == "open":
             _ensure_watcher(project, result)  # someone has to notice when it goes quiet
@@ -98,7 +103,7 @@ def _register(project: Project, event: HookEvent, host: Host, *, reopen: bool) -
     return sessions.update(project, host.name, event.session_id, change)
 
 
-def _end(project: Project, event: HookEvent, host: Host) -> None:
+def _end(project: Project, event: HookEvent, host: Host, reason: str = "session end") -> None:
     size: int | None = None
     if event.transcript is not None:
         try:
@@ -108,7 +113,7 @@ def _end(project: Project, event: HookEvent, host: Host) -> None:
 
     def change(current: AgentSession | None) -> AgentSession:
         return sessions.transition(current, host.name, event.session_id, _transcript(event), "ended",
-                                   end_size=size, reason=event.reason or "session end")
+                                   end_size=size, reason=event.reason or reason)
 
     sessions.update(project, host.name, event.session_id, change)
 

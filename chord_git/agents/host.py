@@ -5,12 +5,13 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from chord_git.support.dataclass_lazy import dataclass
 
 if TYPE_CHECKING:
     from chord_git.agents.payload import HookEvent
+    from chord_git.agents.settings import Changes
 
 # The events every host gets: session start (summary), prompt (busy), turn end (idle), session end,
 # each with the host's own time limit for our command in seconds (the hook keeps far below it;
@@ -33,9 +34,42 @@ class Host:
     # for the host taken when no other recognises the payload (``hosts.py`` names it).
     recognises: Callable[[HookEvent], bool] | None = None
     install_note: str | None = None   # printed after an install: what the user still has to do
+    # Our event -> the host's name for it, where they differ (Gemini's BeforeAgent is our
+    # UserPromptSubmit); pairs rather than a dict so that the host stays a plain frozen value.
+    event_names: tuple[tuple[str, str], ...] = ()
+    timeout_unit: int = 1   # the host counts hook timeouts in seconds (1) or milliseconds (1000)
+    # True where no end event arrives in headless use (Qwen Code's SessionEnd is interactive
+    # only): the end of every turn freezes what the session said so far and hands it off; the
+    # register's digests are the "extracted up to here" marker, and the next prompt reopens it.
+    ends_each_turn: bool = False
+    # How our entries sit in the host's settings file when not in matcher groups (``settings.py``).
+    layout: HookLayout | None = None
 
     def hook_command(self) -> str:
         return f"git-memory agent hook --host {self.name}"
+
+    def host_event(self, ours: str) -> str:
+        return dict(self.event_names).get(ours, ours)
+
+    def our_event(self, theirs: str) -> str:
+        """The event a payload's ``hook_event_name`` stands for in ``hook.py``."""
+        for ours, name in self.event_names:
+            if name == theirs:
+                return ours
+        return theirs
+
+    def installed_events(self) -> dict[str, int]:
+        """The host's event names that run our hook, each with its time limit in the host's unit."""
+        return {self.host_event(ours): limit * self.timeout_unit for ours, limit in EVENTS.items()}
+
+
+@dataclass(frozen=True)
+class HookLayout:
+    """A settings file whose hook entries are not Claude Code's matcher groups (Copilot CLI's flat
+    lists): functions of the same form as ``settings.add_hooks`` / ``settings.remove_hooks``."""
+
+    add: Callable[[dict[str, Any], Mapping[str, int], str, Changes], dict[str, Any]]
+    remove: Callable[[dict[str, Any], Changes], dict[str, Any]]
 
 
 def home(env: Mapping[str, str]) -> Path:
@@ -44,6 +78,11 @@ def home(env: Mapping[str, str]) -> Path:
 
 def plain_context(text: str) -> str:
     return text + "\n" if text else ""
+
+
+def flat_context(text: str) -> str:
+    """Top-level ``additionalContext``: the form Copilot CLI takes (it ignores the nested one)."""
+    return json.dumps({"additionalContext": text}, ensure_ascii=False) + "\n" if text else ""
 
 
 def json_context(text: str) -> str:

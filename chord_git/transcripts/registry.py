@@ -129,4 +129,6 @@ BUILTIN = Formats((
            rank=40, notes="`~/.claude/projects/<project>/<session-id>.jsonl`"),
     Format("codex", "Codex", f"{_HERE}.codex:read_codex", f"{_HERE}.codex:detect", rank=10,
            notes="`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, envelope and legacy layouts"),
+    Format("gemini", "Gemini CLI", f"{_HERE}.gemini:read_gemini", f"{_HERE}.gemini:detect", rank=35,
+           notes="`~/.gemini/tmp/<project>/chats/session-*.jsonl`, an event log; injected `<hook_context>` cut out"),
 ))
