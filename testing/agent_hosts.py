@@ -232,6 +232,27 @@ def gemini_env(base: Mapping[str, str], home: Path, model_url: str) -> dict[str,
     return env
 
 
+def qwen_env(base: Mapping[str, str], home: Path, model_url: str) -> dict[str, str]:
+    """Qwen Code against a loopback Chat Completions API; ``home`` is the HOME it runs with.
+
+    Its own memory features (a second model request after every turn that writes a memory of its
+    own) are off, as are usage statistics, telemetry and update checks.
+    """
+    import json
+
+    (home / ".qwen").mkdir(parents=True, exist_ok=True)
+    (home / ".qwen" / "settings.json").write_text(json.dumps({
+        "security": {"auth": {"selectedType": "openai"}}, "model": {"name": "loopback-model"},
+        "privacy": {"usageStatisticsEnabled": False}, "general": {"enableAutoUpdate": False},
+        "telemetry": {"enabled": False},
+        "memory": {"enableManagedAutoMemory": False, "enableManagedAutoDream": False, "enableAutoSkill": False}}),
+        encoding="utf-8")
+    env = dict(base)
+    env.update(HOME=str(home), OPENAI_API_KEY="loopback", OPENAI_BASE_URL=f"{model_url}/v1",
+               OPENAI_MODEL="loopback-model", TERM="dumb")
+    return env
+
+
 def main() -> int:
     try:
         found = ensure(log=lambda text: print(text, file=sys.stderr))

@@ -131,4 +131,6 @@ BUILTIN = Formats((
            notes="`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, envelope and legacy layouts"),
     Format("gemini", "Gemini CLI", f"{_HERE}.gemini:read_gemini", f"{_HERE}.gemini:detect", rank=35,
            notes="`~/.gemini/tmp/<project>/chats/session-*.jsonl`, an event log; injected `<hook_context>` cut out"),
+    Format("qwen", "Qwen Code", f"{_HERE}.qwen:read_qwen", f"{_HERE}.qwen:detect", rank=38,
+           notes="`~/.qwen/projects/<project>/chats/<session-id>.jsonl`, the branch ending at the last record"),
 ))
