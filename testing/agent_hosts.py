@@ -253,6 +253,23 @@ def qwen_env(base: Mapping[str, str], home: Path, model_url: str) -> dict[str, s
     return env
 
 
+def copilot_env(base: Mapping[str, str], copilot_home: Path, model_url: str) -> dict[str, str]:
+    """Copilot CLI with a custom provider (no GitHub login) against a loopback Chat Completions API.
+
+    ``COPILOT_OFFLINE`` keeps it from looking up GitHub; ``COPILOT_ALLOW_ALL`` stands in for the
+    person who trusts the folder (and its hooks) once. The 235 MB package the CLI unpacks on its
+    first start goes to a cache next to the install, not into each test's home.
+    """
+    env = dict(base)
+    env.update(COPILOT_HOME=str(copilot_home), XDG_CACHE_HOME=str(package_cache(COPILOT) / "xdg-cache"),
+               COPILOT_OFFLINE="true", COPILOT_PROVIDER_BASE_URL=f"{model_url}/v1",
+               COPILOT_PROVIDER_API_KEY="loopback", COPILOT_MODEL="loopback-model", COPILOT_AUTO_UPDATE="false",
+               COPILOT_ALLOW_ALL="true")
+    for key in ("GH_TOKEN", "GITHUB_TOKEN", "COPILOT_GITHUB_TOKEN"):
+        env.pop(key, None)
+    return env
+
+
 def main() -> int:
     try:
         found = ensure(log=lambda text: print(text, file=sys.stderr))

@@ -133,4 +133,6 @@ BUILTIN = Formats((
            notes="`~/.gemini/tmp/<project>/chats/session-*.jsonl`, an event log; injected `<hook_context>` cut out"),
     Format("qwen", "Qwen Code", f"{_HERE}.qwen:read_qwen", f"{_HERE}.qwen:detect", rank=38,
            notes="`~/.qwen/projects/<project>/chats/<session-id>.jsonl`, the branch ending at the last record"),
+    Format("copilot", "Copilot CLI", f"{_HERE}.copilot:read_copilot", f"{_HERE}.copilot:detect", rank=36,
+           notes="`~/.copilot/session-state/<session-id>/events.jsonl`, typed events; hook output left out"),
 ))
