@@ -2,7 +2,7 @@
 
 * Hooks: ``<repo>/.github/hooks/chord-git.json`` (project; Copilot reads every ``*.json`` there,
   and has no personal project file, so ``local`` is the same file) or ``$COPILOT_HOME/settings.json``
-  (user; ``COPILOT_HOME`` defaults to ``~/.copilot``). A file we write carries ``"version": 1``.
+  (user; ``COPILOT_HOME`` defaults to ``~/.copilot``). A file we create carries ``"version": 1``.
 * Copilot takes Claude Code's event names (SessionStart, UserPromptSubmit, Stop, SessionEnd) and
   matcher groups next to its own camelCase ones, and then sends snake_case payloads
   (``hook_event_name``, ``session_id``, ``transcript_path`` on Stop), so the entries are the same as
@@ -52,7 +52,7 @@ def add_hooks(doc: dict[str, Any], events: Mapping[str, int], command: str, chan
     from chord_git.agents import settings
 
     out = settings.add_hooks(doc, events, command, changes)
-    if changes.any and "version" not in out:
+    if changes.any and not doc:  # a new file: a hook file's version (an existing file keeps its own keys)
         out = {"version": HOOKS_VERSION, **out}
     return out
 
