@@ -183,7 +183,7 @@ def ensure_package(package: Package, cache: Path = CACHE, log: Callable[[str], N
     """The pinned CLI's command, installed into its cache folder first if it is not there yet."""
     target = package_cache(package, cache)
     binary = target / "node_modules" / ".bin" / package.bin
-    if installed_version(package, target) == package.version:
+    if installed_version(package, target) == package.version and _warm(package, target):
         return binary
     npm = shutil.which("npm", path=_INSTALL_ENV.get("PATH"))
     if npm is None:
@@ -192,6 +192,7 @@ def ensure_package(package: Package, cache: Path = CACHE, log: Callable[[str], N
     with open(target.parent / f".{target.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if installed_version(package, target) == package.version:
+            _warm(package, target, start=True)
             return binary
         building = target.with_name(f"{target.name}.partial-{os.getpid()}")
         shutil.rmtree(building, ignore_errors=True)
@@ -205,9 +206,28 @@ def ensure_package(package: Package, cache: Path = CACHE, log: Callable[[str], N
             raise Unavailable(f"npm install {package.spec} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
         shutil.rmtree(target, ignore_errors=True)
         os.rename(building, target)
+        _warm(package, target, start=True)
     if installed_version(package, target) != package.version:
         raise Unavailable(f"installed, but {package.spec} is not in {target}")
     return binary
+
+
+def _warm(package: Package, target: Path, *, start: bool = False) -> bool:
+    """Whether the CLI is ready to run; with ``start``, make it so (called under the install lock).
+
+    Copilot CLI unpacks a 235 MB package on its first start: done once here, so that parallel
+    tests do not unpack it into the shared cache at the same time.
+    """
+    if package is not COPILOT:
+        return True
+    unpacked = target / "xdg-cache" / "copilot" / "pkg"
+    if unpacked.is_dir() or not start:
+        return unpacked.is_dir()
+    env = dict(_INSTALL_ENV, XDG_CACHE_HOME=str(target / "xdg-cache"), COPILOT_OFFLINE="true",
+               COPILOT_AUTO_UPDATE="false")
+    subprocess.run([str(target / "node_modules" / ".bin" / package.bin), "--version"], env=env,
+                   capture_output=True, timeout=INSTALL_TIMEOUT, stdin=subprocess.DEVNULL)
+    return unpacked.is_dir()
 
 
 def gemini_env(base: Mapping[str, str], home: Path, model_url: str) -> dict[str, str]:
