@@ -85,3 +85,21 @@ def test_copilot_keeps_the_injected_summary_out_of_the_user_words(copilot: Copil
     read = transcripts.load(events)
     assert read.source_format == "copilot"
     assert [m.content for m in read.user_messages()] == ["We use pnpm, never npm, in this repo."]
+
+
+def test_copilot_user_hooks_need_no_folder_trust(copilot: Copilot) -> None:
+    """``--scope user`` writes ``$COPILOT_HOME/settings.json``, whose hooks run in a folder nobody
+    trusted: the summary still reaches the first request."""
+    from testing.gitutil import run_cli
+
+    configure(None, enabled=False)
+    env = dict(copilot.env)
+    del env["COPILOT_ALLOW_ALL"]
+    installed = run_cli(copilot.repo, "agent", "install", "copilot", "--scope", "user", env=env)
+    assert installed.returncode == 0, installed.stderr
+    assert (copilot.copilot_home / "settings.json").is_file() and not (copilot.repo / ".github").exists()
+    done = subprocess.run([str(copilot.binary), "-p", "Hello."], cwd=copilot.repo, env=env, capture_output=True,
+                          text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr[-3000:]
+    [request] = copilot.model_requests()
+    assert CANARY in request.text()
