@@ -4,11 +4,13 @@
 |---|---|
 | SessionStart (startup, resume, clear, compact) | prints the summary in the host's form (R9–R12); the session is registered as open; other sessions that count as frozen now are handed off |
 | UserPromptSubmit | the session is busy (R15); a frozen session that continues is open again |
-| Stop | the session is idle; a quiet-freezing host's session gets a watcher; on a host without a headless end event (``Host.ends_each_turn``) what the session said so far is handed off like at SessionEnd |
+| Stop | the session is idle; a quiet-freezing host's session gets a watcher; a host without a headless end event (``Host.ends_each_turn``) hands off what the session said so far, as at SessionEnd |
 | SessionEnd | the session is frozen and handed to extraction in the background (R14) |
 
 Hosts name some events differently (``Host.event_names``: Gemini CLI's BeforeAgent and
-AfterAgent are UserPromptSubmit and Stop here). The summary is printed only at SessionStart, which the hosts send exactly when they rebuild the
+AfterAgent are UserPromptSubmit and Stop here).
+
+The summary is printed only at SessionStart, which the hosts send exactly when they rebuild the
 prompt anyway (new, resumed, cleared or compacted session): memory written during a session shows
 up at the next of those moments, never in the middle of a turn (R10).
 

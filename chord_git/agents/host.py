@@ -42,7 +42,8 @@ class Host:
     # only): the end of every turn freezes what the session said so far and hands it off; the
     # register's digests are the "extracted up to here" marker, and the next prompt reopens it.
     ends_each_turn: bool = False
-    # How our entries sit in the host's settings file when not in matcher groups (``settings.py``).
+    # How our entries go into the host's file when the plain merge (``settings.py``) is not all
+    # it needs; None: ``settings.add_hooks`` / ``settings.remove_hooks``.
     layout: HookLayout | None = None
 
     def hook_command(self) -> str:
@@ -65,8 +66,8 @@ class Host:
 
 @dataclass(frozen=True)
 class HookLayout:
-    """A settings file whose hook entries are not Claude Code's matcher groups (Copilot CLI's flat
-    lists): functions of the same form as ``settings.add_hooks`` / ``settings.remove_hooks``."""
+    """A host's own merge, of the same form as ``settings.add_hooks`` / ``settings.remove_hooks``
+    (Qwen Code and Copilot CLI add their file's schema version to a file chord-git writes)."""
 
     add: Callable[[dict[str, Any], Mapping[str, int], str, Changes], dict[str, Any]]
     remove: Callable[[dict[str, Any], Changes], dict[str, Any]]
