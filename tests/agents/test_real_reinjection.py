@@ -1,15 +1,15 @@
-"""Memory is injected again after a compaction, with the real CLIs.
+"""Memory is injected again after a compaction or a ``/clear``, with the real CLIs.
 
-Where a host can be made to compact its history headless, one running session gets a first
-prompt, the host's compaction command (Qwen Code ``/compress``, Claude Code ``/compact``, over
-stream-json input) and a prompt after it; Codex compacts on its own before a turn once its token
+Where a host takes commands headless, one running session gets a first prompt, the host's
+compaction command (Qwen Code ``/compress``, Claude Code ``/compact``) or ``/clear``, over
+stream-json input, and a prompt after it; Codex compacts on its own before a turn once its token
 limit is passed (a resumed ``codex exec``). While the model answers the
 first prompt, a new entry lands in MEMORY.md (as a background extraction would write it). Proven:
 
 * the requests before the compaction do not carry the new entry (R10: memory is not refreshed on
   the next request, which would bill the whole conversation as uncached input);
 * the first request after the compaction carries it: the host reported the compaction
-  (SessionStart with source ``compact``) and the hook's summary replaced the old one.
+  (SessionStart with source ``compact``, or ``clear``) and the hook's summary replaced the old one.
 
 The new entry is written from the loopback model's request observer, before the reply is sent, so
 the order is fixed by the protocol and no assertion depends on timing.
@@ -97,7 +97,9 @@ def qwen_bin() -> Path:
         pytest.skip(str(exc))
 
 
-def test_qwen_injects_memory_again_after_compress(memory_repo: Path, qwen_bin: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["/compress", "/clear"])
+def test_qwen_injects_memory_again_after_compress_and_clear(memory_repo: Path, qwen_bin: Path, tmp_path: Path,
+                                                            command: str) -> None:
     configure(None, enabled=False)  # loading does not depend on extraction (R7)
     assert run_cli(memory_repo, "agent", "install", "qwen").returncode == 0
     digest = index_digest(memory_repo)
@@ -106,12 +108,14 @@ def test_qwen_injects_memory_again_after_compress(memory_repo: Path, qwen_bin: P
         add_entry_when_asked(server, memory_repo, FIRST)
         env = agent_hosts.qwen_env(cli_env(), tmp_path / "qwen-home", server.base_url)
         done = converse([str(qwen_bin), "--input-format", "stream-json", "--output-format", "stream-json"],
-                        memory_repo, env, [FIRST, "/compress", AFTER])
+                        memory_repo, env, [FIRST, command, AFTER])
         assert "chord-git:" not in done, done
         bodies = [strings(r.body) for r in server.chat_requests()]
     before = [b for b in bodies if AFTER not in b and CANARY_SUMMARY in b]  # the compaction request has no system prompt
     after = next(b for b in bodies if AFTER in b)
     assert before and all(FIRST in b and LATE_SUMMARY not in b for b in before)
+    if command == "/clear":
+        assert FIRST not in after  # the history is gone, memory is not
     assert LATE_SUMMARY in after and CANARY_SUMMARY in after
     assert after.count(LATE_SUMMARY) == 1  # the summary was replaced, not added a second time
     assert index_digest(memory_repo) == digest
@@ -127,7 +131,9 @@ def host_bins() -> agent_hosts.HostBins:
         pytest.skip(str(exc))
 
 
-def test_claude_code_injects_memory_again_after_compact(memory_repo: Path, host_bins: agent_hosts.HostBins) -> None:
+@pytest.mark.parametrize("command", ["/compact", "/clear"])
+def test_claude_code_injects_memory_again_after_compact_and_clear(memory_repo: Path, host_bins: agent_hosts.HostBins,
+                                                                  command: str) -> None:
     """Claude Code compacts only a conversation with some turns: three before ``/compact``."""
     configure(None, enabled=False)
     assert run_cli(memory_repo, "agent", "install", "claude-code").returncode == 0
@@ -136,12 +142,12 @@ def test_claude_code_injects_memory_again_after_compact(memory_repo: Path, host_
         add_entry_when_asked(server, memory_repo, FIRST)
         env = agent_hosts.claude_env(cli_env(), server.base_url)
         done = converse([str(host_bins.claude), "-p", "--input-format", "stream-json", "--output-format", "stream-json",
-                         "--verbose"], memory_repo, env, [FIRST, "Then the lexer.", "And the printer.", "/compact", AFTER])
+                         "--verbose"], memory_repo, env, [FIRST, "Then the lexer.", "And the printer.", command, AFTER])
         assert "chord-git:" not in done, done
         bodies = [strings(r.body) for r in server.message_requests()]
     before = [b for b in bodies if AFTER not in b]
     after = next(b for b in bodies if AFTER in b)
-    assert len(before) >= 4 and all(CANARY_SUMMARY in b and LATE_SUMMARY not in b for b in before)
+    assert len(before) >= 3 and all(CANARY_SUMMARY in b and LATE_SUMMARY not in b for b in before)
     assert LATE_SUMMARY in after and CANARY_SUMMARY in after and after.count(LATE_SUMMARY) == 1
     assert index_digest(memory_repo) == digest
 
