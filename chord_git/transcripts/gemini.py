@@ -13,8 +13,9 @@ The file is an event log, replayed the way the CLI loads it:
 
 What counts as what:
 
-* **User words** are the text of ``user`` messages, with every ``<hook_context>…</hook_context>``
-  block cut out: the CLI stores the context that hooks inject (our memory summary included)
+* **User words** are the text of ``user`` messages (their ``displayContent``, what the user typed,
+  where the CLI recorded one apart from what it sent, as for ``@file`` references), with every
+  ``<hook_context>…</hook_context>`` block cut out: the CLI stores the context that hooks inject (our memory summary included)
   inside the user's own message. The synthetic first message that describes the workspace
   (``<session_context>…``) is not the user's.
 * **Assistant replies** are the text of ``gemini`` messages; their ``toolCalls`` become
@@ -94,7 +95,10 @@ def _upsert(order: list[str], by_id: dict[str, dict[str, Any]], message: Any) ->
 def _items(message: dict[str, Any]) -> list[Item]:
     kind = message["type"]
     if kind == "user":
-        text = strip_hook_context(_text(message.get("content"))).strip()
+        # What the user typed, where the CLI kept it apart from what it sent (an @file reference
+        # is sent with the file's text: a tool's output, not the user's words).
+        typed = strip_hook_context(_text(message.get("displayContent"))).strip()
+        text = typed or strip_hook_context(_text(message.get("content"))).strip()
         if not text or text.startswith(_SESSION_CONTEXT):
             return []
         return [Message("user", text)]

@@ -89,3 +89,13 @@ def test_the_header_and_events_say_gemini_and_claude_lines_do_not() -> None:
     claude_line = {"type": "user", "uuid": "u", "parentUuid": None, "sessionId": "s",
                    "message": {"role": "user", "content": "hi"}}
     assert BUILTIN.detect_object(claude_line) == "claude-code"
+
+
+def test_what_the_user_typed_wins_over_what_the_cli_sent() -> None:
+    """An ``@file`` reference is sent with the file's text; the recorded ``displayContent`` is what
+    the user typed."""
+    sent = {"id": "u1", "timestamp": "t", "type": "user",
+            "content": [{"text": f"<hook_context>{CANARY}</hook_context>\n\nExplain @src/a.py"},
+                        {"text": "--- Content from referenced files ---\nAPI_TOKEN = 'x'"}],
+            "displayContent": [{"text": f"<hook_context>{CANARY}</hook_context>\n\nExplain @src/a.py"}]}
+    assert read(HEADER, sent) == [("user", "Explain @src/a.py")]
