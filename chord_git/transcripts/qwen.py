@@ -8,7 +8,8 @@ branch); the conversation is the branch that ends at the file's last record, as 
 What counts as what:
 
 * **User words** are ``text`` parts of ``user`` records whose ``provenance`` is ``real_user``
-  (older files without it: no ``subtype``, or ``mid_turn_user_message``). Slash commands,
+  (older files without it: no ``subtype``, or ``mid_turn_user_message``), or the record's
+  ``systemPayload.displayText`` where Qwen kept what the user typed apart from what it sent. Slash commands,
   ``@``-file expansions and every other subtype are not statements. The SessionStart context
   (our memory summary) goes into the system prompt and is never written here.
 * **Assistant replies** are the ``text`` parts of ``assistant`` records (``thought`` parts
@@ -94,7 +95,11 @@ def _items(obj: dict[str, Any]) -> list[Item]:
         own = provenance == "real_user" if isinstance(provenance, str) else obj.get("subtype") in _USER_SUBTYPES
         if not own or obj.get("subtype") not in _USER_SUBTYPES:
             return []
-        text = _texts(_parts(obj))
+        # What the user typed, where Qwen kept it apart from what it sent (an @file reference is
+        # sent with the file's text: a tool's output, not the user's words).
+        payload = obj.get("systemPayload")
+        typed = payload.get("displayText") if isinstance(payload, dict) else None
+        text = typed.strip() if isinstance(typed, str) and typed.strip() else _texts(_parts(obj))
         return [Message("user", text)] if text else []
     if kind == "assistant":
         if isinstance(provenance, str) and provenance != "assistant_output":

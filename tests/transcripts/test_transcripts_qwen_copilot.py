@@ -61,6 +61,12 @@ def test_qwen_drops_thoughts_commands_and_system_records() -> None:
     assert [type(i) for i in transcript.items] == [Message, Message, ToolCall, ToolResult]
 
 
+def test_qwen_takes_what_the_user_typed_over_what_it_sent() -> None:
+    sent = qwen("1", None, "user", [{"text": "Explain @src/a.py"}, {"text": "--- src/a.py ---\nAPI_TOKEN = 'x'"}],
+                provenance="real_user", systemPayload={"displayText": "Explain @src/a.py"})
+    assert messages([sent], "qwen") == [("user", "Explain @src/a.py")]
+
+
 def test_qwen_and_claude_lines_are_told_apart() -> None:
     assert BUILTIN.detect_object(qwen("1", None, "user", [{"text": "x"}], provenance="real_user")) == "qwen"
     claude = {"type": "user", "uuid": "u", "parentUuid": None, "sessionId": "s", "message": {"role": "user", "content": "x"}}
