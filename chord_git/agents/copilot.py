@@ -12,6 +12,9 @@
   form and plain text are ignored); it arrives as a separate user message after the system
   prompt, and the session file keeps it only in the hook's ``hook.end`` event, which the transcript
   reader never takes for the user's words.
+* A compaction (``/compact``, or when the context fills) is reported only before it happens
+  (``PreCompact``), and no SessionStart follows it: the first prompt after it (UserPromptSubmit,
+  whose top-level ``additionalContext`` Copilot appends to the prompt) gets the summary again.
 * Project hooks run only in a trusted folder (``--trust-folder``, or the folder trusted once in an
   interactive session); user hooks need no trust.
 """
@@ -65,4 +68,5 @@ def remove_hooks(doc: dict[str, Any], changes: Changes) -> dict[str, Any]:
 
 HOST = Host(name="copilot", title="Copilot CLI", transcript_format="copilot", settings=settings_path,
             render_context=flat_context, freezes_when_quiet=False, has_statusline=False,
-            recognises=recognises, install_note=TRUST_NOTE, layout=HookLayout(add=add_hooks, remove=remove_hooks))
+            recognises=recognises, install_note=TRUST_NOTE, layout=HookLayout(add=add_hooks, remove=remove_hooks),
+            prompt_after_compact=True)

@@ -42,6 +42,10 @@ class Host:
     # only): the end of every turn freezes what the session said so far and hands it off; the
     # register's digests are the "extracted up to here" marker, and the next prompt reopens it.
     ends_each_turn: bool = False
+    # True where the host reports a compaction only before it happens (PreCompact), never with a
+    # SessionStart after it, and takes context from a prompt hook (Copilot CLI): PreCompact is
+    # installed too, and the first prompt after it gets the summary again.
+    prompt_after_compact: bool = False
     # How our entries go into the host's file when the plain merge (``settings.py``) is not all
     # it needs; None: ``settings.add_hooks`` / ``settings.remove_hooks``.
     layout: HookLayout | None = None
@@ -61,7 +65,8 @@ class Host:
 
     def installed_events(self) -> dict[str, int]:
         """The host's event names that run our hook, each with its time limit in the host's unit."""
-        return {self.host_event(ours): limit * self.timeout_unit for ours, limit in EVENTS.items()}
+        events = {**EVENTS, **({"PreCompact": EVENTS["UserPromptSubmit"]} if self.prompt_after_compact else {})}
+        return {self.host_event(ours): limit * self.timeout_unit for ours, limit in events.items()}
 
 
 @dataclass(frozen=True)

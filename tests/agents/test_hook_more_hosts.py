@@ -47,7 +47,8 @@ def injected(host: str, stdout: bytes) -> str:
 # ---------------------------------------------------------------------------- re-injection, every host
 # The sources each host reports a prompt rebuild with (its docs and the real CLIs): a new, resumed,
 # cleared or compacted session. Gemini CLI reports no compaction it could be told by (PreCompress
-# fires before every turn's check, compressing or not), Copilot CLI none at all.
+# fires before every turn's check, compressing or not); Copilot CLI reports one only before it
+# happens (below).
 REBUILDS = {"claude-code": ("startup", "resume", "clear", "compact"), "codex": ("startup", "resume", "clear", "compact"),
             "gemini": ("startup", "resume", "clear"), "qwen": ("startup", "resume", "clear", "compact"),
             "copilot": ("new", "resume")}
@@ -159,3 +160,29 @@ def test_copilot_session_end_without_a_transcript_uses_the_one_stop_named(
     assert CANARY in transcript.read_text(encoding="utf-8")  # the hook's output is in the file
     assert run_hook(event("Stop", memory_repo, "c2", transcript), host=None).returncode == 0
     assert sessions.load(project_mod.discover(memory_repo), "copilot", "c2") is not None  # recognised by its path
+
+
+def test_copilot_injects_memory_again_at_the_first_prompt_after_a_compaction(memory_repo: Path) -> None:
+    """Copilot sends PreCompact and no SessionStart after it: the next prompt carries the summary
+    (once), with what was written meanwhile; prompts without a compaction carry nothing."""
+    project = project_mod.discover(memory_repo)
+    run_hook(event("SessionStart", memory_repo, "c1", source="new"), host="copilot")
+    assert run_hook(event("UserPromptSubmit", memory_repo, "c1", prompt="x"), host="copilot").stdout == b""
+    index = memory_repo / "MEMORY.md"
+    index.write_text(index.read_text(encoding="utf-8").replace("<!-- chord:memory:begin -->\n",
+                                                               "<!-- chord:memory:begin -->\n" + FRESH), encoding="utf-8")
+    pre = run_hook(event("PreCompact", memory_repo, "c1", trigger="manual"), host="copilot")
+    assert pre.returncode == 0 and pre.stdout == b"" and pre.stderr == b""
+    assert run_hook(event("UserPromptSubmit", memory_repo, "c2", prompt="x"), host="copilot").stdout == b""  # another session
+    again = injected("copilot", run_hook(event("UserPromptSubmit", memory_repo, "c1", prompt="y"), host="copilot").stdout)
+    assert "Fresh entry." in again and CANARY_SUMMARY in again
+    assert run_hook(event("UserPromptSubmit", memory_repo, "c1", prompt="z"), host="copilot").stdout == b""  # once
+    # A compaction followed by a resume: the resume's SessionStart injects, the prompt does not again.
+    run_hook(event("PreCompact", memory_repo, "c1", trigger="auto"), host="copilot")
+    assert "Fresh entry." in injected("copilot", run_hook(event("SessionStart", memory_repo, "c1", source="resume"),
+                                                          host="copilot").stdout)
+    assert run_hook(event("UserPromptSubmit", memory_repo, "c1", prompt="w"), host="copilot").stdout == b""
+    # Hosts that report the compaction with a SessionStart ignore PreCompact.
+    run_hook(event("PreCompact", memory_repo, "q1", trigger="auto"), host="qwen")
+    assert run_hook(event("UserPromptSubmit", memory_repo, "q1", prompt="x"), host="qwen").stdout == b""
+    assert not list((project.state_dir / "agents" / "compacted").iterdir())

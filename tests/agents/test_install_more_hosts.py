@@ -25,7 +25,7 @@ THEIRS: dict[str, dict[str, Any]] = {
 FILES = {"gemini": ".gemini/settings.json", "qwen": ".qwen/settings.json", "copilot": ".github/hooks/chord-git.json"}
 EVENTS = {"gemini": ("SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"),
           "qwen": ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"),
-          "copilot": ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd")}
+          "copilot": ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd", "PreCompact")}
 TRUST = {"gemini": "GEMINI_CLI_TRUST_WORKSPACE", "qwen": "folderTrust", "copilot": "--trust-folder"}
 
 

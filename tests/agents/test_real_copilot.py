@@ -103,3 +103,23 @@ def test_copilot_user_hooks_need_no_folder_trust(copilot: Copilot) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     [request] = copilot.model_requests()
     assert CANARY in request.text()
+
+
+def test_copilot_reports_a_compaction_before_it_happens(copilot: Copilot) -> None:
+    """``/compact`` runs headless and fires PreCompact, and no SessionStart: the hook notes it for
+    the session's next prompt (what that prompt then prints: ``test_hook_more_hosts.py``)."""
+    from chord_git.agents import sessions
+    from chord_git.background.activity import session_key
+    from chord_git.memory import project as project_mod
+
+    configure(None, enabled=False)
+    install(copilot)
+    _, session, _ = copilot.run("We start with the parser today.")
+    marker = sessions.folder(project_mod.discover(copilot.repo)) / "compacted" / session_key("copilot", session)
+    assert not marker.exists()
+    done = subprocess.run(copilot.command("/compact", session), cwd=copilot.repo, env=copilot.env,
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0 and "chord-git:" not in done.stderr, done.stderr[-3000:]
+    assert marker.exists()
+    copilot.run("Now the tokenizer.", resume=session)  # a resumed session starts with memory itself
+    assert not marker.exists()
