@@ -82,7 +82,8 @@ def read_gemini(records: Iterable[Record], path: str) -> Transcript:
 
 
 def _upsert(order: list[str], by_id: dict[str, dict[str, Any]], message: Any) -> None:
-    if not isinstance(message, dict) or message.get("type") not in _MESSAGE_TYPES:
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str) \
+            or message["type"] not in _MESSAGE_TYPES:
         return
     message_id = message.get("id")
     if not isinstance(message_id, str):

@@ -90,7 +90,7 @@ def _texts(parts: list[Any]) -> str:
 
 
 def _items(obj: dict[str, Any]) -> list[Item]:
-    kind, provenance = obj["type"], obj.get("provenance")
+    kind, provenance = obj.get("type"), obj.get("provenance")
     if kind == "user":
         own = provenance == "real_user" if isinstance(provenance, str) else obj.get("subtype") in _USER_SUBTYPES
         if not own or obj.get("subtype") not in _USER_SUBTYPES:
