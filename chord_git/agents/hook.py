@@ -182,7 +182,11 @@ def _session_start(event: HookEvent, host: Host, project: Project, result: HookR
     _register(project, event, host, reopen=True)
     if event.source == "compact":
         return  # the same session, possibly mid-turn: its busy flag and the others stay as they are
-    activity.end_session(host.name, event.session_id)  # a (re)started session is idle until a prompt
+    # A (re)started session is idle until a prompt. A busy flag that this very agent process set is
+    # that prompt already: Copilot CLI runs the start and prompt hooks of a turn side by side.
+    flag = activity.session_flag(host.name, event.session_id)
+    if flag is not None and (flag.owner_pid is None or flag.owner_pid != host_pid()):
+        activity.end_session(host.name, event.session_id)
     if _freeze_others(project, event, host, cfg.memory.freeze_after_seconds):
         _ensure_watcher(project, result)
 

@@ -186,3 +186,18 @@ def test_copilot_injects_memory_again_at_the_first_prompt_after_a_compaction(mem
     run_hook(event("PreCompact", memory_repo, "q1", trigger="auto"), host="qwen")
     assert run_hook(event("UserPromptSubmit", memory_repo, "q1", prompt="x"), host="qwen").stdout == b""
     assert not list((project.state_dir / "agents" / "compacted").iterdir())
+
+
+def test_a_prompt_hook_running_beside_the_start_hook_keeps_the_session_busy(memory_repo: Path) -> None:
+    """Copilot CLI starts SessionStart and UserPromptSubmit side by side: whichever finishes last,
+    the turn that is about to call the model stays busy. A flag left by another process is cleared."""
+    import subprocess
+    import sys
+
+    run_hook(event("UserPromptSubmit", memory_repo, "c1", prompt="x"), host="copilot")
+    run_hook(event("SessionStart", memory_repo, "c1", source="new"), host="copilot")  # finished second
+    assert activity.session_busy("copilot", "c1")
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    activity.set_session_busy("copilot", "c2", owner_pid=int(gone.stdout))  # an earlier run of the session
+    run_hook(event("SessionStart", memory_repo, "c2", source="resume"), host="copilot")
+    assert activity.session_flag("copilot", "c2") is None
