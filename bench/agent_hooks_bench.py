@@ -1,4 +1,4 @@
-"""Agent hook latency: what the hooks of each agent host add to every turn.
+"""Agent hook latency: what the hooks of every agent host add to every turn.
 
 Each hook runs as the hosts run it, a whole process started through ``/bin/sh -c`` with the
 event's JSON payload on stdin, and is compared with a hook that runs ``true`` (the shell and process
@@ -68,6 +68,24 @@ def variants(repos: dict[str, Path]) -> dict[str, tuple[str, bytes]]:
         "Stop, Codex (watcher check)": (codex, payload("Stop", curated, "s-codex", turn_id="t1")),
         "statusline": (f"{exe} agent statusline", json.dumps({"workspace": {"current_dir": str(curated)}}).encode()),
         **plugin_host_variants(exe, curated),
+        **more_hosts(exe, curated),
+    }
+
+
+def more_hosts(exe: str, repo: Path) -> dict[str, tuple[str, bytes]]:
+    """Gemini CLI, Qwen Code and Copilot CLI, each in its own event names and output form. Qwen's
+    Stop hands the turn off (it has no headless session end), so it also makes sure a watcher runs."""
+    gemini, qwen, copilot = (f"{exe} agent hook --host {name}" for name in ("gemini", "qwen", "copilot"))
+    return {
+        "SessionStart, Gemini CLI form": (gemini, payload("SessionStart", repo, "g-start", source="startup")),
+        "UserPromptSubmit, Gemini CLI (BeforeAgent)": (gemini, payload("BeforeAgent", repo, "g-turn", prompt="Run the tests.")),
+        "Stop, Gemini CLI (AfterAgent)": (gemini, payload("AfterAgent", repo, "g-turn", prompt_response="Done.")),
+        "SessionStart, Qwen Code form": (qwen, payload("SessionStart", repo, "q-start", source="startup", model="m")),
+        "UserPromptSubmit, Qwen Code": (qwen, payload("UserPromptSubmit", repo, "q-turn", prompt="Run the tests.")),
+        "Stop, Qwen Code (hands the turn off)": (qwen, payload("Stop", repo, "q-turn", last_assistant_message="Done.")),
+        "SessionStart, Copilot CLI form": (copilot, payload("SessionStart", repo, "c-start", source="new")),
+        "UserPromptSubmit, Copilot CLI": (copilot, payload("UserPromptSubmit", repo, "c-turn", prompt="Run the tests.")),
+        "Stop, Copilot CLI": (copilot, payload("Stop", repo, "c-turn", stop_reason="end_turn")),
     }
 
 

@@ -8,12 +8,15 @@ parallel runs and an interrupted install never leave a half-installed cache behi
 
     python -m testing.agent_hosts      # install (if needed) and print the versions
 
+The hosts added later (``MORE``: Gemini CLI, Qwen Code, Copilot CLI) each have their own folder
+next to that one, ``<package>-<version>``, installed the same way (``ensure_package``).
+
 Both CLIs are then pointed at loopback model servers (``fake_anthropic``, ``fake_responses``) with
 HOME and CODEX_HOME in temporary folders: nothing leaves the machine.
 
 pi and OpenCode, the hosts that load a plugin file, have a cache of their own next to it
 (``ensure_plugin_hosts``), the same way; it also holds a copy of the package OpenCode would
-otherwise fetch from the registry on its first start. Both talk to ``fake_chat_completions``.
+otherwise fetch from the registry on its first start. Both talk to ``fake_chat``.
 """
 from __future__ import annotations
 
@@ -245,6 +248,152 @@ def pi_env(base: Mapping[str, str], agent_dir: Path, model_url: str) -> dict[str
     env.update(PI_CODING_AGENT_DIR=str(agent_dir), LOOPBACK_API_KEY="loopback", PI_OFFLINE="1",
                PI_SKIP_VERSION_CHECK="1", PI_TELEMETRY="0")
     env.pop("PI_CODING_AGENT_SESSION_DIR", None)
+# ---------------------------------------------------------------------------- more hosts
+@dataclass(frozen=True)
+class Package:
+    """One more host's CLI, pinned, in its own cache folder next to the two above."""
+
+    npm: str      # the package name
+    version: str
+    bin: str      # the command it installs
+    slug: str     # the cache folder's name, before the version
+
+    @property
+    def spec(self) -> str:
+        return f"{self.npm}@{self.version}"
+
+
+GEMINI = Package("@google/gemini-cli", "0.61.0", "gemini", "gemini-cli")
+QWEN = Package("@qwen-code/qwen-code", "0.24.4", "qwen", "qwen-code")
+COPILOT = Package("@github/copilot", "1.0.102", "copilot", "copilot")
+MORE = (GEMINI, QWEN, COPILOT)
+
+
+def package_cache(package: Package, cache: Path = CACHE) -> Path:
+    return cache.parent / f"{package.slug}-{package.version}"
+
+
+def installed_version(package: Package, prefix: Path) -> str:
+    """The version npm installed under ``prefix`` (read from its package.json: some of these CLIs
+    take seconds to start, and only to print it)."""
+    import json
+
+    try:
+        data = json.loads((prefix / "node_modules" / package.npm / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    found = data.get("version") if isinstance(data, dict) else None
+    return found if isinstance(found, str) and (prefix / "node_modules" / ".bin" / package.bin).exists() else ""
+
+
+def ensure_package(package: Package, cache: Path = CACHE, log: Callable[[str], None] = lambda _t: None) -> Path:
+    """The pinned CLI's command, installed into its cache folder first if it is not there yet."""
+    target = package_cache(package, cache)
+    binary = target / "node_modules" / ".bin" / package.bin
+    if installed_version(package, target) == package.version and _warm(package, target):
+        return binary
+    npm = shutil.which("npm", path=_INSTALL_ENV.get("PATH"))
+    if npm is None:
+        raise Unavailable(f"npm is not installed: the real-CLI tests of {package.bin} need Node.js and npm")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{target.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if installed_version(package, target) == package.version:
+            _warm(package, target, start=True)
+            return binary
+        building = target.with_name(f"{target.name}.partial-{os.getpid()}")
+        shutil.rmtree(building, ignore_errors=True)
+        building.mkdir()
+        log(f"installing {package.spec} into {target}")
+        done = subprocess.run([npm, "install", "--prefix", str(building), "--no-audit", "--no-fund",
+                               "--no-save", "--loglevel=error", package.spec],
+                              env=_INSTALL_ENV, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+        if done.returncode != 0:
+            shutil.rmtree(building, ignore_errors=True)
+            raise Unavailable(f"npm install {package.spec} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+        shutil.rmtree(target, ignore_errors=True)
+        os.rename(building, target)
+        _warm(package, target, start=True)
+    if installed_version(package, target) != package.version:
+        raise Unavailable(f"installed, but {package.spec} is not in {target}")
+    return binary
+
+
+def _warm(package: Package, target: Path, *, start: bool = False) -> bool:
+    """Whether the CLI is ready to run; with ``start``, make it so (called under the install lock).
+
+    Copilot CLI unpacks a 235 MB package on its first start: done once here, so that parallel
+    tests do not unpack it into the shared cache at the same time.
+    """
+    if package is not COPILOT:
+        return True
+    unpacked = target / "xdg-cache" / "copilot" / "pkg"
+    if unpacked.is_dir() or not start:
+        return unpacked.is_dir()
+    env = dict(_INSTALL_ENV, XDG_CACHE_HOME=str(target / "xdg-cache"), COPILOT_OFFLINE="true",
+               COPILOT_AUTO_UPDATE="false")
+    subprocess.run([str(target / "node_modules" / ".bin" / package.bin), "--version"], env=env,
+                   capture_output=True, timeout=INSTALL_TIMEOUT, stdin=subprocess.DEVNULL)
+    return unpacked.is_dir()
+
+
+def gemini_env(base: Mapping[str, str], home: Path, model_url: str) -> dict[str, str]:
+    """Gemini CLI with API-key auth against a loopback Gemini API, in a private home.
+
+    Folder trust is given by the environment variable, as in CI (``--skip-trust`` would load no
+    project hooks); usage statistics, telemetry, update checks and the IDE link are off.
+    """
+    import json
+
+    (home / ".gemini").mkdir(parents=True, exist_ok=True)
+    (home / ".gemini" / "settings.json").write_text(json.dumps({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "privacy": {"usageStatisticsEnabled": False},
+        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+        "telemetry": {"enabled": False}, "ide": {"enabled": False}}), encoding="utf-8")
+    env = dict(base)
+    env.update(GEMINI_CLI_HOME=str(home), GEMINI_API_KEY="loopback", GOOGLE_GEMINI_BASE_URL=model_url,
+               GEMINI_CLI_TRUST_WORKSPACE="true", TERM="dumb")
+    for key in ("GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_GENAI_USE_VERTEXAI"):
+        env.pop(key, None)
+    return env
+
+
+def qwen_env(base: Mapping[str, str], home: Path, model_url: str) -> dict[str, str]:
+    """Qwen Code against a loopback Chat Completions API; ``home`` is the HOME it runs with.
+
+    Its own memory features (a second model request after every turn that writes a memory of its
+    own) are off, as are usage statistics, telemetry and update checks.
+    """
+    import json
+
+    (home / ".qwen").mkdir(parents=True, exist_ok=True)
+    (home / ".qwen" / "settings.json").write_text(json.dumps({
+        "security": {"auth": {"selectedType": "openai"}}, "model": {"name": "loopback-model"},
+        "privacy": {"usageStatisticsEnabled": False}, "general": {"enableAutoUpdate": False},
+        "telemetry": {"enabled": False},
+        "memory": {"enableManagedAutoMemory": False, "enableManagedAutoDream": False, "enableAutoSkill": False}}),
+        encoding="utf-8")
+    env = dict(base)
+    env.update(HOME=str(home), OPENAI_API_KEY="loopback", OPENAI_BASE_URL=f"{model_url}/v1",
+               OPENAI_MODEL="loopback-model", TERM="dumb")
+    return env
+
+
+def copilot_env(base: Mapping[str, str], copilot_home: Path, model_url: str) -> dict[str, str]:
+    """Copilot CLI with a custom provider (no GitHub login) against a loopback Chat Completions API.
+
+    ``COPILOT_OFFLINE`` keeps it from looking up GitHub; ``COPILOT_ALLOW_ALL`` stands in for the
+    person who trusts the folder (and its hooks) once. The 235 MB package the CLI unpacks on its
+    first start goes to a cache next to the install, not into each test's home.
+    """
+    env = dict(base)
+    env.update(COPILOT_HOME=str(copilot_home), XDG_CACHE_HOME=str(package_cache(COPILOT) / "xdg-cache"),
+               COPILOT_OFFLINE="true", COPILOT_PROVIDER_BASE_URL=f"{model_url}/v1",
+               COPILOT_PROVIDER_API_KEY="loopback", COPILOT_MODEL="loopback-model", COPILOT_AUTO_UPDATE="false",
+               COPILOT_ALLOW_ALL="true")
+    for key in ("GH_TOKEN", "GITHUB_TOKEN", "COPILOT_GITHUB_TOKEN"):
+        env.pop(key, None)
     return env
 
 
@@ -257,11 +406,15 @@ def main() -> int:
         return 1
     for binary in (found.claude, found.codex, more.pi, more.opencode):
         print(_reported_version(binary))
+    for package in MORE:
+        try:
+            ensure_package(package, log=lambda text: print(text, file=sys.stderr))
+        except Unavailable as exc:
+            print(f"agent hosts unavailable: {exc}", file=sys.stderr)
+            return 1
+        print(f"{package.bin} {package.version}")
     return 0
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())
 
 
 def opencode_env(base: Mapping[str, str], project: Path, data_home: Path, model_url: str) -> dict[str, str]:
@@ -292,3 +445,7 @@ def seed_opencode_deps(config_dir: Path, found: PluginHostBins) -> None:
         shutil.copyfile(found.opencode_deps / name, config_dir / name)
     if not (config_dir / "node_modules").exists():
         (config_dir / "node_modules").symlink_to(found.opencode_deps / "node_modules")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -22,9 +22,10 @@ _ids = itertools.count(1)
 
 
 class FakeResponses(LoopbackServer):
-    def __init__(self, reply: str = "Noted.") -> None:
+    def __init__(self, reply: str = "Noted.", input_tokens: int = 12) -> None:
         super().__init__()
         self.reply = reply
+        self.input_tokens = input_tokens  # what the replies report: a large value makes Codex compact
 
     def response_requests(self) -> list[Seen]:
         return self.posts("/v1/responses")
@@ -56,8 +57,8 @@ class FakeResponses(LoopbackServer):
             "output_index": 0, "content_index": 0, "delta": self.reply}
         yield "response.output_item.done", {"type": "response.output_item.done", "sequence_number": next(seq),
                                             "output_index": 0, "item": done_item}
-        usage = {"input_tokens": 12, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 4,
-                 "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 16}
+        usage = {"input_tokens": self.input_tokens, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 4,
+                 "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": self.input_tokens + 4}
         yield "response.completed", {"type": "response.completed", "sequence_number": next(seq),
                                      "response": {**base, "status": "completed", "output": [done_item],
                                                   "usage": usage}}

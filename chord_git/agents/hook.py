@@ -4,8 +4,12 @@
 |---|---|
 | SessionStart (startup, resume, clear, compact) | prints the summary in the host's form (R9–R12); the session is registered as open; other sessions that count as frozen now are handed off |
 | UserPromptSubmit | the session is busy (R15); a frozen session that continues is open again |
-| Stop | the session is idle; a quiet-freezing host's session gets a watcher |
+| Stop | the session is idle; a quiet-freezing host's session gets a watcher; a host without a headless end event (``Host.ends_each_turn``) hands off what the session said so far, as at SessionEnd |
 | SessionEnd | the session is frozen and handed to extraction in the background (R14) |
+| PreCompact | only on a host that reports a compaction before it happens and nothing after (``Host.prompt_after_compact``: Copilot CLI): the next UserPromptSubmit prints the summary again |
+
+Hosts name some events differently (``Host.event_names``: Gemini CLI's BeforeAgent and
+AfterAgent are UserPromptSubmit and Stop here).
 
 The summary is printed only at SessionStart, which the hosts send exactly when they rebuild the
 prompt anyway (new, resumed, cleared or compacted session): memory written during a session shows
@@ -18,14 +22,20 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chord_git.agents import sessions
 from chord_git.agents.host import Host
 from chord_git.agents.payload import HookEvent
 from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity
+from chord_git.background.activity import session_key
 from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.memory.project import Project
+
+if TYPE_CHECKING:
+    from chord_git.config import Config
 
 # Reading records for SessionStart's summary stops after this long (cached verdicts still count):
 # the hosts kill a hook after their own limit and then inject nothing at all, while the next
@@ -64,14 +74,22 @@ def handle(event: HookEvent, host: Host, project: Project) -> HookResult:
     result = HookResult()
     if host.keep_transcript is not None and event.messages is not None:
         event = replace(event, transcript=host.keep_transcript(event, project.state_dir))
-    name = event.event
+    name = host.our_event(event.event)
     if name == "SessionStart":
         _session_start(event, host, project, result)
     elif name == "UserPromptSubmit":
         activity.set_session_busy(host.name, event.session_id, owner_pid=host_pid())
         _register(project, event, host, reopen=True)
+        if host.prompt_after_compact:
+            _prompt_after_compact(event, host, project, result)
+    elif name == "PreCompact" and host.prompt_after_compact:
+        _pre_compact(event, host, project)
     elif name == "Stop":
         activity.set_session_idle(host.name, event.session_id)
+        if host.ends_each_turn:
+            _end(project, event, host, reason="turn end")  # reopened by the next prompt
+            _ensure_watcher(project, result)
+            return result
         session = _register(project, event, host, reopen=False)
         if host.freezes_when_quiet and session is not None and session.state == "open":
             _ensure_watcher(project, result)  # someone has to notice when it goes quiet
@@ -100,7 +118,7 @@ def _register(project: Project, event: HookEvent, host: Host, *, reopen: bool) -
     return sessions.update(project, host.name, event.session_id, change)
 
 
-def _end(project: Project, event: HookEvent, host: Host) -> None:
+def _end(project: Project, event: HookEvent, host: Host, reason: str = "session end") -> None:
     size: int | None = None
     if event.transcript is not None:
         try:
@@ -110,12 +128,13 @@ def _end(project: Project, event: HookEvent, host: Host) -> None:
 
     def change(current: AgentSession | None) -> AgentSession:
         return sessions.transition(current, host.name, event.session_id, _transcript(event), "ended",
-                                   end_size=size, reason=event.reason or "session end")
+                                   end_size=size, reason=event.reason or reason)
 
     sessions.update(project, host.name, event.session_id, change)
 
 
-def _session_start(event: HookEvent, host: Host, project: Project, result: HookResult) -> None:
+def _summary(project: Project, host: Host, result: HookResult) -> Config:
+    """Put the summary in the host's form into ``result``; returns the config it was built with."""
     from chord_git import config as config_mod
     from chord_git.memory import summary as summary_mod
     from chord_git.errors import ConfigError
@@ -133,10 +152,43 @@ def _session_start(event: HookEvent, host: Host, project: Project, result: HookR
                              rel=project.relative(project.memory_md),
                              cache=project.state_dir / summary_mod.SUMMARY_CACHE, deadline=deadline).text
     result.stdout = host.render_context(text)
+    return cfg
+
+
+def _compacted_marker(project: Project, host: Host, event: HookEvent) -> Path:
+    """Present between a PreCompact and the next prompt of a ``Host.prompt_after_compact`` host."""
+    return sessions.folder(project) / "compacted" / session_key(host.name, event.session_id)
+
+
+def _pre_compact(event: HookEvent, host: Host, project: Project) -> None:
+    marker = _compacted_marker(project, host, event)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.touch()
+
+
+def _prompt_after_compact(event: HookEvent, host: Host, project: Project, result: HookResult) -> None:
+    """The first prompt after a compaction carries the summary again (the compaction is when the
+    host rebuilds its prompt anyway; a prompt hook is the first moment it takes context after it)."""
+    marker = _compacted_marker(project, host, event)
+    try:
+        marker.unlink()
+    except FileNotFoundError:
+        return
+    _summary(project, host, result)
+
+
+def _session_start(event: HookEvent, host: Host, project: Project, result: HookResult) -> None:
+    cfg = _summary(project, host, result)
+    if host.prompt_after_compact:
+        _compacted_marker(project, host, event).unlink(missing_ok=True)  # injected here already
     _register(project, event, host, reopen=True)
     if event.source == "compact":
         return  # the same session, possibly mid-turn: its busy flag and the others stay as they are
-    activity.end_session(host.name, event.session_id)  # a (re)started session is idle until a prompt
+    # A (re)started session is idle until a prompt. A busy flag that this very agent process set is
+    # that prompt already: Copilot CLI runs the start and prompt hooks of a turn side by side.
+    flag = activity.session_flag(host.name, event.session_id)
+    if flag is not None and (flag.owner_pid is None or flag.owner_pid != host_pid()):
+        activity.end_session(host.name, event.session_id)
     if _freeze_others(project, event, host, cfg.memory.freeze_after_seconds):
         _ensure_watcher(project, result)
 

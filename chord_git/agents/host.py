@@ -5,12 +5,13 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from chord_git.support.dataclass_lazy import dataclass
 
 if TYPE_CHECKING:
     from chord_git.agents.payload import HookEvent
+    from chord_git.agents.settings import Changes
 
 # The events every host gets: session start (summary), prompt (busy), turn end (idle), session end,
 # each with the host's own time limit for our command in seconds (the hook keeps far below it;
@@ -41,9 +42,48 @@ class Host:
     # For a host whose hook payload carries the conversation (``HookEvent.messages``): writes it
     # under the state directory given and returns the file, which is then the session's transcript.
     keep_transcript: Callable[[HookEvent, Path], Path] | None = None
+    # Our event -> the host's name for it, where they differ (Gemini's BeforeAgent is our
+    # UserPromptSubmit); pairs rather than a dict so that the host stays a plain frozen value.
+    event_names: tuple[tuple[str, str], ...] = ()
+    timeout_unit: int = 1   # the host counts hook timeouts in seconds (1) or milliseconds (1000)
+    # True where no end event arrives in headless use (Qwen Code's SessionEnd is interactive
+    # only): the end of every turn freezes what the session said so far and hands it off; the
+    # register's digests are the "extracted up to here" marker, and the next prompt reopens it.
+    ends_each_turn: bool = False
+    # True where the host reports a compaction only before it happens (PreCompact), never with a
+    # SessionStart after it, and takes context from a prompt hook (Copilot CLI): PreCompact is
+    # installed too, and the first prompt after it gets the summary again.
+    prompt_after_compact: bool = False
+    # How our entries go into the host's file when the plain merge (``settings.py``) is not all
+    # it needs; None: ``settings.add_hooks`` / ``settings.remove_hooks``.
+    layout: HookLayout | None = None
 
     def hook_command(self) -> str:
         return f"git-memory agent hook --host {self.name}"
+
+    def host_event(self, ours: str) -> str:
+        return dict(self.event_names).get(ours, ours)
+
+    def our_event(self, theirs: str) -> str:
+        """The event a payload's ``hook_event_name`` stands for in ``hook.py``."""
+        for ours, name in self.event_names:
+            if name == theirs:
+                return ours
+        return theirs
+
+    def installed_events(self) -> dict[str, int]:
+        """The host's event names that run our hook, each with its time limit in the host's unit."""
+        events = {**EVENTS, **({"PreCompact": EVENTS["UserPromptSubmit"]} if self.prompt_after_compact else {})}
+        return {self.host_event(ours): limit * self.timeout_unit for ours, limit in events.items()}
+
+
+@dataclass(frozen=True)
+class HookLayout:
+    """A host's own merge, of the same form as ``settings.add_hooks`` / ``settings.remove_hooks``
+    (Qwen Code and Copilot CLI add their file's schema version to a file chord-git writes)."""
+
+    add: Callable[[dict[str, Any], Mapping[str, int], str, Changes], dict[str, Any]]
+    remove: Callable[[dict[str, Any], Changes], dict[str, Any]]
 
 
 def home(env: Mapping[str, str]) -> Path:
@@ -52,6 +92,11 @@ def home(env: Mapping[str, str]) -> Path:
 
 def plain_context(text: str) -> str:
     return text + "\n" if text else ""
+
+
+def flat_context(text: str) -> str:
+    """Top-level ``additionalContext``: the form Copilot CLI takes (it ignores the nested one)."""
+    return json.dumps({"additionalContext": text}, ensure_ascii=False) + "\n" if text else ""
 
 
 def json_context(text: str) -> str:

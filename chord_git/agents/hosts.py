@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chord_git.agents import SCOPES, claude_code, codex, opencode, pi
+from chord_git.agents import SCOPES, claude_code, codex, copilot, gemini, opencode, pi, qwen
 from chord_git.agents.host import Host
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import UsageError
@@ -80,7 +80,8 @@ class Hosts:
         return "\n".join(rows) + "\n"
 
 
-BUILTIN = Hosts((claude_code.HOST, codex.HOST, pi.HOST, opencode.HOST), default=claude_code.HOST.name)
+BUILTIN = Hosts((claude_code.HOST, codex.HOST, gemini.HOST, qwen.HOST, copilot.HOST, pi.HOST, opencode.HOST),
+                default=claude_code.HOST.name)
 
 
 def get(name: str) -> Host:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from chord_git.agents import settings
-from chord_git.agents.host import EVENTS, Host
+from chord_git.agents.host import Host
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.memory.atomic import replace_atomically
@@ -77,11 +77,12 @@ def apply(host: Host, scope: str, root: Path, *, remove: bool, dry_run: bool,
     changes = settings.Changes()
     try:
         if remove:
-            new = settings.remove_hooks(doc, changes)
+            new = (host.layout.remove if host.layout else settings.remove_hooks)(doc, changes)
             if host.has_statusline:
                 new = settings.remove_statusline(new, changes)
         else:
-            new = settings.add_hooks(doc, EVENTS, host.hook_command(), changes)
+            add = host.layout.add if host.layout else settings.add_hooks
+            new = add(doc, host.installed_events(), host.hook_command(), changes)
             if host.has_statusline:
                 new = settings.add_statusline(new, changes)
     except settings.SettingsShapeError as exc:

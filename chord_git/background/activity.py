@@ -145,6 +145,10 @@ def end_session(agent: str, session_id: str) -> None:
         pass
 
 
+def session_flag(agent: str, session_id: str) -> ActivityFlag | None:
+    return _read(session_flag_path(agent, session_id))
+
+
 def session_busy(agent: str, session_id: str, *, stale_after: float = BUSY_STALE_SECONDS) -> bool:
     return _believed_busy(_read(session_flag_path(agent, session_id)), stale_after)
 

@@ -140,4 +140,10 @@ BUILTIN = Formats((
            notes="`~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl`, the branch the session ended on"),
     Format("opencode", "OpenCode", f"{_HERE}.opencode:read_opencode", f"{_HERE}.opencode:detect", rank=6,
            notes="`opencode export <session>` output, or one `{info, parts}` message per line", object_document=True),
+    Format("gemini", "Gemini CLI", f"{_HERE}.gemini:read_gemini", f"{_HERE}.gemini:detect", rank=35,
+           notes="`~/.gemini/tmp/<project>/chats/session-*.jsonl`, an event log; injected `<hook_context>` cut out"),
+    Format("qwen", "Qwen Code", f"{_HERE}.qwen:read_qwen", f"{_HERE}.qwen:detect", rank=38,
+           notes="`~/.qwen/projects/<project>/chats/<session-id>.jsonl`, the branch ending at the last record"),
+    Format("copilot", "Copilot CLI", f"{_HERE}.copilot:read_copilot", f"{_HERE}.copilot:detect", rank=36,
+           notes="`~/.copilot/session-state/<session-id>/events.jsonl`, typed events; hook output left out"),
 ))

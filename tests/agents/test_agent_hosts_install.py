@@ -101,3 +101,51 @@ def test_pi_and_opencode_have_their_own_cache_next_to_it(tmp_path: Path, monkeyp
     with pytest.raises(agent_hosts.Unavailable, match="npm is not installed"):
         agent_hosts.ensure_plugin_hosts(cache=tmp_path / "cache")
     assert not (tmp_path / "cache").exists()
+# ---------------------------------------------------------------------------- the hosts added later
+PACKAGE_NPM = """#!/bin/sh
+# `npm install --prefix DIR ... SPEC`: note the call; lay out the package (or fail when told to).
+echo "$@" >> "$NPM_CALLS"
+[ -n "$NPM_FAIL" ] && {{ echo "npm ERR! 404" >&2; exit 1; }}
+mkdir -p "$3/node_modules/{npm}" "$3/node_modules/.bin"
+printf '{{"name": "{npm}", "version": "{version}"}}' > "$3/node_modules/{npm}/package.json"
+printf '#!/bin/sh\\necho ok\\n' > "$3/node_modules/.bin/{bin}"
+chmod +x "$3/node_modules/.bin/{bin}"
+"""
+
+
+def test_each_added_host_is_installed_once_into_its_own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = agent_hosts.GEMINI
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    (tools / "npm").write_text(PACKAGE_NPM.format(npm=package.npm, version=package.version, bin=package.bin))
+    (tools / "npm").chmod(0o755)
+    calls = tmp_path / "npm-calls"
+    monkeypatch.setitem(agent_hosts._INSTALL_ENV, "PATH", f"{tools}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    monkeypatch.setitem(agent_hosts._INSTALL_ENV, "NPM_CALLS", str(calls))
+    cache = tmp_path / "cache" / "claude-code-x_codex-y"
+    binary = agent_hosts.ensure_package(package, cache)
+    target = cache.parent / f"gemini-cli-{package.version}"
+    assert binary == target / "node_modules" / ".bin" / "gemini" and binary.exists()
+    assert calls.read_text().split()[-1] == f"@google/gemini-cli@{package.version}"  # pinned
+    assert agent_hosts.ensure_package(package, cache) == binary
+    assert len(calls.read_text().splitlines()) == 1  # the second call found it installed
+    assert sorted(p.name for p in cache.parent.iterdir()) == [f".{target.name}.lock", target.name]
+
+
+def test_a_failed_install_of_an_added_host_says_why_and_leaves_nothing(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    package = agent_hosts.QWEN
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    (tools / "npm").write_text(PACKAGE_NPM.format(npm=package.npm, version=package.version, bin=package.bin))
+    (tools / "npm").chmod(0o755)
+    monkeypatch.setitem(agent_hosts._INSTALL_ENV, "PATH", f"{tools}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    monkeypatch.setitem(agent_hosts._INSTALL_ENV, "NPM_CALLS", str(tmp_path / "npm-calls"))
+    monkeypatch.setitem(agent_hosts._INSTALL_ENV, "NPM_FAIL", "1")
+    cache = tmp_path / "cache" / "hosts"
+    with pytest.raises(agent_hosts.Unavailable, match=r"npm install @qwen-code/qwen-code@\S+ failed \(1\): npm ERR! 404"):
+        agent_hosts.ensure_package(package, cache)
+    assert [p.name for p in cache.parent.iterdir()] == [f".qwen-code-{package.version}.lock"]
+    monkeypatch.setitem(agent_hosts._INSTALL_ENV, "PATH", str(tmp_path / "no-bin"))
+    with pytest.raises(agent_hosts.Unavailable, match="npm is not installed"):
+        agent_hosts.ensure_package(package, cache)

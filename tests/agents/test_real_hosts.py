@@ -44,7 +44,7 @@ from chord_git.memory.index_file import END
 from chord_git.memory.summary import MEMORY_DISCIPLINE
 from testing import agent_hosts
 from testing.fake_anthropic import FakeAnthropic
-from testing.fake_chat_completions import FakeChatCompletions
+from testing.fake_chat import FakeChat
 from testing.fake_openai import FakeOpenAI, Reply
 from testing.fake_responses import FakeResponses
 from testing.gitutil import cli_env, git, index_digest, run_cli
@@ -331,7 +331,7 @@ class Pi(Host):
     name = "pi"
     model_path = "/v1/chat/completions"
 
-    def __init__(self, repo: Path, bins: agent_hosts.PluginHostBins, server: FakeChatCompletions,
+    def __init__(self, repo: Path, bins: agent_hosts.PluginHostBins, server: FakeChat,
                  agent_dir: Path) -> None:
         super().__init__(repo, agent_hosts.pi_env(cli_env(), agent_dir, server.base_url))
         self.bins, self.server, self.fake, self.agent_dir = bins, server, server, agent_dir
@@ -351,7 +351,7 @@ class Pi(Host):
 
 @pytest.fixture
 def pi(memory_repo: Path, plugin_host_bins: agent_hosts.PluginHostBins, tmp_path: Path) -> Iterator[Pi]:
-    with FakeChatCompletions(reply="Noted.") as server:
+    with FakeChat(reply="Noted.") as server:
         yield Pi(memory_repo, plugin_host_bins, server, tmp_path / "pi-agent")
 
 
@@ -372,7 +372,7 @@ class OpenCode(Host):
     name = "opencode"
     model_path = "/v1/chat/completions"
 
-    def __init__(self, repo: Path, bins: agent_hosts.PluginHostBins, server: FakeChatCompletions,
+    def __init__(self, repo: Path, bins: agent_hosts.PluginHostBins, server: FakeChat,
                  data_home: Path) -> None:
         env = agent_hosts.opencode_env(cli_env(), repo, data_home, server.base_url)
         super().__init__(repo, env)
@@ -395,7 +395,7 @@ class OpenCode(Host):
 
 @pytest.fixture
 def opencode(memory_repo: Path, plugin_host_bins: agent_hosts.PluginHostBins, tmp_path: Path) -> Iterator[OpenCode]:
-    with FakeChatCompletions(reply="Noted.") as server:
+    with FakeChat(reply="Noted.") as server:
         yield OpenCode(memory_repo, plugin_host_bins, server, tmp_path / "opencode-xdg")
 
 
