@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import time
+from typing import TYPE_CHECKING
 
 from chord_git.agents import sessions
 from chord_git.agents.host import Host
@@ -26,6 +27,9 @@ from chord_git.agents.sessions import AgentSession
 from chord_git.background import activity
 from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.memory.project import Project
+
+if TYPE_CHECKING:
+    from chord_git.memory.summary import Summary
 
 # Reading records for SessionStart's summary stops after this long (cached verdicts still count):
 # the hosts kill a hook after their own limit and then inject nothing at all, while the next
@@ -118,7 +122,8 @@ def _session_start(event: HookEvent, host: Host, project: Project, result: HookR
     from chord_git.memory import summary as summary_mod
     from chord_git.errors import ConfigError
 
-    deadline = time.monotonic() + SUMMARY_SECONDS
+    started = time.monotonic()
+    deadline = started + SUMMARY_SECONDS
     try:
         cfg = config_mod.load(project.root)
     except ConfigError as exc:
@@ -126,17 +131,35 @@ def _session_start(event: HookEvent, host: Host, project: Project, result: HookR
         cfg = config_mod.Config()
         result.problems.append(f"config: {exc}")
         result.extraction_problem = f"config: {exc}"
-    text = summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
-                             extraction_enabled=cfg.memory.enabled,
-                             rel=project.relative(project.memory_md),
-                             cache=project.state_dir / summary_mod.SUMMARY_CACHE, deadline=deadline).text
-    result.stdout = host.render_context(text)
+    built = summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
+                              extraction_enabled=cfg.memory.enabled,
+                              rel=project.relative(project.memory_md),
+                              cache=project.state_dir / summary_mod.SUMMARY_CACHE, deadline=deadline)
+    result.stdout = host.render_context(built.text)
+    _record_injection(project, event, host, built, cfg.memory.summary_budget, result.problems, started)
     _register(project, event, host, reopen=True)
     if event.source == "compact":
         return  # the same session, possibly mid-turn: its busy flag and the others stay as they are
     activity.end_session(host.name, event.session_id)  # a (re)started session is idle until a prompt
     if _freeze_others(project, event, host, cfg.memory.freeze_after_seconds):
         _ensure_watcher(project, result)
+
+
+def _record_injection(project: Project, event: HookEvent, host: Host, built: Summary, budget: int,
+                      problems: list[str], started: float) -> None:
+    """The manifest ``git memory why`` reads. It is a diagnosis aid: failing to write it must
+    neither cost the session its memory nor print anything."""
+    from chord_git.memory import injection
+
+    if not project.is_project:
+        return  # no state dir is made for a folder that has no memory
+    manifest = injection.build(built, host=host.name, session=event.session_id, source=event.source,
+                               budget=budget, problems=problems,
+                               elapsed_ms=(time.monotonic() - started) * 1000)
+    try:
+        injection.write(project.state_dir, manifest)
+    except OSError:
+        pass
 
 
 def _freeze_others(project: Project, event: HookEvent, host: Host, freeze_after: float) -> int:
