@@ -31,7 +31,11 @@ DESCRIPTIONS = {
 
 
 def build(project: Project) -> MCPServer[Any]:
-    """The server with its four tools (an ``MCPServer``); UsageError when the SDK is missing."""
+    """The server with its four tools; UsageError when the SDK is missing."""
+    return _build(project)[0]
+
+
+def _build(project: Project) -> tuple[MCPServer[Any], Tools]:
     try:
         from mcp.server.mcpserver import MCPServer
         from mcp.types import ToolAnnotations
@@ -51,11 +55,15 @@ def build(project: Project) -> MCPServer[Any]:
     server.add_tool(tools.propose_memory, name="propose_memory", description=DESCRIPTIONS["propose_memory"],
                     annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
                                                 idempotent_hint=True, open_world_hint=False), structured_output=False)
-    return server
+    return server, tools
 
 
 def serve(project: Project, cfg: config_mod.Config, out: Output) -> int:
-    """Serve until the client closes stdin."""
-    server = build(project)
+    """Serve until the client closes stdin. The search index is read in a background thread
+    meanwhile, so the first search does not pay for reading every record."""
+    import threading
+
+    server, tools = _build(project)
+    threading.Thread(target=tools.index.warm, name="memory-index", daemon=True).start()
     server.run("stdio")
     return 0

@@ -6,9 +6,9 @@ caps is left out with its entry, as the summary leaves it out; an entry whose re
 missing is searched by its index summary alone. Orphan records (forgotten or retired, R34) are
 never searched: forgetting a memory must not leave it one query away.
 
-``SearchIndex`` keeps every entry's words in memory and, before each search, re-reads only what
-changed: MEMORY.md when its size, mtime or inode changed, and a record when its own did. A
-search is then one pass over the entries' word counts (``bench/mcp_bench.py``: 10,000 records).
+``SearchIndex`` keeps every entry's words in memory, with a posting list per word, and re-reads
+only what changed (its docstring says how changes are noticed). A search then touches only the
+entries that share a word with the query (``bench/mcp_bench.py``: 10,000 records).
 
 Ranking: BM25-like term weights (rare words count more, repeats saturate), the summary counting
 three times and the statement twice as much as the body, a bonus when the whole query appears in
@@ -22,6 +22,7 @@ import bisect
 import math
 import os
 import re
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -100,49 +101,87 @@ def make_doc(entry: Entry, record: records.Record | None) -> Doc:
                folded_summary=" ".join(entry.summary.casefold().split()))
 
 
-def rank(docs: list[Doc], frequency: dict[str, int], vocabulary: list[str], query: str,
-         limit: int) -> list[Hit]:
-    """The best ``limit`` docs for ``query`` (pure); docs sharing no word with it are not hits."""
+class Corpus:
+    """The searchable entries and their word postings, updated one doc at a time."""
+
+    def __init__(self) -> None:
+        self.docs: dict[str, Doc] = {}
+        self.positions: dict[str, int] = {}  # each entry's 1-based line order in the index (R28)
+        self.postings: dict[str, dict[str, int]] = {}  # word -> {doc id: weighted count}
+        self._vocabulary: list[str] | None = []
+
+    @property
+    def vocabulary(self) -> list[str]:
+        """The words, sorted (prefix matches are a bisection away); re-sorted after a change."""
+        if self._vocabulary is None:
+            self._vocabulary = sorted(self.postings)
+        return self._vocabulary
+
+    def add(self, doc: Doc) -> None:
+        self.docs[doc.id] = doc
+        for word, count in doc.counts.items():
+            posted = self.postings.get(word)
+            if posted is None:
+                self.postings[word] = {doc.id: count}
+                self._vocabulary = None
+            else:
+                posted[doc.id] = count
+
+    def remove(self, rid: str) -> None:
+        doc = self.docs.pop(rid, None)
+        if doc is None:
+            return
+        for word in doc.counts:
+            posted = self.postings[word]
+            del posted[rid]
+            if not posted:
+                del self.postings[word]
+                self._vocabulary = None
+
+
+def rank(found: Corpus, query: str, limit: int) -> list[Hit]:
+    """The best ``limit`` docs for ``query``; docs sharing no word with it are not hits."""
     asked = list(dict.fromkeys(words(query)))
-    if not asked or not docs:
+    if not asked or not found.docs:
         return []
-    total = len(docs)
+    total = len(found.docs)
+    postings = found.postings
     terms: dict[str, float] = {}
     for word in asked:
         terms[word] = max(terms.get(word, 0.0), 1.0)
         if len(word) >= _PREFIX_MIN and not _CJK.search(word):
+            vocabulary = found.vocabulary
             at = bisect.bisect_right(vocabulary, word)
             while at < len(vocabulary) and vocabulary[at].startswith(word):
                 terms[vocabulary[at]] = max(terms.get(vocabulary[at], 0.0), 0.5)
                 at += 1
-    weights = {term: boost * math.log(1 + (total - frequency.get(term, 0) + 0.5) / (frequency.get(term, 0) + 0.5))
-               for term, boost in terms.items() if term in frequency}
-    if not weights:
-        return []
+    scores: dict[str, float] = {}
+    for term, boost in terms.items():
+        posted = postings.get(term)
+        if not posted:
+            continue
+        weight = boost * math.log(1 + (total - len(posted) + 0.5) / (len(posted) + 0.5))
+        for rid, tf in posted.items():
+            scores[rid] = scores.get(rid, 0.0) + weight * tf * (_SATURATION + 1) / (tf + _SATURATION)
     phrase = " ".join(query.casefold().split())
-    scored: list[tuple[float, int]] = []
-    for position, doc in enumerate(docs):
-        counts = doc.counts
-        score = 0.0
-        for term, weight in weights.items():
-            tf = counts.get(term)
-            if tf:
-                score += weight * tf * (_SATURATION + 1) / (tf + _SATURATION)
-        if score:
-            if len(phrase) > 3 and phrase in doc.folded_summary:
-                score *= 1.5
-            score *= 1 + 0.05 * (1 - position / total)  # the index order breaks near-ties
-            scored.append((score, position))
-    scored.sort(key=lambda pair: (-pair[0], pair[1]))
+    last = max(len(found.positions), 1)
+    scored: list[tuple[float, int, str]] = []
+    for rid, score in scores.items():
+        position = found.positions[rid]
+        if len(phrase) > 3 and phrase in found.docs[rid].folded_summary:
+            score *= 1.5
+        score *= 1 + 0.05 * (1 - position / last)  # the index order breaks near-ties
+        scored.append((score, position, rid))
+    scored.sort(key=lambda item: (-item[0], item[1]))
     hits = []
-    for score, position in scored[:limit]:
-        doc = docs[position]
+    for score, position, rid in scored[:limit]:
+        doc = found.docs[rid]
         hits.append(Hit(id=doc.id, type=doc.type, summary=doc.summary, statement=doc.statement,
-                        score=score, position=position + 1))
+                        score=score, position=position))
     return hits
 
 
-def _key(path: Path) -> tuple[int, int, int] | None:
+def _key(path: str) -> tuple[int, int, int] | None:
     try:
         info = os.lstat(path)
     except OSError:
@@ -151,52 +190,117 @@ def _key(path: Path) -> tuple[int, int, int] | None:
 
 
 class SearchIndex:
-    """The project's searchable memory, kept up to date by ``refresh`` (called by ``search``)."""
+    """The project's searchable memory, kept up to date by ``refresh`` (called by ``search``).
 
-    def __init__(self, project: Project) -> None:
+    A changed MEMORY.md is re-read, and only the records of its new or changed lines are read;
+    when the records folder changed, the lines whose record was missing are looked at again. Each
+    search also re-checks (size, mtime, inode) a rolling slice of ``rolling`` records, so a record
+    replaced or edited in place (records are read-only inputs, R24, but hands slip) is seen within
+    ``entries / rolling`` searches; and the records of the hits about to be returned are always
+    checked, so a search never serves a record as it was.
+    """
+
+    def __init__(self, project: Project, rolling: int = 1000) -> None:
         self.project = project
         self.root = project.root
-        self.memory_md = project.memory_md
-        self.records_dir = project.records_dir
-        self.index_key: tuple[int, int, int] | None = None
+        self.memory_md = str(project.memory_md)
+        self.records_dir = str(project.records_dir)
+        self.rolling = rolling
+        self.cursor = 0
+        self.keys: tuple[object, ...] | None = None  # MEMORY.md's and the records folder's
         self.entries: list[Entry] = []
         self.problem: str | None = None  # why the index cannot be searched, if it cannot
-        self.docs_by_id: dict[str, tuple[tuple[int, int, int] | None, Doc | None]] = {}
-        self.docs: list[Doc] = []
-        self.frequency: dict[str, int] = {}
-        self.vocabulary: list[str] = []
+        # Per entry: its record's (size, mtime, inode), its index summary, and its doc (None: not searched).
+        self.docs_by_id: dict[str, tuple[tuple[int, int, int] | None, str, Doc | None]] = {}
+        self.found = Corpus()
         self.left_out = 0  # entries whose record the loader refuses
+        self.lock = threading.Lock()
+        self.parsed: dict[str, tuple[str, Entry]] = {}  # id -> (its index line, the entry parsed from it)
 
-    def refresh(self) -> bool:
-        """Re-read what changed since the last call; True when anything did."""
+    @property
+    def docs(self) -> dict[str, Doc]:
+        return self.found.docs
+
+    def refresh(self, *, full: bool = False) -> bool:
+        """Re-read what changed; True when anything did. ``full``: stat every record now."""
+        keys = (_key(self.memory_md), _key(self.records_dir))
+        old_keys = self.keys or (None, None)
         changed = False
-        key = _key(self.memory_md)
-        if key != self.index_key or key is None:
-            changed = self._read_index() or key != self.index_key
-            self.index_key = key
-        known = self.docs_by_id
-        fresh: dict[str, tuple[tuple[int, int, int] | None, Doc | None]] = {}
-        escape = paths.escape_reason(self.root, self.records_dir)
-        for entry in self.entries:
-            path = self.records_dir / f"{entry.id}.md"
-            rkey = None if escape else _key(path)
-            old = known.get(entry.id)
-            if old is not None and old[0] == rkey and (old[1] is None or old[1].summary == entry.summary):
-                fresh[entry.id] = old
-                continue
+        if keys[0] != old_keys[0] or keys[0] is None:
+            self._read_index()
             changed = True
-            fresh[entry.id] = (rkey, self._doc(entry, path, rkey, bool(escape)))
-        if len(fresh) != len(known):
-            changed = True
-        self.docs_by_id = fresh
+            listed = {entry.id for entry in self.entries}
+            for rid in [rid for rid in self.docs_by_id if rid not in listed]:
+                del self.docs_by_id[rid]
+                self.found.remove(rid)
+        self.keys = keys
+        if full:
+            check = self.entries
+        else:
+            known = self.docs_by_id
+            start = self.cursor % max(len(self.entries), 1)
+            check = self.entries[start:start + self.rolling]
+            self.cursor = start + self.rolling
+            if changed or keys[1] != old_keys[1]:
+                # Lines new to the index or whose summary changed; after a change of the folder,
+                # also the lines whose record was missing (it may have arrived).
+                check = check + [e for e in self.entries if e.id not in known or known[e.id][1] != e.summary
+                                 or (keys[1] != old_keys[1] and known[e.id][0] is None)]
+        changed = self._check(check) or changed
         if changed:
-            self._rebuild()
+            self.found.positions = {entry.id: n for n, entry in enumerate(self.entries, start=1)}
+            self.left_out = len(self.entries) - len(self.found.docs)
         return changed
 
-    def _read_index(self) -> bool:
-        from chord_git.memory import view
+    def _check(self, entries: list[Entry]) -> bool:
+        """Stat the records of ``entries`` and read those that changed; True if any did."""
+        changed = False
+        known = self.docs_by_id
+        escape = bool(paths.escape_reason(self.root, self.project.records_dir))
+        folder = self.records_dir + os.sep
+        lstat = os.lstat
+        for entry in entries:  # the hot loop of a full check: one lstat per entry
+            path = f"{folder}{entry.id}.md"
+            rkey: tuple[int, int, int] | None = None
+            if not escape:
+                try:
+                    info = lstat(path)
+                    rkey = (info.st_size, info.st_mtime_ns, info.st_ino)
+                except OSError:
+                    pass
+            old = known.get(entry.id)
+            if old is not None and old[0] == rkey and old[1] == entry.summary:
+                continue
+            changed = True
+            doc = self._doc(entry, Path(path), rkey, escape)
+            known[entry.id] = (rkey, entry.summary, doc)
+            self.found.remove(entry.id)
+            if doc is not None:
+                self.found.add(doc)
+        return changed
 
-        state = view.read_index(self.project)
+    def _read_index(self) -> None:
+        from chord_git.memory import index_file, view
+
+        section = view.read_clean_section(self.project)
+        if isinstance(section, index_file.CleanSection):
+            # The usual case: only the lines that changed since the last read are parsed.
+            parsed = self.parsed
+            entries = []
+            for rid, line in zip(section.ids, section.lines()):
+                known = parsed.get(rid)
+                if known is None or known[0] != line:
+                    entry = index_file.parse_entry(line)
+                    if isinstance(entry, str):  # cannot happen in a clean section; stay safe
+                        continue
+                    known = (line, entry)
+                    parsed[rid] = known
+                entries.append(known[1])
+            if len(parsed) > 2 * len(entries) + 100:
+                self.parsed = {entry.id: parsed[entry.id] for entry in entries}
+            self.entries, self.problem = entries, None
+            return
+        state = section
         # As lenient as the summary: a broken line elsewhere in the section does not hide the others.
         self.problem = state.unusable_reason if state.doc is None else None
         seen: set[str] = set()
@@ -206,7 +310,6 @@ class SearchIndex:
                 seen.add(entry.id)
                 entries.append(entry)
         self.entries = entries
-        return True
 
     def _doc(self, entry: Entry, path: Path, rkey: tuple[int, int, int] | None, escape: bool) -> Doc | None:
         if len(entry.summary) > records.SUMMARY_CAP:
@@ -216,20 +319,21 @@ class SearchIndex:
         record, _problems = records.read(path)
         return make_doc(entry, record) if record is not None else None
 
-    def _rebuild(self) -> None:
-        docs = []
-        frequency: Counter[str] = Counter()
-        for entry in self.entries:
-            doc = self.docs_by_id[entry.id][1]
-            if doc is None:
-                continue
-            docs.append(doc)
-            frequency.update(doc.counts.keys())
-        self.docs = docs
-        self.left_out = len(self.entries) - len(docs)
-        self.frequency = dict(frequency)
-        self.vocabulary = sorted(frequency)
+    def _hits_fresh(self, hits: list[Hit]) -> bool:
+        folder = self.records_dir + os.sep
+        return all(self.docs_by_id[hit.id][0] == _key(f"{folder}{hit.id}.md") for hit in hits)
 
     def search(self, query: str, limit: int = 8) -> list[Hit]:
-        self.refresh()
-        return rank(self.docs, self.frequency, self.vocabulary, query, limit)
+        """Ranked hits; safe to call from several threads (one refresh at a time)."""
+        with self.lock:
+            self.refresh()
+            hits = rank(self.found, query, limit)
+            if not self._hits_fresh(hits):  # a hit's record changed: never serve it as it was
+                self.refresh(full=True)
+                hits = rank(self.found, query, limit)
+            return hits
+
+    def warm(self) -> None:
+        """Read everything now (a server calls this at start, off the request path)."""
+        with self.lock:
+            self.refresh()

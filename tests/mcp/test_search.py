@@ -68,3 +68,34 @@ def test_a_broken_line_does_not_hide_the_other_entries(repo: Path) -> None:
     text = (repo / "MEMORY.md").read_text("utf-8").replace("-->\n- [", "-->\n- not an entry\n- [", 1)
     (repo / "MEMORY.md").write_text(text, "utf-8")
     assert [hit.id for hit in _index(repo).search("british")] == [good.id]
+
+
+def test_a_hit_whose_record_changed_in_place_is_checked_before_it_is_served(repo: Path) -> None:
+    hit = make_record(repo, "20261106-hit-0001", source="user", summary="Benchmarks run on two cores.")
+    write_index(repo, [hit])
+    index = search.SearchIndex(discover(repo), rolling=0)  # no rolling re-check: the hit check alone
+    assert [h.id for h in index.search("benchmarks")] == [hit.id]
+    path = repo / ".chord/memory/records" / f"{hit.id}.md"
+    path.write_text(path.read_text("utf-8").replace("Statement of", "x" * 700), "utf-8")  # in place: over its cap
+    assert index.search("benchmarks") == []
+
+
+def test_a_record_edited_in_place_is_found_by_the_rolling_check(repo: Path) -> None:
+    first = make_record(repo, "20261107-first-0001", source="user", summary="Releases are tagged by hand.")
+    write_index(repo, [first])
+    path = repo / ".chord/memory/records" / f"{first.id}.md"
+    index = search.SearchIndex(discover(repo))
+    assert index.search("changelog") == []
+    path.write_text(path.read_text("utf-8").replace("Conclusion text.", "Write the changelog first."), "utf-8")
+    assert [h.id for h in index.search("changelog")] == [first.id]
+
+
+def test_the_rolling_check_reaches_every_record_within_entries_over_slice_searches(repo: Path) -> None:
+    recs = [make_record(repo, f"20261108-roll-{n:04d}", source="user", summary=f"Rule number {n}.") for n in range(3)]
+    write_index(repo, recs)
+    index = search.SearchIndex(discover(repo), rolling=1)
+    assert index.search("gradle") == []
+    path = repo / ".chord/memory/records" / f"{recs[2].id}.md"
+    path.write_text(path.read_text("utf-8").replace("Conclusion text.", "Gradle builds are cached."), "utf-8")
+    found = [bool(index.search("gradle")) for _ in range(3)]
+    assert found[-1] and found.index(True) <= 2
