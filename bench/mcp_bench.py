@@ -6,7 +6,7 @@ Timed, medians over varied one- to three-word queries:
 
 - *first search* (the server's first call: MEMORY.md parsed, every record read and indexed);
 - *search* in process, the steady state (each one re-checks MEMORY.md, the records folder, a
-  rolling slice of 1,000 records and the records of its hits);
+  rolling slice of 500 records and the records of its hits);
 - *search with every record re-checked*, what a search costs when a hit's record changed;
 - *search after a new entry* (MEMORY.md rewritten with one more line and record: re-parsed, one
   record read, the word statistics rebuilt);

@@ -200,7 +200,7 @@ class SearchIndex:
     checked, so a search never serves a record as it was.
     """
 
-    def __init__(self, project: Project, rolling: int = 1000) -> None:
+    def __init__(self, project: Project, rolling: int = 500) -> None:
         self.project = project
         self.root = project.root
         self.memory_md = str(project.memory_md)
