@@ -135,12 +135,14 @@ def explain(manifest: dict[str, Any], index_ids: list[str] | None) -> dict[str, 
     next one). Entries shown then and gone now are ``removed since``.
     """
     shown = [str(rid) for rid in manifest.get("shown", [])]
-    skipped = {str(item["id"]): item for item in manifest.get("skipped", []) if item.get("id")}
+    skipped: dict[str, dict[str, Any]] = {}  # an entry's verdict (its first line; a repeat is an invalid line)
     cut = manifest.get("cut") or None
     left_out: dict[str, list[dict[str, Any]]] = {reason: [] for reason in REASONS}
     for item in manifest.get("skipped", []):
-        if not item.get("id"):
-            left_out[INVALID].append({"id": None, "line": item.get("line"), "reason": item.get("reason")})
+        if item.get("kind") == INVALID or not item.get("id"):
+            left_out[INVALID].append({"id": item.get("id"), "line": item.get("line"), "reason": item.get("reason")})
+        else:
+            skipped.setdefault(str(item["id"]), item)
     added: list[str] = []
     if index_ids is not None:
         shown_set = set(shown)

@@ -153,3 +153,27 @@ def test_a_damaged_manifest_is_passed_over(repo: Path) -> None:
     folder = discover(repo).state_dir / injection.DIR_NAME
     (folder / "99999999999999999999-1.json").write_text("{not json", "utf-8")
     assert json.loads(_why(repo, "--json").stdout)["session_start"]["session"] == "good-one"
+
+
+def test_each_left_out_line_is_grouped_by_its_reason() -> None:
+    from chord_git.memory.loadable import NOT_CHECKED
+
+    skipped = ((4, "20261107-a-0001", NOT_CHECKED), (5, "20261107-b-0002", "index summary has 170 characters (cap 160)"),
+               (6, "20261107-c-0003", "record file is a symlink; refused"), (7, None, "not valid UTF-8"),
+               (8, "20261107-a-0001", "already listed at line 4"))
+    built = summary_mod.Summary(text="", entries_shown=0, truncated=False, loaded=False, skipped=skipped, managed=True)
+    manifest = injection.build(built, host="codex", session="s", source=None, budget=100, problems=[], elapsed_ms=0)
+    report = injection.explain(manifest, None)  # the index is unreadable now: the manifest alone
+    assert {reason: [item["line"] for item in items] for reason, items in report["left_out"].items()} == {
+        injection.NOT_CHECKED: [4], injection.OVER_CAPS: [5], injection.UNLOADABLE: [6], injection.INVALID: [7, 8]}
+
+
+def test_a_memory_file_without_markers_is_reported_as_plain_text(repo: Path) -> None:
+    (repo / "MEMORY.md").write_text("# Notes\n\nWe deploy on Fridays only.\n", "utf-8")
+    configure(None)
+    start = run_hook(event("SessionStart", repo, "plain-1", source="startup"), cwd=repo)
+    assert b"Fridays" in start.stdout
+    report = json.loads(_why(repo, "--json").stdout)
+    assert report["session_start"]["managed"] is False and report["session_start"]["loaded"] is True
+    assert report["injected"] == [] and report["left_out"] == {}
+    assert "injected: MEMORY.md as plain text (no markers)" in _why(repo).stdout
