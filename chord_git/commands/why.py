@@ -27,6 +27,6 @@ def why(project: Project, out: Output, *, session: str | None = None, as_json: b
     if as_json:
         out.json(report)
         return 0
-    for line in injection.render(report):
+    for line in injection.render(report, {entry.id: entry.summary for entry in state.entries}):
         out.line(line)
     return 0

@@ -185,8 +185,9 @@ def explain(manifest: dict[str, Any], index_ids: list[str] | None) -> dict[str, 
     }
 
 
-def render(report: dict[str, Any]) -> list[str]:
-    """``why``'s text (pure)."""
+def render(report: dict[str, Any], summaries: dict[str, str] | None = None) -> list[str]:
+    """``why``'s text (pure); ``summaries``: the current index's, shown beside the injected ids."""
+    summaries = summaries or {}
     start = report["session_start"]
     when = str(start.get("at") or "unknown time").replace("T", " ").replace("Z", " UTC")
     source = f" ({start['source']})" if start.get("source") else ""
@@ -199,7 +200,7 @@ def render(report: dict[str, Any]) -> list[str]:
     else:
         lines.append(f"injected: {len(injected)} {'entry' if len(injected) == 1 else 'entries'}, "
                      f"{start.get('chars')} characters in all (budget {start.get('budget')} for memory content)")
-        lines.extend(f"  {rid}" for rid in injected)
+        lines.extend(f"  {rid}  {summaries[rid]}" if rid in summaries else f"  {rid}" for rid in injected)
     left_out = report["left_out"]
     if left_out:
         lines.append("left out:")

@@ -333,6 +333,12 @@ class SearchIndex:
                 hits = rank(self.found, query, limit)
             return hits
 
+    def lists(self, rid: str) -> bool:
+        """Whether MEMORY.md lists ``rid`` now (its record may still be one the loader refuses)."""
+        with self.lock:
+            self.refresh()
+            return rid in self.docs_by_id
+
     def warm(self) -> None:
         """Read everything now (a server calls this at start, off the request path)."""
         with self.lock:

@@ -82,6 +82,7 @@ def test_why_tells_what_the_last_session_start_injected_and_what_it_left_out(rep
     text = _why(repo)
     assert text.returncode == 0
     assert "injected: 3 entries" in text.stdout and f"over budget: {1 + len(LATE)}" in text.stdout
+    assert f"\n  {OK[0]}  Remember the {OK[0]} convention.\n" in text.stdout
     assert f"{OVER_CAP} (line 5): record statement has 700 characters (cap 600)" in text.stdout
 
     # The manifest lives in the state dir: nothing staged, nothing new in the working tree.
