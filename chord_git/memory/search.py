@@ -41,8 +41,11 @@ _FIELD_WEIGHTS = (3, 2, 1)  # summary, statement, everything else
 def words(text: str) -> list[str]:
     """Lower-cased words; a run of CJK characters becomes its characters and their pairs (no spaces
     separate words there)."""
+    folded = text.casefold()
+    if not _CJK.search(folded):
+        return _WORD.findall(folded)  # the usual case: one pass, no per-word look
     found: list[str] = []
-    for word in _WORD.findall(text.casefold()):
+    for word in _WORD.findall(folded):
         if not _CJK.search(word):
             found.append(word)
             continue

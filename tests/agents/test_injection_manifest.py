@@ -178,3 +178,12 @@ def test_a_memory_file_without_markers_is_reported_as_plain_text(repo: Path) -> 
     assert report["session_start"]["managed"] is False and report["session_start"]["loaded"] is True
     assert report["injected"] == [] and report["left_out"] == {}
     assert "injected: MEMORY.md as plain text (no markers)" in _why(repo).stdout
+
+
+def test_a_codex_session_start_is_recorded_too(repo: Path) -> None:
+    _memory(repo)
+    configure(None)
+    start = run_hook(event("SessionStart", repo, "codex-1", source="startup"), host="codex", cwd=repo)
+    assert start.returncode == 0 and OK[0].encode() in start.stdout
+    report = json.loads(_why(repo, "--json").stdout)
+    assert report["session_start"]["host"] == "codex" and report["injected"][0] == OK[0]
