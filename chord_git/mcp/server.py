@@ -64,6 +64,13 @@ def serve(project: Project, cfg: config_mod.Config, out: Output) -> int:
     import threading
 
     server, tools = _build(project)
-    threading.Thread(target=tools.index.warm, name="memory-index", daemon=True).start()
+
+    def warm() -> None:
+        try:
+            tools.index.warm()
+        except Exception:  # noqa: BLE001 - the first search reads again and reports it as a tool error
+            pass
+
+    threading.Thread(target=warm, name="memory-index", daemon=True).start()
     server.run("stdio")
     return 0

@@ -150,3 +150,21 @@ def test_without_the_sdk_one_line_names_the_install_command(repo: Path) -> None:
                           timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == f"git memory: git memory mcp needs the MCP SDK: {server_mod.INSTALL}\n"
+
+
+def test_a_record_reached_through_a_symlink_is_neither_read_nor_searched(repo: Path, tmp_path: Path) -> None:
+    """The tools as plain functions (no SDK between): a listed record that is a symlink is refused."""
+    from chord_git.mcp.tools import Tools
+    from chord_git.memory.project import discover
+
+    outside = make_record(tmp_path / "elsewhere", "20261125-linked-0001", source="user",
+                          summary="Secrets live in the vault.")
+    write_index(repo, [outside])
+    link = repo / ".chord/memory/records" / f"{outside.id}.md"
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(tmp_path / "elsewhere/.chord/memory/records" / f"{outside.id}.md")
+    tools = Tools(discover(repo))
+    refused = tools.read_memory_record(outside.id)
+    assert refused.startswith(f"Record {outside.id} is not loaded: ") and "is a symlink" in refused
+    assert "vault" not in refused
+    assert tools.search_memory("vault").startswith("No memory entry matches 'vault'")
