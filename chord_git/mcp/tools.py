@@ -33,14 +33,20 @@ class Tools:
         if self.index.problem:
             return f"Memory cannot be searched: {self.index.problem}"
         total = len(self.index.docs)
+        out = self.index.left_out
+        skipped = (f"{out} more {'entry is' if out == 1 else 'entries are'} not searched: "
+                   f"{'its record breaks' if out == 1 else 'their records break'} the loader's rules "
+                   "(git memory check names them)." if out else "")
         if not hits:
-            return f"No memory entry matches {query!r} ({total} entries searched)."
+            return f"No memory entry matches {query!r} ({total} entries searched). {skipped}".rstrip()
         lines = [FRAMING, f"{len(hits)} of {total} entries match {query!r}, best first:"]
         for number, hit in enumerate(hits, start=1):
             lines.append(f"{number}. [{hit.type}] {hit.summary} (id {hit.id}, index line {hit.position})")
             if hit.statement and hit.statement != hit.summary:
                 lines.append(f"   {hit.statement}")
         lines.append("read_memory_record gives an entry's full record.")
+        if skipped:
+            lines.append(skipped)
         return "\n".join(lines)
 
     def read_memory_record(self, id: str) -> str:  # noqa: A002 - the name the model sees

@@ -29,7 +29,7 @@ from pathlib import Path
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.memory import paths, records
 from chord_git.memory.index_file import Entry
-from chord_git.memory.project import RECORDS_DIR, Project
+from chord_git.memory.project import Project
 
 _WORD = re.compile(r"[^\W_]+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
@@ -81,11 +81,6 @@ class Hit:
     statement: str | None
     score: float
     position: int  # 1-based line order among the index entries (R28)
-
-    def as_json(self) -> dict[str, object]:
-        return {"id": self.id, "type": self.type, "summary": self.summary, "statement": self.statement,
-                "score": round(self.score, 3), "position": self.position,
-                "record": f"{RECORDS_DIR}/{self.id}.md"}
 
 
 def make_doc(entry: Entry, record: records.Record | None) -> Doc:

@@ -89,6 +89,8 @@ def test_search_read_and_status_over_stdio(repo: Path) -> None:
     assert PNPM in first_hit and "index line 2" in first_hit
     assert "background" in got["search"].splitlines()[0]
     assert "forgotten" not in got["search"] and "over-caps" not in got["search"]  # orphans and R24
+    assert got["search"].endswith("1 more entry is not searched: its record breaks the loader's rules "
+                                  "(git memory check names them).")
     assert "no package-lock.json is ever created" in got["read"] and f"id: {PNPM}" in got["read"]
     assert "No index entry has id 20261126-forgotten-0002" in got["orphan"]
     assert "is not loaded" in got["over"] and "cap 600" in got["over"]
