@@ -198,6 +198,19 @@ def in_process(repos: dict[str, Path], runs: int) -> dict[str, float]:
         activity.set_session_busy("bench", "in-process")
         samples.append((time.perf_counter() - start) * 1000)
     out["busy flag write (temp + rename, not fsynced)"] = statistics.median(samples)
+    from chord_git.memory import injection
+    from chord_git.memory.project import discover
+
+    for shape, repo in repos.items():
+        built = summary.build(repo / "MEMORY.md", budget=4000, extraction_enabled=True)
+        state_dir = discover(repo).state_dir
+        samples = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            injection.write(state_dir, injection.build(built, host="bench", session="in-process", source="startup",
+                                                       budget=4000, problems=[], elapsed_ms=1.0))
+            samples.append((time.perf_counter() - start) * 1000)
+        out[f"injection manifest, {shape} index (build + temp + rename, not fsynced)"] = statistics.median(samples)
     return out
 
 

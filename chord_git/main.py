@@ -135,6 +135,12 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p = sub.add_parser("summary", help="print exactly what a new session gets injected")
     p.add_argument("--budget", type=_positive, help="characters of memory content (default: memory.summary_budget)")
 
+    p = sub.add_parser("why", help="what the last session start injected, and what it left out and why")
+    p.add_argument("--session", metavar="ID", help="that session's last start (an id or a unique prefix)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    p = sub.add_parser("mcp", help="serve memory to MCP clients over stdio (search, read, status, propose)")
+
     p = sub.add_parser("check", help="index syntax, record schema and caps, secrets")
     p.add_argument("--format", choices=REPORT_FORMATS, default="text", help="report format (default: text)")
     p.add_argument("--staged", action="store_true",
@@ -295,6 +301,12 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
     if args.command == "summary":
         from chord_git.commands.summary import summary
         return summary(project, cfg, out, budget=args.budget)
+    if args.command == "why":
+        from chord_git.commands.why import why
+        return why(project, out, session=args.session, as_json=args.json)
+    if args.command == "mcp":
+        from chord_git.mcp.server import serve
+        return serve(project, cfg, out)
     if args.command == "check":
         from chord_git.commands.check import check
         if args.staged and args.paths:

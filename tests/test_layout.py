@@ -114,6 +114,7 @@ def test_support_imports_nothing_of_the_package() -> None:
     ("openai", "chord_git.extraction.pool"),
     ("yaml", "chord_git.support.safe_yaml"),
     ("re2", "chord_git.secrets.verdicts.allow_patterns"),
+    ("mcp", "chord_git.mcp.server"),
 ])
 def test_one_adapter_module_per_external_tool(library: str, adapter: str) -> None:
     importers = {module for module, path in MODULES.items()
@@ -208,3 +209,11 @@ def test_only_the_git_room_runs_git() -> None:
                      if isinstance(node, (ast.List, ast.Tuple)) and node.elts
                      and isinstance(node.elts[0], ast.Constant) and node.elts[0].value == "git")
     assert outside == []
+
+
+def test_only_the_entry_point_reaches_the_mcp_server() -> None:
+    """The MCP server (and its optional SDK) hangs off ``main`` alone: no room the hooks load, nor
+    any other, imports it."""
+    importers = {source for source, target in _internal_arrows()
+                 if room(target) == "mcp" and room(source) != "mcp"}
+    assert importers == {"chord_git.main"}

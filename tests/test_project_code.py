@@ -100,7 +100,7 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("review", "list", "--json"), ("agent", "status", "--json"), ("agent", "statusline"),
     ("agent", "busy"), ("agent", "idle"), ("init",), ("setup", "merge"), ("trust",), ("curate", "--dry-run"),
     ("agent", "install", "claude-code"), ("agent", "install", "codex", "--scope", "user"),
-    ("forget", CANARY_ID),
+    ("forget", CANARY_ID), ("why",), ("why", "--json"), ("mcp",),
 )
 
 

@@ -36,6 +36,7 @@ from chord_git.memory.project import Project
 
 if TYPE_CHECKING:
     from chord_git.config import Config
+    from chord_git.memory.summary import Summary
 
 # Reading records for SessionStart's summary stops after this long (cached verdicts still count):
 # the hosts kill a hook after their own limit and then inject nothing at all, while the next
@@ -133,13 +134,14 @@ def _end(project: Project, event: HookEvent, host: Host, reason: str = "session 
     sessions.update(project, host.name, event.session_id, change)
 
 
-def _summary(project: Project, host: Host, result: HookResult) -> Config:
+def _summary(project: Project, host: Host, event: HookEvent, result: HookResult) -> Config:
     """Put the summary in the host's form into ``result``; returns the config it was built with."""
     from chord_git import config as config_mod
     from chord_git.memory import summary as summary_mod
     from chord_git.errors import ConfigError
 
-    deadline = time.monotonic() + SUMMARY_SECONDS
+    started = time.monotonic()
+    deadline = started + SUMMARY_SECONDS
     try:
         cfg = config_mod.load(project.root)
     except ConfigError as exc:
@@ -147,11 +149,12 @@ def _summary(project: Project, host: Host, result: HookResult) -> Config:
         cfg = config_mod.Config()
         result.problems.append(f"config: {exc}")
         result.extraction_problem = f"config: {exc}"
-    text = summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
-                             extraction_enabled=cfg.memory.enabled,
-                             rel=project.relative(project.memory_md),
-                             cache=project.state_dir / summary_mod.SUMMARY_CACHE, deadline=deadline).text
-    result.stdout = host.render_context(text)
+    built = summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
+                              extraction_enabled=cfg.memory.enabled,
+                              rel=project.relative(project.memory_md),
+                              cache=project.state_dir / summary_mod.SUMMARY_CACHE, deadline=deadline)
+    result.stdout = host.render_context(built.text)
+    _record_injection(project, event, host, built, cfg.memory.summary_budget, result.problems, started)
     return cfg
 
 
@@ -174,11 +177,11 @@ def _prompt_after_compact(event: HookEvent, host: Host, project: Project, result
         marker.unlink()
     except FileNotFoundError:
         return
-    _summary(project, host, result)
+    _summary(project, host, event, result)
 
 
 def _session_start(event: HookEvent, host: Host, project: Project, result: HookResult) -> None:
-    cfg = _summary(project, host, result)
+    cfg = _summary(project, host, event, result)
     if host.prompt_after_compact:
         _compacted_marker(project, host, event).unlink(missing_ok=True)  # injected here already
     _register(project, event, host, reopen=True)
@@ -191,6 +194,23 @@ def _session_start(event: HookEvent, host: Host, project: Project, result: HookR
         activity.end_session(host.name, event.session_id)
     if _freeze_others(project, event, host, cfg.memory.freeze_after_seconds):
         _ensure_watcher(project, result)
+
+
+def _record_injection(project: Project, event: HookEvent, host: Host, built: Summary, budget: int,
+                      problems: list[str], started: float) -> None:
+    """The manifest ``git memory why`` reads. It is a diagnosis aid: failing to write it must
+    neither cost the session its memory nor print anything."""
+    from chord_git.memory import injection
+
+    if not project.is_project:
+        return  # no state dir is made for a folder that has no memory
+    manifest = injection.build(built, host=host.name, session=event.session_id, source=event.source,
+                               budget=budget, problems=problems,
+                               elapsed_ms=(time.monotonic() - started) * 1000)
+    try:
+        injection.write(project.state_dir, manifest)
+    except OSError:
+        pass
 
 
 def _freeze_others(project: Project, event: HookEvent, host: Host, freeze_after: float) -> int:

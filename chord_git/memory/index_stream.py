@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import BinaryIO
 
-from chord_git.support.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.memory import loadable, paths
 from chord_git.memory.index_file import BEGIN, END, MarkerScanner, line_cost, parse_entry
 
@@ -33,6 +33,11 @@ class StreamedIndex:
     notes: list[str]  # the user's lines around the markers, as far as the budget reaches
     truncated: bool  # an entry did not fit the budget
     warnings: list[str]
+    # What the injection manifest records (``memory/injection.py``): the ids shown, each entry line
+    # left out with its reason, and the first entry over the budget (it and all below it are left out).
+    ids: list[str] = field(default_factory=list)
+    skipped: list[tuple[int, str | None, str]] = field(default_factory=list)  # (line, id or None, why)
+    cut: tuple[int, str] | None = None  # (line, id)
 
 
 def _decode(line: bytes, first: bool) -> str:
@@ -59,6 +64,9 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
     cached for the next start).
     """
     warnings: list[str] = []
+    skipped: list[tuple[int, str | None, str]] = []
+    ids: list[str] = []
+    cut: tuple[int, str] | None = None
     notes: list[str] = []
     notes_size = 0
     entries: list[str] = []
@@ -107,6 +115,7 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
                     text = raw.decode("utf-8").rstrip("\r\n")
                 except UnicodeDecodeError:
                     warnings.append(f"{rel}:{number}: skipped: not valid UTF-8")
+                    skipped.append((number, None, "not valid UTF-8"))
                     continue
                 if scanner.feed(number, text):
                     state = "after"
@@ -116,21 +125,26 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
                 entry = parse_entry(text)
                 if isinstance(entry, str):
                     warnings.append(f"{rel}:{number}: skipped: {entry}")
+                    skipped.append((number, None, entry))
                     continue
                 if entry.id in seen:
                     warnings.append(f"{rel}:{number}: skipped: id {entry.id} is already listed at line {seen[entry.id]}")
+                    skipped.append((number, entry.id, f"already listed at line {seen[entry.id]}"))
                     continue
                 seen[entry.id] = number
                 if used + line_cost(text) > budget:
                     truncated = True
+                    cut = (number, entry.id)
                     state = "skip"
                     break
                 fresh = deadline is None or time.monotonic() < deadline
                 unloadable = (verdicts or loadable.Verdicts(path.parent)).why_not(entry.id, entry.summary, read=fresh)
                 if unloadable is not None:  # R24: over a cap, never loaded; costs no budget
                     warnings.append(f"{rel}:{number}: skipped {entry.id}: {unloadable}")
+                    skipped.append((number, entry.id, unloadable))
                     continue
                 entries.append(text)
+                ids.append(entry.id)
                 used += line_cost(text)
                 continue
             if notes_size <= budget:  # after the end marker
@@ -144,7 +158,7 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
         warnings.append(f"{rel}: {BEGIN} has no matching {END}")
     if state in ("before", "plain"):
         return StreamedIndex(False, [], notes, False, warnings)
-    return StreamedIndex(True, entries, notes, truncated, warnings)
+    return StreamedIndex(True, entries, notes, truncated, warnings, ids, skipped, cut)
 
 
 def _notes_after_end_marker(handle: BinaryIO, budget: int) -> list[str]:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 
-from chord_git.support.dataclass_lazy import dataclass, field
+from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.memory import index_stream, loadable, paths
 from chord_git.memory.index_file import index_chars
 
@@ -39,6 +39,11 @@ class Summary:
     truncated: bool
     loaded: bool
     warnings: tuple[str, ...] = ()
+    # For the injection manifest (``memory/injection.py``): see ``index_stream.StreamedIndex``.
+    shown_ids: tuple[str, ...] = ()
+    skipped: tuple[tuple[int, str | None, str], ...] = ()
+    cut: tuple[int, str] | None = None
+    managed: bool = False  # MEMORY.md has a usable managed section (else it loads as plain text)
 
 
 def _take(text: str, room: int) -> str:
@@ -55,19 +60,25 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md",
     ``deadline``: see ``index_stream.read``.
     Returns (content, entries shown, truncated, warnings).
     """
+    content, truncated, read = _compose(path, budget, rel, verdicts, deadline=deadline)
+    return content, len(read.entries), truncated, read.warnings
+
+
+def _compose(path: Path, budget: int, rel: str, verdicts: loadable.Verdicts | None, *,
+             deadline: float | None) -> tuple[str, bool, index_stream.StreamedIndex]:
     read = index_stream.read(path, budget, rel, verdicts, deadline=deadline)
     notes = read.notes
     if not read.section:
         note_text = "\n".join(notes).strip("\n")
         content = _take(note_text, budget) if note_text.strip() else ""
-        return content, 0, len(note_text) > budget, read.warnings
+        return content, len(note_text) > budget, read
     content = "\n".join(read.entries)
     room = budget - index_chars(read.entries)
     hand = "\n".join(line for line in notes if line.strip()).strip()
     substantive = any(line.strip() and not line.lstrip().startswith("#") for line in notes)
     if substantive and not read.truncated and room > 40:
         content = (content + "\n\n" if content else "") + _take(hand, room - 2)
-    return content, len(read.entries), read.truncated, read.warnings
+    return content, read.truncated, read
 
 
 def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = "MEMORY.md",
@@ -77,7 +88,7 @@ def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = 
     notice = EXTRACTION_NOTICE if extraction_enabled else ""
     try:
         verdicts = loadable.Verdicts(memory_md.parent, cache)
-        content, shown, truncated, warnings = read_index_text(memory_md, budget, rel, verdicts, deadline=deadline)
+        content, truncated, read = _compose(memory_md, budget, rel, verdicts, deadline=deadline)
         verdicts.save()
     except FileNotFoundError:
         return Summary(text=notice, entries_shown=0, truncated=False, loaded=False)
@@ -87,15 +98,17 @@ def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = 
     except OSError as exc:
         return Summary(text=notice, entries_shown=0, truncated=False, loaded=False,
                        warnings=(f"{rel}: cannot read: {exc.strerror}",))
+    warnings, shown = tuple(read.warnings), len(read.entries)
+    found = Summary(text=notice, entries_shown=0, truncated=False, loaded=False, warnings=warnings,
+                    shown_ids=tuple(read.ids), skipped=tuple(read.skipped), cut=read.cut, managed=read.section)
     if not content.strip():
-        return Summary(text=notice, entries_shown=0, truncated=False, loaded=False, warnings=tuple(warnings))
+        return found
     parts = [MEMORY_DISCIPLINE, "", content]
     if truncated:
         parts += ["", TRUNCATION_NOTE]
     if notice:
         parts += ["", notice]
-    return Summary(text="\n".join(parts), entries_shown=shown, truncated=truncated, loaded=True,
-                   warnings=tuple(warnings))
+    return replace(found, text="\n".join(parts), entries_shown=shown, truncated=truncated, loaded=True)
 
 
 class RefreshEvent(str, Enum):

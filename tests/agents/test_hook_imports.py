@@ -14,7 +14,7 @@ import pytest
 from testing.gitutil import cli_env
 from tests.agents.conftest import configure, event
 
-HEAVY = ("openai", "pydantic", "pygit2", "detect_secrets", "httpx2", "rich")
+HEAVY = ("openai", "pydantic", "pygit2", "detect_secrets", "httpx2", "rich", "mcp", "anyio", "chord_git.mcp")
 PROBE = (
     "import sys\n"
     "from chord_git.main import main\n"
@@ -52,6 +52,15 @@ def test_plugin_host_events_load_no_heavy_library(memory_repo: Path, host: str, 
 def test_statusline_loads_no_heavy_library(memory_repo: Path) -> None:
     configure(None)
     assert loaded(["agent", "statusline"], {"workspace": {"current_dir": str(memory_repo)}}, memory_repo) == []
+
+
+def test_the_probe_sees_the_mcp_sdk_where_it_is_used(memory_repo: Path) -> None:
+    """Control for the pin above: the server's module does load the SDK, and the probe notices."""
+    probe = ("import sys\nimport chord_git.mcp.server as s\nfrom chord_git.memory.project import discover\n"
+             "s.build(discover())\nprint('mcp' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=cli_env(),
+                          cwd=memory_repo, timeout=60)
+    assert done.stdout.strip() == "True", done.stderr
 
 
 def test_the_probe_sees_a_heavy_import(memory_repo: Path) -> None:
