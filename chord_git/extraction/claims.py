@@ -187,12 +187,16 @@ def distinctive(text: str) -> frozenset[str]:
     """What a text says of its own: content words (stemmed) and CJK bigrams outside the stop and
     filler lists, numbers, code spans and paths as written (folded)."""
     folded = fold(text)
-    out = {w for w in content_words(text) if w not in FILLER and w not in CONFIRMATIONS}
-    for run in _cjk_content(text).split():
+    # A code span or a path counts once, as written, not once more per word inside it.
+    spans = [m.group(1).strip() for m in _CODE_SPAN.finditer(folded)]
+    rest = _CODE_SPAN.sub(" ", folded)
+    spans += [m.group().strip(".") for m in _PATHISH.finditer(rest)]
+    rest = _PATHISH.sub(" ", rest)
+    out = {w for w in content_words(rest) if w not in FILLER and w not in CONFIRMATIONS}
+    for run in _cjk_content(rest).split():
         out.update(run[i:i + 2] for i in range(len(run) - 1))
-    out.update(m.group(1).strip() for m in _CODE_SPAN.finditer(folded))
-    out.update(m.group() for m in _NUMBER.finditer(folded))
-    out.update(m.group().strip(".") for m in _PATHISH.finditer(folded))
+    out.update(spans)
+    out.update(m.group() for m in _NUMBER.finditer(rest))
     return frozenset(t for t in out if t)
 
 
