@@ -149,7 +149,7 @@ comes up like also well still yes ok okay thank thanks memory memories
 _CJK_FILLER = sorted("""
 重要 非常 十分 总是 一直 始终 永远 记住 注意 以后 将来 今后 后续 项目 会话 有用 有帮助 这样 这个 那个 这些 那些
 时候 情况 相同 同样 遵守 遵循 规则 一致 确保 一定 务必 需要 应该 必须 做 用 要 的 了 是 在 和 与 很 也 都 就 会
-好 请 把 让 对 个 种 次 时 其 此 该 之 等
+好 请 把 让 对 个 种 次 时 其 此 该 之 等 即可 可以 照做
 """.split(), key=len, reverse=True)
 # Why-keep-it and how-to-apply need this much: content words, or CJK characters, beyond fillers.
 MIN_SUBSTANCE_WORDS = 1
@@ -346,11 +346,19 @@ def adopts(user_text: str) -> bool:
     return bool(_ADOPTION.match(fold(user_text).strip()))
 
 
+# An assistant turn that proposes or offers something, rather than reporting what it found.
+_PROPOSAL = re.compile(
+    r"\b(?:i\s+(?:suggest|propose|recommend|could|can|would)|we\s+could|how\s+about|want\s+me\s+to|shall\s+i"
+    r"|should\s+i|do\s+you\s+want|would\s+you\s+like|let\s+me)\b|[?？]\s*$"
+    r"|建议|我可以|要不要|要我|需要吗|要加吗|要改吗|要吗|好吗|是否需要")
+
+
 def adopted(claim: frozenset[str], turns: Sequence[tuple[str, str]]) -> bool:
     """The user adopted an assistant proposal carrying the claim: a user turn that agrees comes
-    right after an assistant turn that carries most of the claim's content."""
+    right after an assistant turn that proposes something and carries the claim's content."""
     for before, after in zip(turns, turns[1:]):
-        if before[0] == "assistant" and after[0] == "user" and adopts(after[1]):
+        if before[0] == "assistant" and after[0] == "user" and adopts(after[1]) \
+                and _PROPOSAL.search(fold(before[1])):
             if claim and len(carried(claim, [before[1], after[1]])) >= USER_SHARE * len(claim):
                 return True
     return False
