@@ -90,8 +90,18 @@ def is_substantive(evidence: str) -> bool:
     return words >= MIN_WORDS or cjk >= MIN_CJK or words + cjk / 2 >= MIN_WORDS
 
 
-def content_words(text: str) -> set[str]:
-    return {_stem(w) for w in _words(text) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())}
+def content_words(text: str, stems: dict[str, str] | None = None) -> set[str]:
+    """Stemmed words outside the stop list; ``stems`` memoizes stems over many texts (one audit)."""
+    words = [w for w in _words(text) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
+    if stems is None:
+        return {_stem(w) for w in words}
+    out = set()
+    for word in words:
+        stem = stems.get(word)
+        if stem is None:
+            stem = stems[word] = _stem(word)
+        out.add(stem)
+    return out
 
 
 def cjk_bigrams(text: str) -> set[str]:
@@ -183,7 +193,7 @@ def _cjk_content(text: str) -> str:
     return " ".join(runs)
 
 
-def distinctive(text: str) -> frozenset[str]:
+def distinctive(text: str, stems: dict[str, str] | None = None) -> frozenset[str]:
     """What a text says of its own: content words (stemmed) and CJK bigrams outside the stop and
     filler lists, numbers, code spans and paths as written (folded)."""
     folded = fold(text)
@@ -192,8 +202,8 @@ def distinctive(text: str) -> frozenset[str]:
     rest = _CODE_SPAN.sub(" ", folded)
     spans += [m.group().strip(".") for m in _PATHISH.finditer(rest)]
     rest = _PATHISH.sub(" ", rest)
-    out = {w for w in content_words(rest) if w not in FILLER and w not in CONFIRMATIONS}
-    for run in _cjk_content(rest).split():
+    out = {w for w in content_words(rest, stems) if w not in FILLER and w not in CONFIRMATIONS}
+    for run in _cjk_content(rest).split() if _CJK.search(rest) else ():
         out.update(run[i:i + 2] for i in range(len(run) - 1))
     out.update(spans)
     out.update(m.group() for m in _NUMBER.finditer(rest))
@@ -247,11 +257,16 @@ def grounding(statement: str, summary: str, user_texts: Sequence[str], assistant
 
 def support_share(evidence: str, statement: str, summary: str = "") -> float:
     """The best share of the statement's or the summary's distinctive content the evidence carries."""
-    said = distinctive(evidence)
+    return support_of(evidence, distinctive(evidence), (distinctive(statement), distinctive(summary)))
+
+
+def support_of(evidence: str, said: frozenset[str], claim_sets: Iterable[frozenset[str]]) -> float:
+    """``support_share`` from distinctive content computed already (``said`` is the evidence's)."""
+    folded = fold(evidence)
     best = 0.0
-    for claim in (distinctive(statement), distinctive(summary)):
+    for claim in claim_sets:
         if claim:
-            shared = carried(claim, [evidence]) | (claim & said)
+            shared = (claim & said) | frozenset(t for t in claim - said if len(t) > 3 and t in folded)
             share = len(shared) / len(claim)
             # One shared item is support only when it is half the claim ("pnpm" of "use pnpm, never npm").
             if len(shared) >= 2 or share >= 0.5:
@@ -305,8 +320,16 @@ def _context(evidence: str, user_texts: Iterable[str]) -> tuple[str, str] | None
     return None
 
 
+# Every alternative of _NEGATION holds one of these: texts without any skip the regex (fast path).
+_NEGATION_MARKERS = ("not", "n't", "never", "no", "avoid", "stop", "without", "nor", "forbid", "ban", "disallow",
+                     "instead", "rather", "except", "不", "别", "勿", "禁止", "避免", "没有", "停止")
+
+
 def negated(text: str) -> bool:
-    return bool(_NEGATION.search(fold(text)))
+    folded = fold(text)
+    if not any(marker in folded for marker in _NEGATION_MARKERS):
+        return False
+    return bool(_NEGATION.search(folded))
 
 
 def _negates_claim(span: str, claim: frozenset[str]) -> bool:
