@@ -303,9 +303,15 @@ def _contradiction(a: _Facts, b: _Facts) -> str | None:
     """Why ``a`` and ``b`` give opposite instructions on one subject, or None. Same subject: what
     is left of each once the objects of the instructions are set aside is mostly shared."""
     objects = a.use | b.use | a.never | b.never
-    subject = (a.tokens & b.tokens) - objects
-    larger = max(len(a.tokens - objects), len(b.tokens - objects)) or 1
-    if not subject or len(subject) / larger < SAME_SUBJECT:
+    subject = frozenset[str]()
+    # The summaries (the one-line conclusions) first, then everything each entry says.
+    for mine, theirs in ((a.summary, b.summary), (a.tokens, b.tokens)):
+        shared = (mine & theirs) - objects
+        larger = max(len(mine - objects), len(theirs - objects)) or 1
+        if shared and len(shared) / larger >= SAME_SUBJECT:
+            subject = shared
+            break
+    if not subject:
         return None
     about = ", ".join(sorted(subject)[:3])
     clash = (a.use & b.never) | (b.use & a.never)
