@@ -212,3 +212,22 @@ def test_a_contentless_why_or_how_is_not_written(repo: Path, fake_openai: FakeOp
                     how_to_apply=how)
     report = _extract(repo, fake_openai, [user(said), assistant("ok")], padded)
     assert report.written == () and report.dropped == {"no-why-or-how": 1}
+
+
+def test_a_replacement_the_evidence_does_not_state_keeps_both_and_review_shows_the_pair(
+        repo: Path, fake_openai: FakeOpenAI) -> None:
+    from chord_git.commands.review import review
+    from testing.commands import run
+
+    _user_entry(repo)
+    said = "npm works for the docs site, so JS dependencies move to npm."
+    npm = record("Use npm for JS dependencies.", "JS dependencies move to npm while the docs site builds.",
+                 "npm works for the docs site", supersedes=PNPM_ID, why="The docs site build needs npm.",
+                 how_to_apply="Install the docs site's dependencies with npm.")
+    report = _extract(repo, fake_openai, [user(said), assistant("Switching the docs site to npm.")], npm)
+    assert len(report.written) == 1 and report.replaced == {}
+    assert report.adjusted.get("supersedes-kept-both") == 1
+    assert _index_ids(repo) == [report.written[0], PNPM_ID]  # both stay, the new one on top
+    listing = run(review, repo, action="list").stdout
+    assert f"audit: contradiction: contradicts {PNPM_ID}" in listing
+    assert f"suggested: git memory review forget {report.written[0]}" not in listing  # the user decides
