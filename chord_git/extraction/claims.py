@@ -217,14 +217,29 @@ def has_substance(text: str) -> bool:
     return words >= MIN_SUBSTANCE_WORDS or cjk >= MIN_SUBSTANCE_CJK or words + cjk / 2 >= MIN_SUBSTANCE_WORDS
 
 
-def carried(tokens: frozenset[str], texts: Iterable[str]) -> frozenset[str]:
-    """The tokens some of ``texts`` carry (as distinctive content, or verbatim for spans)."""
-    pool: set[str] = set()
+@dataclass(frozen=True)
+class Pool:
+    """What some texts carry, computed once: their distinctive content and their folded text."""
+
+    tokens: frozenset[str]
+    folded: tuple[str, ...]
+
+    def carried(self, tokens: frozenset[str]) -> frozenset[str]:
+        return frozenset(t for t in tokens if t in self.tokens or (len(t) > 3 and any(t in f for f in self.folded)))
+
+
+def pool(texts: Iterable[str]) -> Pool:
+    tokens: set[str] = set()
     folded: list[str] = []
     for text in texts:
-        pool |= distinctive(text)
+        tokens |= distinctive(text)
         folded.append(fold(text))
-    return frozenset(t for t in tokens if t in pool or (len(t) > 3 and any(t in f for f in folded)))
+    return Pool(frozenset(tokens), tuple(folded))
+
+
+def carried(tokens: frozenset[str], texts: Iterable[str]) -> frozenset[str]:
+    """The tokens some of ``texts`` carry (as distinctive content, or verbatim for spans)."""
+    return pool(texts).carried(tokens)
 
 
 @dataclass(frozen=True)
@@ -248,11 +263,14 @@ class Grounding:
         return self.user_share >= USER_SHARE and len(self.assistant_only) <= ASSISTANT_WEIGHT * len(self.by_user)
 
 
-def grounding(statement: str, summary: str, user_texts: Sequence[str], assistant_texts: Sequence[str]) -> Grounding:
+def grounding(statement: str, summary: str, user_texts: Sequence[str] | Pool,
+              assistant_texts: Sequence[str] | Pool) -> Grounding:
+    """``user_texts`` and ``assistant_texts`` may be pools computed once for a whole reply."""
+    users = user_texts if isinstance(user_texts, Pool) else pool(user_texts)
+    others = assistant_texts if isinstance(assistant_texts, Pool) else pool(assistant_texts)
     claim = distinctive(statement) | distinctive(summary)
-    by_user = carried(claim, user_texts)
-    assistant = carried(claim - by_user, assistant_texts)
-    return Grounding(claim, by_user, assistant)
+    by_user = users.carried(claim)
+    return Grounding(claim, by_user, others.carried(claim - by_user))
 
 
 def support_share(evidence: str, statement: str, summary: str = "") -> float:
@@ -392,22 +410,33 @@ def conclusion_key(text: str) -> str:
     return " ".join(_ANY_WORD.findall(fold(text)))
 
 
-def restates(text: str, reference: Iterable[str]) -> bool:
+@dataclass(frozen=True)
+class Conclusion:
+    """A conclusion as ``restates`` compares it, computed once."""
+
+    key: str
+    tokens: frozenset[str]
+    negated: bool
+
+
+def conclusion(text: str) -> Conclusion:
+    return Conclusion(conclusion_key(text), distinctive(text), negated(text))
+
+
+def restates(text: str, reference: Iterable[str | Conclusion]) -> bool:
     """``text`` says what one of ``reference`` already says: the same words after normalisation,
     contained in it, or the same distinctive content (at least three items)."""
-    key = conclusion_key(text)
-    mine = distinctive(text)
-    if not key:
+    mine = conclusion(text)
+    if not mine.key:
         return False
-    for other in reference:
-        theirs = conclusion_key(other)
-        if not theirs:
+    for item in reference:
+        other = item if isinstance(item, Conclusion) else conclusion(item)
+        if not other.key:
             continue
-        if key == theirs or (len(key) >= 16 and key in theirs):
+        if mine.key == other.key or (len(mine.key) >= 16 and mine.key in other.key):
             return True
-        other_tokens = distinctive(other)
-        if len(mine) >= 3 and mine <= other_tokens and len(mine) >= 0.75 * len(other_tokens) \
-                and negated(text) == negated(other):
+        if len(mine.tokens) >= 3 and mine.tokens <= other.tokens and len(mine.tokens) >= 0.75 * len(other.tokens) \
+                and mine.negated == other.negated:
             return True
     return False
 

@@ -238,11 +238,30 @@ class Conversation:
         return claims.agents_md_lines(self.agents_md)
 
 
+@dataclass
+class _Computed:
+    """What every candidate of one reply is compared with, computed once for the reply (a
+    conversation of 60,000 characters and an index of 10,000 entries are read once, not per
+    candidate)."""
+
+    users: claims.Pool
+    others: claims.Pool
+    agents: list[claims.Conclusion]
+    existing: dict[str, list[claims.Conclusion]] | None = None  # lazily: only a candidate that gets that far
+
+    def conclusions(self, existing: ExistingMemory, skip: str | None) -> list[claims.Conclusion]:
+        if self.existing is None:
+            self.existing = {rid: [claims.conclusion(t) for t in texts] for rid, texts in existing.conclusions.items()}
+        return [c for rid, items in self.existing.items() if rid != skip for c in items]
+
+
 def check(candidates: Sequence[CandidateRecord], user_texts: Sequence[str],
           existing: ExistingMemory, *, turns: Sequence[tuple[str, str]] = (), agents_md: str = "") -> GuardResult:
     """Run every guard over the reply's records; ``user_texts`` are the user messages as sent,
     ``turns`` the whole conversation as sent (role, text) and ``agents_md`` the AGENTS.md copy."""
     conversation = Conversation(tuple(user_texts), tuple(turns), agents_md)
+    computed = _Computed(claims.pool(conversation.user_texts), claims.pool(conversation.other_texts),
+                         [claims.conclusion(t) for t in conversation.agents_statements] if agents_md else [])
     folded_users = [records.normalize_text(text) for text in user_texts]
     stripped = [_strip(c) for c in candidates]
     secrets = secret_positions(stripped)
@@ -257,7 +276,7 @@ def check(candidates: Sequence[CandidateRecord], user_texts: Sequence[str],
         if position >= MAX_RECORDS_PER_REPLY:
             dropped.append(Dropped(position, "too-many-records"))
             continue
-        seen = _Seen(seen_texts, seen_raw, revised)
+        seen = _Seen(seen_texts, seen_raw, revised, computed)
         reason, candidate = _judge(position, candidate, folded_users, conversation, existing, secrets, seen, adjusted)
         if reason is not None:
             dropped.append(Dropped(position, reason))
@@ -275,6 +294,7 @@ class _Seen:
     texts: set[str]  # normalized conclusions kept earlier in this reply
     raw: list[str]  # the same as written
     revised: set[str]  # record ids revised earlier in this reply
+    computed: _Computed
 
 
 def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], conversation: Conversation,
@@ -292,8 +312,7 @@ def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], c
         return "secret", candidate
     if candidate.source == "user" and not _evidence_found(candidate.evidence or "", folded_users):
         return "evidence-not-found", candidate
-    grounding = claims.grounding(candidate.statement, candidate.summary, conversation.user_texts,
-                                 conversation.other_texts)
+    grounding = claims.grounding(candidate.statement, candidate.summary, seen.computed.users, seen.computed.others)
     if candidate.source == "user" and not grounding.grounded:
         # What the user's turns do not carry is not the user's, whatever the label says (R20).
         adjusted["source-assistant"] += 1
@@ -312,13 +331,13 @@ def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], c
     if pattern is not None:
         return pattern, candidate
     conclusion = (candidate.summary, candidate.statement)
-    if conversation.agents_md and any(claims.restates(text, conversation.agents_statements) for text in conclusion):
+    if seen.computed.agents and any(claims.restates(text, seen.computed.agents) for text in conclusion):
         return "in-agents-md", candidate
     summary, statement = records.normalize_text(candidate.summary), records.normalize_text(candidate.statement)
     if {summary, statement} & (existing.texts | seen.texts):
         return "duplicate", candidate
-    others = [text for rid, texts in existing.conclusions.items() if rid != candidate.supersedes for text in texts]
-    if any(claims.restates(text, [*others, *seen.raw]) for text in conclusion):
+    others = [*seen.computed.conclusions(existing, candidate.supersedes), *map(claims.conclusion, seen.raw)]
+    if any(claims.restates(text, others) for text in conclusion):
         return "duplicate", candidate
     target = candidate.supersedes
     if target is not None:
