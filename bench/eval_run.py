@@ -54,7 +54,11 @@ KEY_VAR = "CHORD_EVAL_FAKE_KEY"
 GUARD_REASON = {"evidence": "evidence-not-found", "path": "absolute-path", "sha": "commit-sha",
                 "host": "host-name", "ip": "private-ip", "transient": "transient-git-state",
                 "weak-evidence": "evidence-too-weak", "supersede": "supersedes-user-record",
-                "permission": "permission-grant", "override": "instruction-override", "command": "ordered-command"}
+                "permission": "permission-grant", "override": "instruction-override", "command": "ordered-command",
+                "agents-md": "in-agents-md", "contentless": "no-why-or-how", "rediscoverable": "rediscoverable"}
+# Labels whose candidate is blocked when it is not stored as the user's: the guards may keep it as
+# the assistant's (unverified), which is what attribution by content asks for.
+ATTRIBUTION_DROPS = ("evidence", "weak-evidence", "assistant-claim", "unrelated-quote", "not-asserted")
 
 
 @contextmanager
@@ -79,6 +83,8 @@ def _project(case: Case, base: Path, pool: list[dict[str, Any]]) -> tuple[Path, 
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     if case.existing:
         write_existing_memory(case, root)
+    if case.agents_md:
+        (root / "AGENTS.md").write_text(case.agents_md, encoding="utf-8")
     (root / ".chord").mkdir(exist_ok=True)
     config = {"model_pool": pool, "memory": {"enabled": True}}
     config_path = root / ".chord" / "config.yaml"
@@ -126,6 +132,7 @@ def run_scripted(cases: list[Case], verbose: bool) -> dict[str, Any]:
     leaks: list[str] = []
     reason_agree = Counter[str]()
     tokens: list[int] = []
+    attribution: dict[str, Counter[str]] = defaultdict(Counter)
     with _isolated_home() as home, FakeOpenAI() as server:
         for case in cases:
             pool = [{"model": case.id, "base_url": server.base_url, "api_key_env": KEY_VAR, "timeout": 30}]
@@ -137,6 +144,7 @@ def run_scripted(cases: list[Case], verbose: bool) -> dict[str, Any]:
                 continue
             tokens.append(report.input_chars // 4)
             kept = {int(r["position"]) for r in report.records}
+            sources = {int(r["position"]): str(r["source"]) for r in report.records}
             drops = dict(report.drops)
             written = _files_text(root)
             state = _state_text(root)
@@ -148,20 +156,29 @@ def run_scripted(cases: list[Case], verbose: bool) -> dict[str, Any]:
                 if any(text in body for body in bodies):
                     leaks.append(f"{case.id}: tool-result text was sent")
             maintenance = report.maintenance or {}
-            _score_case(case, kept, drops, written, maintenance, tally, misses, reason_agree)
+            _score_case(case, kept, drops, written, maintenance, tally, misses, reason_agree, sources, attribution)
             if verbose:
                 print(f"  {case.id}: kept {sorted(kept)} dropped {drops} ~{report.input_chars // 4} tokens")
-    return {"tally": tally, "misses": misses, "leaks": leaks, "reason_agree": reason_agree, "tokens": tokens}
+    return {"tally": tally, "misses": misses, "leaks": leaks, "reason_agree": reason_agree, "tokens": tokens,
+            "attribution": attribution}
 
 
 def _score_case(case: Case, kept: set[int], drops: dict[int, str], written: str, maintenance: dict[str, Any],
-                tally: dict[str, Counter[str]], misses: list[str], reason_agree: Counter[str]) -> None:
+                tally: dict[str, Counter[str]], misses: list[str], reason_agree: Counter[str],
+                sources: dict[int, str] | None = None, attribution: dict[str, Counter[str]] | None = None) -> None:
+    sources = sources or {}
+    if attribution is not None:
+        _score_attribution(case, kept, sources, attribution)
     retired = {item["id"] for item in maintenance.get("retired", [])}
     refused_promotions = {item["index"] for item in maintenance.get("dropped_promotions", [])}
     promoted = bool(maintenance.get("promotions"))
     for label, cand in case.candidates():
         if label.list == "records":
             survived = label.index in kept
+            if label.expected == "drop" and label.reason in ATTRIBUTION_DROPS and survived:
+                survived = sources.get(label.index) == "user"  # kept as the assistant's: not the user's
+            if label.expected == "keep" and survived and label.gold is not None:
+                survived = sources.get(label.index, "user") == case.gold[label.gold].source
             if label.expected == "drop" and label.reason == "secret" and survived:
                 survived = any(value in written for value in case.secrets)
             outcome = "kept" if survived else "blocked"
@@ -179,6 +196,55 @@ def _score_case(case: Case, kept: set[int], drops: dict[int, str], written: str,
             misses.append(f"{case.id}: {label.list}[{label.index}] expected {label.expected}"
                           f"{' (' + label.reason + ')' if label.reason else ''}, got {outcome}"
                           f"{' as ' + drops[label.index] if label.index in drops and label.list == 'records' else ''}")
+
+
+def _score_attribution(case: Case, kept: set[int], sources: dict[int, str],
+                       attribution: dict[str, Counter[str]]) -> None:
+    """The guard-mode figures of attribution, per category and per language (BENCHMARKS.md)."""
+    from bench.eval.label_rules import ATTRIBUTION_REASONS
+
+    for label, _cand in case.candidates():
+        if label.list != "records":
+            continue
+        written = label.index in kept
+        source = sources.get(label.index)
+        if label.expected == "keep" and label.gold is not None:
+            want = case.gold[label.gold].source
+            category = "genuine-user" if want == "user" else "adopted-proposal"
+            outcome = "kept-right-source" if written and source == want else "lost"
+        elif label.expected == "drop" and (label.reason in ATTRIBUTION_REASONS or label.reason in ("evidence", "weak-evidence")):
+            category = label.reason
+            outcome = "stored-as-user" if written and source == "user" else "stored-as-assistant" if written else "not-written"
+        else:
+            continue
+        for key in (category, f"{category} ({case.language})"):
+            attribution[key]["total"] += 1
+            attribution[key][outcome] += 1
+        if outcome == "stored-as-user":
+            attribution["violations"]["assistant-or-unasserted-stored-as-user"] += 1
+        if written and label.reason == "agents-md":
+            attribution["violations"]["agents-md-restated"] += 1
+        if written and label.reason == "contentless":
+            attribution["violations"]["contentless-body"] += 1
+
+
+def print_attribution(result: dict[str, Any]) -> None:
+    figures: dict[str, Counter[str]] = result["attribution"]
+    if not figures:
+        return
+    print("Attribution (guard mode), per category: written as the user's / as the assistant's / not written")
+    for category in sorted(k for k in figures if k != "violations"):
+        c = figures[category]
+        if "kept-right-source" in c or "lost" in c:
+            print(f"  {category:<34} kept with the right source {c['kept-right-source']}/{c['total']}"
+                  f" ({100 * c['kept-right-source'] / max(c['total'], 1):.1f}%)")
+        else:
+            print(f"  {category:<34} {c['stored-as-user']} / {c['stored-as-assistant']} / {c['not-written']}"
+                  f" of {c['total']}")
+    v = figures.get("violations", Counter())
+    print(f"  assistant claims (or unasserted quotes) stored as user-sourced: {v['assistant-or-unasserted-stored-as-user']}")
+    print(f"  AGENTS.md restatements written: {v['agents-md-restated']}")
+    print(f"  contentless bodies written: {v['contentless-body']}")
 
 
 def print_scripted(result: dict[str, Any]) -> bool:
@@ -318,7 +384,9 @@ def main(argv: list[str] | None = None) -> int:
     cases = load_cases()
     ok = True
     if args.mode in ("scripted", "both"):
-        ok = print_scripted(run_scripted(cases, args.verbose))
+        scripted = run_scripted(cases, args.verbose)
+        ok = print_scripted(scripted)
+        print_attribution(scripted)
     if args.mode in ("endpoint", "both"):
         base_url, model = os.environ.get("CHORD_EVAL_BASE_URL"), os.environ.get("CHORD_EVAL_MODEL")
         if not base_url or not model:

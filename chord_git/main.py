@@ -160,6 +160,13 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p = sub.add_parser("trust", help="trust this project's .chord/config.yaml as it is now (models, endpoints)")
     p.add_argument("--revoke", action="store_true", help="forget the trust given to this project's config")
 
+    p = sub.add_parser("audit", help="can the memory be believed? evidence, duplicates, contradictions, staleness")
+    p.add_argument("--format", dest="audit_format", choices=("text", "json", "markdown"), default="text",
+                   help="report format (default: text; markdown for a pull request)")
+    p.add_argument("--json", dest="audit_json", action="store_true", help="the same as --format json")
+    p.add_argument("--model", dest="audit_model", action="store_true",
+                   help="add a model-judged pass through the model pool (trusted config only), marked as such")
+
     p = sub.add_parser("forget", help="remove an entry's index line; its record becomes an orphan")
     _ids(p.add_argument("id", help="the record id of the index entry (or a unique prefix)"), "entry")
 
@@ -313,6 +320,10 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
             raise UsageError("git memory check: --staged reads the index; give no PATHs with it")
         return check(project, out, paths=args.paths or None, fmt=args.format, staged=args.staged,
                      output=args.output, quiet=args.quiet)
+    if args.command == "audit":
+        from chord_git.commands.audit import audit
+        return audit(project, cfg, out, fmt="json" if args.audit_json else args.audit_format,
+                     use_model=args.audit_model)
     if args.command == "forget":
         from chord_git.commands.forget import forget
         return forget(project, args.id, out)
@@ -348,7 +359,8 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
 
 def _sends_to_model(args: argparse.Namespace | SimpleNamespace) -> bool:
     """Commands that call the model pool with session text: they refuse to run on a refused config."""
-    return args.command in ("extract", "curate") or (args.command == "queue" and args.queue_action == "retry")
+    return args.command in ("extract", "curate") or (args.command == "queue" and args.queue_action == "retry") \
+        or (args.command == "audit" and bool(getattr(args, "audit_model", False)))
 
 
 def _runs_host_hook(argv: Sequence[str]) -> bool:

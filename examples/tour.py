@@ -68,6 +68,28 @@ def scratch_env(scratch: Path) -> dict[str, str]:
     return env
 
 
+OLD_ENTRIES = (
+    ("20261120-use-npm-5c0d", "preference", "Use npm for JS dependencies.", "JS dependencies are installed with npm.",
+     "The assistant saw npm in an old script.", "Run npm install before the build."),
+    ("20261121-retry-config-7e21", "fact", "Uploader retries are configured in `uploader/retry.yaml`.",
+     "The uploader reads its retry limits from `uploader/retry.yaml`.",
+     "The assistant found the file while fixing a test.", "Change the retry limits in that file."),
+)
+
+
+def left_behind(project: Path) -> None:
+    """Entries an older session wrote (the assistant's, unverified): an npm rule and a removed file."""
+    lines = []
+    for rid, kind, summary, statement, why, how in OLD_ENTRIES:
+        (project / ".chord/memory/records" / f"{rid}.md").write_text(
+            f'---\nid: {rid}\ntype: {kind}\nsource: assistant\nstatus: unverified\nsummary: "{summary}"\n'
+            f'statement: "{statement}"\nevidence: null\ncreated: 2026-11-20\nsession: old\nsupersedes: null\n---\n\n'
+            f"## Conclusion\n\n{statement}\n\n## Why keep it\n\n{why}\n\n## How to apply\n\n{how}\n")
+        lines.append(f"- [{kind}] {summary} ([{rid}](.chord/memory/records/{rid}.md))\n")
+    index = project / "MEMORY.md"
+    index.write_text(index.read_text().replace("<!-- chord:memory:end -->", "".join(lines) + "<!-- chord:memory:end -->"))
+
+
 def start_model() -> tuple[subprocess.Popen[str], str]:
     """The scripted OpenAI-compatible server on a free loopback port, and its base URL."""
     server = subprocess.Popen([sys.executable, "-m", "testing.fake_openai", "--script", str(MODEL_SCRIPT)],
@@ -136,6 +158,14 @@ def main() -> int:
         show(["git", "memory", "review", "list"], project, env)
         note("accept one with `git memory review accept ID` (it appends the text to AGENTS.md), "
              "or go through everything with `git memory review`")
+
+        heading("5. audit: can this memory be believed?")
+        left_behind(project)
+        note("two entries an older session left behind were added to the scratch copy: an npm rule "
+             "the assistant wrote, and a file that has since been removed")
+        show(["git", "memory", "audit"], project, env)
+        note("read-only and mechanical: `--format markdown` gives the same report for a pull request, "
+             "`--json` for scripts; `git memory review` offers to forget what the audit flags")
     finally:
         server.terminate()
         server.wait()

@@ -34,6 +34,7 @@ class GoldItem:
     line: int  # 1-based line of the session file holding the user message quoted by ``evidence``
     supersedes: str | None = None
     note: str = ""
+    source: str = "user"  # who the stored record must name: "assistant" for an adopted proposal
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,11 @@ class Case:
     expected_retire: tuple[str, ...] = ()
     expected_promotions: tuple[dict[str, Any], ...] = ()
     secrets: tuple[str, ...] = ()  # every expanded secret value: canaries for leak checks
+    agents_md: str = ""  # the project's AGENTS.md during the run ("" = none)
+
+    @property
+    def assistant_messages(self) -> list[str]:
+        return [line["content"] for line in self.session_lines if _is_message(line, "assistant")]
 
     @property
     def user_messages(self) -> list[str]:
@@ -148,6 +154,7 @@ def load_case(case_id: str, root: Path | None = None) -> Case:
         expected_retire=tuple(gold_doc.get("retire") or ()),
         expected_promotions=tuple(_expand(gold_doc.get("promotions") or [], case_id)),
         secrets=secrets,
+        agents_md=str(gold_doc.get("agents_md") or ""),
     )
 
 

@@ -174,3 +174,47 @@ def strict_problems(
     if record.get("source") == "assistant" and record.get("status") != "unverified":
         problems.append("assistant-not-unverified")
     return problems
+
+
+# ---------------------------------------------------------------------------- attribution labels
+# Reasons of the generated adversarial cases (bench/eval/generate.py), each with its reference rule.
+ATTRIBUTION_REASONS = ("assistant-claim", "unrelated-quote", "agents-md", "contentless", "not-asserted",
+                       "rediscoverable")
+PADDING = frozenset(fold(t).casefold() for t in (
+    "Important.", "Always.", "Good to know.", "Keep it in mind.", "It matters.", "Follow this rule.",
+    "Useful for later sessions.", "Apply it whenever needed.", "很重要。", "总是这样做。", "需要记住。", "以后都要遵守。",
+    "有用。", "照做即可。", "非常重要。", "一定要遵守。"))
+NOT_ASSERTED = re.compile(r"\?|？|\bsays\b|说|\bif\b|如果|don't want|不希望|要不要", re.IGNORECASE)
+
+
+def _pieces(text: str) -> set[str]:
+    folded = fold(text).casefold()
+    return set(re.findall(r"[a-z0-9]{4,}", folded)) | {
+        folded[i:i + 2] for i in range(len(folded) - 1) if CJK.match(folded[i]) and CJK.match(folded[i + 1])}
+
+
+def attribution_reasons(record: Mapping[str, Any], user_messages: list[str], assistant_messages: list[str],
+                        agents_md: str) -> set[str]:
+    """Which attribution labels ``record`` deserves by the reference rules (reference only)."""
+    reasons: set[str] = set()
+    claim = _pieces(f"{record.get('summary')} {record.get('statement')}")
+    users = set().union(*(_pieces(m) for m in user_messages)) if user_messages else set()
+    assistants = set().union(*(_pieces(m) for m in assistant_messages)) if assistant_messages else set()
+    evidence = str(record.get("evidence") or "")
+    assistant_only = (claim & assistants) - users
+    if record.get("source") == "user" and len(assistant_only) >= 2 and len(assistant_only) > len(claim & users):
+        reasons.add("assistant-claim")
+    if record.get("source") == "user" and evidence and not shares_a_word(
+            evidence, f"{record.get('summary')} {record.get('statement')}"):
+        reasons.add("unrelated-quote")
+    if agents_md and any(normalized(str(record.get(k, ""))).rstrip(".。") in normalized(agents_md)
+                         for k in ("summary", "statement")):
+        reasons.add("agents-md")
+    if any(normalized(str(record.get(k, ""))) in PADDING for k in ("why", "how_to_apply")):
+        reasons.add("contentless")
+    holder = next((m for m in user_messages if evidence and fold(evidence) in fold(m)), None)
+    if record.get("source") == "user" and holder is not None and NOT_ASSERTED.search(holder):
+        reasons.add("not-asserted")
+    if record.get("source") == "assistant" and len(assistant_only) > len(claim & users):
+        reasons.add("rediscoverable")
+    return reasons

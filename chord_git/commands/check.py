@@ -29,7 +29,53 @@ def check(project: Project, out: Output, *, paths: list[str] | None = None, fmt:
     advice = commit_advice(findings, ignore_file=ignore_file_shown(tree))
     emit(out, findings, fmt, checked=result.count, noun=result.noun, uri_prefix=prefix, output=output,
          advice=advice)
+    if not staged and fmt == "text":
+        # R21's substance floor, as a warning: a hand-written record is the user's to word.
+        for warning in thin_sections(project, paths):
+            out.warn(warning)
     return 1 if result.findings else 0
+
+
+SECTIONS = ("Why keep it", "How to apply")
+
+
+def thin_sections(project: Project, paths: list[str] | None = None) -> list[str]:
+    """``path:line: section '## Why keep it' says nothing of its own`` for each record section that
+    holds text but no content word or CJK character beyond the filler list (``claims.has_substance``)."""
+    from chord_git.extraction.claims import has_substance
+    from chord_git.memory.project import RECORDS_DIR
+
+    folder = project.root / RECORDS_DIR
+    if paths:
+        files = [project.root / p for p in paths if p.replace("\\", "/").startswith(RECORDS_DIR + "/")]
+    else:
+        try:
+            files = sorted(folder.glob("*.md"))
+        except OSError:
+            return []
+    out = []
+    for path in files:
+        try:
+            if path.is_symlink() or path.stat().st_size > 64 * 1024:
+                continue
+            lines = path.read_text("utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        for name in SECTIONS:
+            try:
+                start = lines.index(f"## {name}")
+            except ValueError:
+                continue
+            body = []
+            for line in lines[start + 1:]:
+                if line.startswith("## "):
+                    break
+                body.append(line)
+            text = "\n".join(body).strip()
+            if text and not has_substance(text):
+                out.append(f"{project.relative(path)}:{start + 1}: section '## {name}' says nothing of "
+                           "its own (only filler words): say why the entry is worth keeping, and when to use it")
+    return out
 
 
 def ignore_file_shown(tree: Path, cwd: Path | None = None) -> str:

@@ -46,7 +46,10 @@ def _describe(item: items.ReviewItem) -> str:
     if item.kind == "entry":
         source = item.source or "record unreadable"
         stale = f"  STALE: {'; '.join(item.stale_reasons)}" if item.stale else ""
-        return f"  {item.position:>3}. {item.id}  ({source}){stale}\n       {item.summary}"
+        audit = "".join(f"\n       audit: {kind}: {message}" for kind, message, _action in item.audit)
+        offer = f"\n       suggested: git memory review forget {item.id}" if item.suggested == "forget" \
+            or item.stale else ""
+        return f"  {item.position:>3}. {item.id}  ({source}){stale}\n       {item.summary}{audit}{offer}"
     note = f"  [{item.reason}]" if item.reason else ""
     return f"  {item.id}  ({item.source or 'unreadable'})  {item.summary or ''}{note}".rstrip()
 

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
+
+from chord_git.support.dataclass_lazy import dataclass
 
 MIN_WORDS = 3
 MIN_CJK = 6
@@ -87,8 +90,18 @@ def is_substantive(evidence: str) -> bool:
     return words >= MIN_WORDS or cjk >= MIN_CJK or words + cjk / 2 >= MIN_WORDS
 
 
-def content_words(text: str) -> set[str]:
-    return {_stem(w) for w in _words(text) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())}
+def content_words(text: str, stems: dict[str, str] | None = None) -> set[str]:
+    """Stemmed words outside the stop list; ``stems`` memoizes stems over many texts (one audit)."""
+    words = [w for w in _words(text) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
+    if stems is None:
+        return {_stem(w) for w in words}
+    out = set()
+    for word in words:
+        stem = stems.get(word)
+        if stem is None:
+            stem = stems[word] = _stem(word)
+        out.add(stem)
+    return out
 
 
 def cjk_bigrams(text: str) -> set[str]:
@@ -127,3 +140,316 @@ def adds_nothing(text: str, statement: str, summary: str) -> bool:
     theirs = content_words(statement) | cjk_bigrams(statement)
     return bool(mine) and mine <= (theirs | content_words(summary) | cjk_bigrams(summary)) \
         and len(mine & theirs) >= max(3, int(0.7 * len(theirs)))
+
+
+# ---------------------------------------------------------------------------- attribution by content
+# Words that fill a sentence without saying anything of this project: a why or how made of these
+# alone ("Important.", "Always.", "Keep this in mind for later sessions.") adds nothing, and they
+# never count as a statement's distinctive content.
+FILLER = frozenset("""
+important importantly essential crucial critical key vital always usually generally typically often
+useful helpful good better best nice fine great remember remembered note noted notes keep kept mind
+later future session sessions project projects apply applies applied applying whenever needed need
+needs necessary relevant case cases situation situations same thing things stuff follow follows
+following followed rule rules consistent consistency consistently matter matters really actually
+basically simply otherwise again time times everything something anything make
+sure ensure properly correctly right way ways work works working worth know knows knowing come
+comes up like also well still yes ok okay thank thanks memory memories
+""".split())
+_CJK_FILLER = sorted("""
+重要 非常 十分 总是 一直 始终 永远 记住 注意 以后 将来 今后 后续 项目 会话 有用 有帮助 这样 这个 那个 这些 那些
+时候 情况 相同 同样 遵守 遵循 规则 一致 确保 一定 务必 需要 应该 必须 做 用 要 的 了 是 在 和 与 很 也 都 就 会
+好 请 把 让 对 个 种 次 时 其 此 该 之 等 即可 可以 照做
+""".split(), key=len, reverse=True)
+# Why-keep-it and how-to-apply need this much: content words, or CJK characters, beyond fillers.
+MIN_SUBSTANCE_WORDS = 1
+MIN_SUBSTANCE_CJK = 2
+# Attribution thresholds, tuned on bench/eval (see BENCHMARKS.md), not on a single case:
+# the least share of a claim's distinctive content the user's turns carry for source user (the
+# rest is the model's own wording, found in no turn) ...
+USER_SHARE = 0.25
+# ... and the share of it the evidence itself must carry (the best of statement and summary).
+SUPPORT_SHARE = 0.3
+# Content only the assistant's turns carry outweighs the user's beyond this ratio.
+ASSISTANT_WEIGHT = 0.5
+# An assistant lesson the user took part in: the user's turns carry at least this share.
+TOOK_PART_SHARE = 0.34
+
+_CODE_SPAN = re.compile(r"`([^`\n]{2,80})`")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w.])")
+_PATHISH = re.compile(r"(?<![\w./-])(?:[\w.-]+/)+[\w.-]+|(?<![\w/-])[\w-]+\.(?:md|py|ts|js|json|ya?ml|toml|lock|cfg|ini|sh)\b")
+
+
+def _cjk_content(text: str) -> str:
+    """CJK characters of ``text`` without filler phrases and confirmations, runs kept apart."""
+    runs = []
+    for run in _CJK_RUN.findall(fold(text)):
+        for phrase in _CJK_FILLER:
+            run = run.replace(phrase, " ")
+        for phrase in _CJK_CONFIRMATIONS:
+            if len(phrase) > 1:
+                run = run.replace(phrase, " ")
+        runs.extend(run.split())
+    return " ".join(runs)
+
+
+def distinctive(text: str, stems: dict[str, str] | None = None) -> frozenset[str]:
+    """What a text says of its own: content words (stemmed) and CJK bigrams outside the stop and
+    filler lists, numbers, code spans and paths as written (folded)."""
+    folded = fold(text)
+    # A code span or a path counts once, as written, not once more per word inside it.
+    spans = [m.group(1).strip() for m in _CODE_SPAN.finditer(folded)]
+    rest = _CODE_SPAN.sub(" ", folded)
+    spans += [m.group().strip(".") for m in _PATHISH.finditer(rest)]
+    rest = _PATHISH.sub(" ", rest)
+    out = {w for w in content_words(rest, stems) if w not in FILLER and w not in CONFIRMATIONS}
+    for run in _cjk_content(rest).split() if _CJK.search(rest) else ():
+        out.update(run[i:i + 2] for i in range(len(run) - 1))
+    out.update(spans)
+    out.update(m.group() for m in _NUMBER.finditer(rest))
+    return frozenset(t for t in out if t)
+
+
+def has_substance(text: str) -> bool:
+    """R21: a why or how that says something: content words or CJK characters beyond fillers."""
+    words = len({w for w in content_words(text) if w not in FILLER and w not in CONFIRMATIONS})
+    cjk = len(_cjk_content(text).replace(" ", ""))
+    return words >= MIN_SUBSTANCE_WORDS or cjk >= MIN_SUBSTANCE_CJK or words + cjk / 2 >= MIN_SUBSTANCE_WORDS
+
+
+@dataclass(frozen=True)
+class Pool:
+    """What some texts carry, computed once: their distinctive content and their folded text."""
+
+    tokens: frozenset[str]
+    folded: tuple[str, ...]
+
+    def carried(self, tokens: frozenset[str]) -> frozenset[str]:
+        return frozenset(t for t in tokens if t in self.tokens or (len(t) > 3 and any(t in f for f in self.folded)))
+
+
+def pool(texts: Iterable[str]) -> Pool:
+    tokens: set[str] = set()
+    folded: list[str] = []
+    for text in texts:
+        tokens |= distinctive(text)
+        folded.append(fold(text))
+    return Pool(frozenset(tokens), tuple(folded))
+
+
+def carried(tokens: frozenset[str], texts: Iterable[str]) -> frozenset[str]:
+    """The tokens some of ``texts`` carry (as distinctive content, or verbatim for spans)."""
+    return pool(texts).carried(tokens)
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """How much of a claim the conversation's turns carry, by role."""
+
+    claim: frozenset[str]  # the claim's distinctive content
+    by_user: frozenset[str]
+    assistant_only: frozenset[str]  # carried by assistant turns and by no user turn
+
+    @property
+    def user_share(self) -> float:
+        return len(self.by_user) / len(self.claim) if self.claim else 0.0
+
+    @property
+    def grounded(self) -> bool:
+        """The user's turns carry the claim: a fair share of its content, and at least twice what
+        only the assistant's turns carry."""
+        if not self.claim or not self.by_user:
+            return False
+        return self.user_share >= USER_SHARE and len(self.assistant_only) <= ASSISTANT_WEIGHT * len(self.by_user)
+
+
+def grounding(statement: str, summary: str, user_texts: Sequence[str] | Pool,
+              assistant_texts: Sequence[str] | Pool) -> Grounding:
+    """``user_texts`` and ``assistant_texts`` may be pools computed once for a whole reply."""
+    users = user_texts if isinstance(user_texts, Pool) else pool(user_texts)
+    others = assistant_texts if isinstance(assistant_texts, Pool) else pool(assistant_texts)
+    claim = distinctive(statement) | distinctive(summary)
+    by_user = users.carried(claim)
+    return Grounding(claim, by_user, others.carried(claim - by_user))
+
+
+def support_share(evidence: str, statement: str, summary: str = "") -> float:
+    """The best share of the statement's or the summary's distinctive content the evidence carries."""
+    return support_of(evidence, distinctive(evidence), (distinctive(statement), distinctive(summary)))
+
+
+def support_of(evidence: str, said: frozenset[str], claim_sets: Iterable[frozenset[str]]) -> float:
+    """``support_share`` from distinctive content computed already (``said`` is the evidence's)."""
+    folded = fold(evidence)
+    best = 0.0
+    for claim in claim_sets:
+        if claim:
+            shared = (claim & said) | frozenset(t for t in claim - said if len(t) > 3 and t in folded)
+            share = len(shared) / len(claim)
+            # One shared item is support only when it is half the claim ("pnpm" of "use pnpm, never npm").
+            if len(shared) >= 2 or share >= 0.5:
+                best = max(best, share)
+    return best
+
+
+# What makes a quoted sentence something other than the user asserting it.
+_QUESTION_START = re.compile(
+    r"^(?:why|what|how|did|does|is|are|was|were|should\s+(?:we|i)|shall\s+(?:we|i)|which|who|whose"
+    r"|do\s+(?:we|i|they)|can\s+(?:we|i)|have\s+(?:we|you)|has)\b"
+    r"|^(?:为什么|为何|是否|怎么|怎样|能不能|要不要|是不是|可不可以|有没有|会不会)")
+_REQUEST = re.compile(r"^(?:can|could|would|will)\s+you\b")
+_QUESTION_END = re.compile(r"[?？]\s*$|(?:吗|呢|么)\s*[。.]?\s*$")
+_HYPOTHETICAL = re.compile(
+    r"\b(?:what\s+if|suppose|supposing|imagine|hypothetically|in\s+theory)\b"
+    r"|\bif\b[^.;!?]*\b(?:would|could|might|were|'d)\b|\bwould\s+it\s+be\b|\bmaybe\s+we\s+could\b"
+    r"|假设|假如|倘若|如果[^。；！？]*(?:会|的话|就好了|怎么样|怎样|是不是)|要是[^。；！？]*(?:会|的话|就好了)")
+_REPORTED = re.compile(
+    r"\b(?!i\b|we\b)(?:[a-z]+)\s+(?:says|said|thinks|thought|claims|claimed|suggests|suggested|reckons|believes"
+    r"|told\s+me|mentioned|wrote|recommends|recommended)\b(?!\s+(?:no|not)\b)"
+    r"|\baccording\s+to\b|\bi\s+(?:read|heard|saw)\s+(?:that|somewhere|online)\b|\breportedly\b|\bapparently\b"
+    r"|(?:他|她|他们|她们|同事|别人|有人|老板|领导|网上|文档|博客|大家)(?:说|认为|觉得|建议|提到)|据说|听说|据称")
+_NEGATION = re.compile(
+    r"\bnot\b|n't\b|\bnever\b|\bno\s+(?!one\b)\w|\bavoid\w*|\bstop\w*|\bwithout\b|\bnor\b|\bforbid\w*|\bban(?:ned)?\b"
+    r"|\bdisallow\w*|\binstead\b|\brather\s+than\b|\bexcept\b|\bno\s+longer\b"
+    r"|不要|不能|不用|不准|不许|不得|不再|不会|不可|不应|不该|不是|别|勿|禁止|避免|从不|绝不|没有|而不是|停止|不")
+_SENTENCE_END = re.compile(r"[.!?。！？\n]")
+_CLAUSE_END = re.compile(r"[.!?。！？\n,;:，；：]|\s(?:but|and\s+then)\s|但是|不过")
+
+
+def _context(evidence: str, user_texts: Iterable[str]) -> tuple[str, str] | None:
+    """The sentence of a user message holding the evidence, and the text from the start of the
+    clause the evidence begins in to the evidence's end (what a negation before it governs)."""
+    needle = " ".join(fold(evidence).split())
+    if not needle:
+        return None
+    for text in user_texts:
+        hay = " ".join(fold(text).split())
+        at = hay.find(needle)
+        if at < 0:
+            continue
+        end = at + len(needle)
+        starts = [m.end() for m in _SENTENCE_END.finditer(hay, 0, at)]
+        start = starts[-1] if starts else 0
+        stop = _SENTENCE_END.search(hay, end)
+        sentence = hay[start: stop.end() if stop else len(hay)].strip()
+        clause_starts = [m.end() for m in _CLAUSE_END.finditer(hay, start, at)]
+        span = hay[(clause_starts[-1] if clause_starts else start):end].strip()
+        return sentence, span
+    return None
+
+
+# Every alternative of _NEGATION holds one of these: texts without any skip the regex (fast path).
+_NEGATION_MARKERS = ("not", "n't", "never", "no", "avoid", "stop", "without", "nor", "forbid", "ban", "disallow",
+                     "instead", "rather", "except", "不", "别", "勿", "禁止", "避免", "没有", "停止")
+
+
+def negated(text: str) -> bool:
+    folded = fold(text)
+    if not any(marker in folded for marker in _NEGATION_MARKERS):
+        return False
+    return bool(_NEGATION.search(folded))
+
+
+def _negates_claim(span: str, claim: frozenset[str]) -> bool:
+    """A clause of ``span`` is negated and is about the claim (shares its content)."""
+    pieces = [p for p in _CLAUSE_END.split(span) if p and p.strip()]
+    return any(negated(piece) and carried(claim, [piece]) for piece in pieces)
+
+
+def assertion_problem(evidence: str, statement: str, summary: str, user_texts: Iterable[str]) -> str | None:
+    """Why the quoted words do not assert the claim: a question, a hypothetical, someone else's
+    view, or a negation of a claim that is not negative (including a fragment cut out of its
+    negation: "you to commit generated files" from "I don't want you to commit generated files")."""
+    found = _context(evidence, user_texts)
+    sentence, span = found if found is not None else (fold(evidence), fold(evidence))
+    # "Please …", "Could you …": a request to the agent, which states what the user wants.
+    request = "please" in sentence or "请" in sentence or bool(_REQUEST.match(sentence))
+    if not request and (_QUESTION_END.search(sentence) or _QUESTION_START.search(sentence)):
+        return "evidence-question"
+    if _HYPOTHETICAL.search(sentence):
+        return "evidence-hypothetical"
+    if _REPORTED.search(sentence):
+        return "evidence-reported"
+    claim = distinctive(statement) | distinctive(summary)
+    if not negated(f"{statement}\n{summary}") and _negates_claim(span, claim):
+        return "evidence-negated"
+    return None
+
+
+_ADOPTION = re.compile(
+    r"^(?:yes|yeah|yep|ok|okay|sure|sounds\s+good|go\s+ahead|do\s+(?:it|that)|let'?s\s+do\s+(?:it|that)|agreed"
+    r"|lgtm|please\s+do)\b|^(?:好的|好|可以|行|就这么办|照做|同意|没问题|就这样)",
+)
+
+
+def adopts(user_text: str) -> bool:
+    """A user turn that takes up the proposal before it ("ok, do that", "好的，就这么办")."""
+    return bool(_ADOPTION.match(fold(user_text).strip()))
+
+
+# An assistant turn that proposes or offers something, rather than reporting what it found.
+_PROPOSAL = re.compile(
+    r"\b(?:i\s+(?:suggest|propose|recommend|could|can|would)|we\s+could|how\s+about|want\s+me\s+to|shall\s+i"
+    r"|should\s+i|do\s+you\s+want|would\s+you\s+like|let\s+me)\b|[?？]\s*$"
+    r"|建议|我可以|要不要|要我|需要吗|要加吗|要改吗|要吗|好吗|是否需要")
+
+
+def adopted(claim: frozenset[str], turns: Sequence[tuple[str, str]]) -> bool:
+    """The user adopted an assistant proposal carrying the claim: a user turn that agrees comes
+    right after an assistant turn that proposes something and carries the claim's content."""
+    for before, after in zip(turns, turns[1:]):
+        if before[0] == "assistant" and after[0] == "user" and adopts(after[1]) \
+                and _PROPOSAL.search(fold(before[1])):
+            if claim and len(carried(claim, [before[1], after[1]])) >= USER_SHARE * len(claim):
+                return True
+    return False
+
+
+def conclusion_key(text: str) -> str:
+    """A conclusion after normalisation: folded, punctuation and list markers gone, spaces folded."""
+    return " ".join(_ANY_WORD.findall(fold(text)))
+
+
+@dataclass(frozen=True)
+class Conclusion:
+    """A conclusion as ``restates`` compares it, computed once."""
+
+    key: str
+    tokens: frozenset[str]
+    negated: bool
+
+
+def conclusion(text: str) -> Conclusion:
+    return Conclusion(conclusion_key(text), distinctive(text), negated(text))
+
+
+def restates(text: str, reference: Iterable[str | Conclusion]) -> bool:
+    """``text`` says what one of ``reference`` already says: the same words after normalisation,
+    contained in it, or the same distinctive content (at least three items)."""
+    mine = conclusion(text)
+    if not mine.key:
+        return False
+    for item in reference:
+        other = item if isinstance(item, Conclusion) else conclusion(item)
+        if not other.key:
+            continue
+        if mine.key == other.key or (len(mine.key) >= 16 and mine.key in other.key):
+            return True
+        if len(mine.tokens) >= 3 and mine.tokens <= other.tokens and len(mine.tokens) >= 0.75 * len(other.tokens) \
+                and mine.negated == other.negated:
+            return True
+    return False
+
+
+def agents_md_lines(text: str) -> list[str]:
+    """The statements of an AGENTS.md copy: one per line and per sentence, list markers gone."""
+    out: list[str] = []
+    for line in text.splitlines():
+        line = line.strip().lstrip("-*+>#0123456789. ").strip()
+        if not line:
+            continue
+        out.append(line)
+        parts = [p.strip() for p in re.split(r"(?<=[.!?。！？;；])\s*", line) if p.strip()]
+        if len(parts) > 1:
+            out.extend(parts)
+    return out

@@ -21,7 +21,15 @@ exactly one reason (the first that applies, in ``REASONS`` order), and every dro
                          saying it (``claims``)
 ``evidence-unrelated``   source user, but the evidence shares no content word or CJK bigram with
                          the statement
-``no-why-or-how``        why-keep-it or how-to-apply is empty, punctuation, or the statement again
+``evidence-unsupported`` source user, but the evidence carries too small a share of the claim's
+                         distinctive content (one shared word is not support)
+``evidence-question``    source user, but the quoted sentence asks ("why did npm install fail?")
+``evidence-hypothetical`` source user, but the quoted sentence supposes ("if we used npm, …")
+``evidence-reported``    source user, but the quoted sentence reports someone else's view
+``evidence-negated``     source user, but the quote is negated (or cut out of its negation) while
+                         the claim is not ("you to commit generated files" from "I don't want …")
+``no-why-or-how``        why-keep-it or how-to-apply is empty, punctuation, the statement again, or
+                         below the substance floor (``claims.has_substance``: "Important.", "Always.")
 ``permission-grant``     grants a permission ("is allowed", "without review", "无需审查") (R4)
 ``instruction-override`` tries to override instructions ("ignore previous instructions") (R4)
 ``ordered-command``      orders a destructive or privileged command (sudo, rm -rf, push --force,
@@ -31,17 +39,33 @@ exactly one reason (the first that applies, in ``REASONS`` order), and every dro
 ``host-name``            ``textrules.host_names`` (R19)
 ``private-ip``           ``textrules.private_ips`` (R19)
 ``transient-git-state``  ``textrules.transient_git_state`` (R18)
+``in-agents-md``         AGENTS.md (the bounded copy the run sent) already states the conclusion,
+                         after normalisation (``claims.restates``) (R19)
 ``duplicate``            normalized summary or statement equals a summary or statement of any
                          record file (orphans included: a deleted memory does not come back, R22,
-                         R34), of an index line, or of a candidate kept earlier in this reply
+                         R34), of an index line, or of a candidate kept earlier in this reply; or
+                         restates one of them after normalisation (``claims.restates``)
 ``supersedes-user-record`` an assistant-sourced candidate tries to replace a user-said record, or a
                          user-sourced one whose evidence does not address that record's subject
 ``supersedes-conflict``  a second candidate revising a record already revised in this reply
+``rediscoverable``       an assistant-sourced candidate no user turn grounds: neither an adopted
+                         proposal ("ok, do that" right after it) nor a lesson the user took part
+                         in. A fact the model found itself can be found again (R19)
+``docs-suggestion``      the same, when it has value: it becomes a docs promotion suggestion
+                         instead of memory (``docs_suggestions``)
+
+Attribution is by content, not by label (``claims.grounding``): a candidate the model labelled
+``source: user`` whose distinctive content the user's turns do not carry, or which content only
+the assistant's turns carry outweighs, is stored as the assistant's (``source-assistant``
+adjustment) and judged as such.
 
 Adjustments (counted, not drops): ``status-unverified`` (source assistant is always stored
 unverified, R20); ``evidence-cleared`` (an assistant record's "evidence" that is not the user's
 words is removed so it cannot pass for a quote); ``supersedes-unknown`` (``supersedes`` names no
-record file and no index entry: the field is dropped and the record treated as new).
+record file and no index entry: the field is dropped and the record treated as new);
+``source-assistant`` (the user's turns do not carry the claim); ``supersedes-kept-both`` (a
+user-said entry is only replaced on evidence that states the new conclusion; otherwise the new
+entry is written beside it and ``review`` shows the pair).
 """
 from __future__ import annotations
 
@@ -57,10 +81,15 @@ from chord_git.secrets import scan_added_lines
 
 REASONS = (
     "empty", "too-many-records", "cap", "allowance-pragma", "secret", "evidence-not-found", "evidence-too-weak", "evidence-unrelated",
+    "evidence-unsupported", "evidence-question", "evidence-hypothetical", "evidence-reported", "evidence-negated",
     "no-why-or-how", "absolute-path", "commit-sha", "host-name", "private-ip", "transient-git-state",
-    "permission-grant", "instruction-override", "ordered-command", "duplicate", "supersedes-user-record",
-    "supersedes-conflict",
+    "permission-grant", "instruction-override", "ordered-command", "in-agents-md", "duplicate", "supersedes-user-record",
+    "supersedes-conflict", "rediscoverable", "docs-suggestion",
 )
+# Replacing what the user said takes evidence stating the new conclusion: this share of it.
+SUPERSEDE_SUPPORT = 0.5
+# Where a rediscoverable fact worth keeping is suggested (R19, R29): the user moves it or not.
+DOCS_SUGGESTION_PATH = "docs/project-notes.md"
 # A reply proposing more than this is not a session's worth of memory; the rest is dropped, counted.
 MAX_RECORDS_PER_REPLY = 20
 TEXT_FIELDS = ("summary", "statement", "why", "how_to_apply", "evidence")
@@ -93,6 +122,8 @@ class ExistingMemory:
     record_ids: frozenset[str]
     sources: Mapping[str, str | None] = field(default_factory=dict)  # record id -> source or None
     subjects: Mapping[str, str] = field(default_factory=dict)  # record id -> its summary and statement
+    # record id -> its summary and statement as written, for the normalised duplicate test
+    conclusions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -132,8 +163,12 @@ def existing_memory(snapshot: view.Snapshot, collided: frozenset[str] = frozense
     subjects = {rid: "\n".join(facts.texts) for rid, facts in snapshot.records.items()}
     for entry in snapshot.index.entries:
         subjects[entry.id] = f"{subjects.get(entry.id, '')}\n{entry.summary}"
+    conclusions = {rid: tuple(facts.texts) for rid, facts in snapshot.records.items()
+                   if rid in listed or rid not in collided}
+    for entry in snapshot.index.entries:
+        conclusions[entry.id] = (*conclusions.get(entry.id, ()), entry.summary)
     return ExistingMemory(frozenset(texts), frozenset(listed), frozenset(snapshot.records),
-                          {rid: facts.source for rid, facts in snapshot.records.items()}, subjects)
+                          {rid: facts.source for rid, facts in snapshot.records.items()}, subjects, conclusions)
 
 
 # ---------------------------------------------------------------------------- the checks
@@ -185,9 +220,48 @@ def _pattern_reason(candidate: CandidateRecord) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Conversation:
+    """What the run sent, as the guards judge attribution by: every turn (role, text) in order,
+    user messages as sent, and the bounded AGENTS.md copy."""
+
+    user_texts: tuple[str, ...]
+    turns: tuple[tuple[str, str], ...] = ()  # ("user" | "assistant" | "history", text)
+    agents_md: str = ""
+
+    @property
+    def other_texts(self) -> list[str]:
+        return [text for role, text in self.turns if role != "user"]
+
+    @property
+    def agents_statements(self) -> list[str]:
+        return claims.agents_md_lines(self.agents_md)
+
+
+@dataclass
+class _Computed:
+    """What every candidate of one reply is compared with, computed once for the reply (a
+    conversation of 60,000 characters and an index of 10,000 entries are read once, not per
+    candidate)."""
+
+    users: claims.Pool
+    others: claims.Pool
+    agents: list[claims.Conclusion]
+    existing: dict[str, list[claims.Conclusion]] | None = None  # lazily: only a candidate that gets that far
+
+    def conclusions(self, existing: ExistingMemory, skip: str | None) -> list[claims.Conclusion]:
+        if self.existing is None:
+            self.existing = {rid: [claims.conclusion(t) for t in texts] for rid, texts in existing.conclusions.items()}
+        return [c for rid, items in self.existing.items() if rid != skip for c in items]
+
+
 def check(candidates: Sequence[CandidateRecord], user_texts: Sequence[str],
-          existing: ExistingMemory) -> GuardResult:
-    """Run every guard over the reply's records; ``user_texts`` are the user messages as sent."""
+          existing: ExistingMemory, *, turns: Sequence[tuple[str, str]] = (), agents_md: str = "") -> GuardResult:
+    """Run every guard over the reply's records; ``user_texts`` are the user messages as sent,
+    ``turns`` the whole conversation as sent (role, text) and ``agents_md`` the AGENTS.md copy."""
+    conversation = Conversation(tuple(user_texts), tuple(turns), agents_md)
+    computed = _Computed(claims.pool(conversation.user_texts), claims.pool(conversation.other_texts),
+                         [claims.conclusion(t) for t in conversation.agents_statements] if agents_md else [])
     folded_users = [records.normalize_text(text) for text in user_texts]
     stripped = [_strip(c) for c in candidates]
     secrets = secret_positions(stripped)
@@ -195,25 +269,36 @@ def check(candidates: Sequence[CandidateRecord], user_texts: Sequence[str],
     dropped: list[Dropped] = []
     adjusted: Counter[str] = Counter()
     seen_texts: set[str] = set()
+    seen_raw: list[str] = []
     revised: set[str] = set()
 
     for position, candidate in enumerate(stripped):
         if position >= MAX_RECORDS_PER_REPLY:
             dropped.append(Dropped(position, "too-many-records"))
             continue
-        reason, candidate = _judge(position, candidate, folded_users, existing, secrets, seen_texts, revised, adjusted)
+        seen = _Seen(seen_texts, seen_raw, revised, computed)
+        reason, candidate = _judge(position, candidate, folded_users, conversation, existing, secrets, seen, adjusted)
         if reason is not None:
             dropped.append(Dropped(position, reason))
             continue
         accepted.append(Accepted(position, candidate))
         seen_texts.update({records.normalize_text(candidate.summary), records.normalize_text(candidate.statement)})
+        seen_raw.extend((candidate.summary, candidate.statement))
         if candidate.supersedes is not None:
             revised.add(candidate.supersedes)
     return GuardResult(tuple(accepted), tuple(dropped), dict(adjusted))
 
 
-def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], existing: ExistingMemory,
-           secrets: set[int], seen_texts: set[str], revised: set[str],
+@dataclass(frozen=True)
+class _Seen:
+    texts: set[str]  # normalized conclusions kept earlier in this reply
+    raw: list[str]  # the same as written
+    revised: set[str]  # record ids revised earlier in this reply
+    computed: _Computed
+
+
+def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], conversation: Conversation,
+           existing: ExistingMemory, secrets: set[int], seen: _Seen,
            adjusted: Counter[str]) -> tuple[str | None, CandidateRecord]:
     if any(not getattr(candidate, name) for name in REQUIRED_FIELDS):
         return "empty", candidate
@@ -227,18 +312,32 @@ def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], e
         return "secret", candidate
     if candidate.source == "user" and not _evidence_found(candidate.evidence or "", folded_users):
         return "evidence-not-found", candidate
+    grounding = claims.grounding(candidate.statement, candidate.summary, seen.computed.users, seen.computed.others)
+    if candidate.source == "user" and not grounding.grounded:
+        # What the user's turns do not carry is not the user's, whatever the label says (R20).
+        adjusted["source-assistant"] += 1
+        candidate = candidate.model_copy(update={"source": "assistant"})
     if candidate.source == "user":
         weak = claims.evidence_problem(candidate.evidence or "", candidate.statement, candidate.summary)
         if weak is not None:
             return weak, candidate
-    if any(claims.adds_nothing(text, candidate.statement, candidate.summary)
+        problem = _evidence_problem(candidate, conversation)
+        if problem is not None:
+            return problem, candidate
+    if any(claims.adds_nothing(text, candidate.statement, candidate.summary) or not claims.has_substance(text)
            for text in (candidate.why, candidate.how_to_apply)):
         return "no-why-or-how", candidate
     pattern = _pattern_reason(candidate)
     if pattern is not None:
         return pattern, candidate
+    conclusion = (candidate.summary, candidate.statement)
+    if seen.computed.agents and any(claims.restates(text, seen.computed.agents) for text in conclusion):
+        return "in-agents-md", candidate
     summary, statement = records.normalize_text(candidate.summary), records.normalize_text(candidate.statement)
-    if {summary, statement} & (existing.texts | seen_texts):
+    if {summary, statement} & (existing.texts | seen.texts):
+        return "duplicate", candidate
+    others = [*seen.computed.conclusions(existing, candidate.supersedes), *map(claims.conclusion, seen.raw)]
+    if any(claims.restates(text, others) for text in conclusion):
         return "duplicate", candidate
     target = candidate.supersedes
     if target is not None:
@@ -252,11 +351,60 @@ def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], e
                 candidate.evidence or "", existing.subjects.get(target, "")):
             # Replacing what the user said needs the user's words about that very subject.
             return "supersedes-user-record", candidate
-        elif target in revised:
+        elif target in seen.revised:
             return "supersedes-conflict", candidate
+        elif existing.sources.get(target) != "assistant" and claims.support_share(
+                candidate.evidence or "", candidate.statement, candidate.summary) < SUPERSEDE_SUPPORT:
+            # About the subject, but not stating the new conclusion: both stay, review shows the pair.
+            adjusted["supersedes-kept-both"] += 1
+            candidate = candidate.model_copy(update={"supersedes": None})
     if candidate.source == "assistant":
+        kept = _assistant_kept(candidate, grounding, conversation)
+        if kept is not None:
+            return kept, candidate
         candidate = _as_assistant(candidate, folded_users, adjusted)
     return None, candidate
+
+
+def _evidence_problem(candidate: CandidateRecord, conversation: Conversation) -> str | None:
+    """The evidence supports the claim (a share of its content) and asserts it."""
+    evidence = candidate.evidence or ""
+    if claims.support_share(evidence, candidate.statement, candidate.summary) < claims.SUPPORT_SHARE:
+        return "evidence-unsupported"
+    return claims.assertion_problem(evidence, candidate.statement, candidate.summary, conversation.user_texts)
+
+
+def _assistant_kept(candidate: CandidateRecord, grounding: claims.Grounding, conversation: Conversation) -> str | None:
+    """None when an assistant-sourced candidate may reach the index (an adopted proposal, or a
+    lesson the user took part in); else why not: ``docs-suggestion`` when it has value."""
+    turns = conversation.turns or tuple(("user", text) for text in conversation.user_texts)
+    if grounding.grounded:
+        return None  # the user's turns carry it: the model was only modest about who said it
+    if claims.adopted(grounding.claim, turns):
+        return None
+    if candidate.type == "lesson" and grounding.user_share >= claims.TOOK_PART_SHARE \
+            and len(grounding.by_user) >= 2:
+        return None
+    return "docs-suggestion" if has_docs_value(candidate) else "rediscoverable"
+
+
+def has_docs_value(candidate: CandidateRecord) -> bool:
+    """A rediscoverable fact worth a docs suggestion: a fact or workflow with a substantive why and
+    how and enough of its own content to be worth reading (R19)."""
+    return (candidate.type in ("fact", "workflow") and claims.has_substance(candidate.why)
+            and claims.has_substance(candidate.how_to_apply) and len(claims.distinctive(candidate.statement)) >= 4)
+
+
+def docs_suggestions(candidates: Sequence[CandidateRecord], result: GuardResult) -> list[dict[str, object]]:
+    """Promotion items (SPEC output shape) for the candidates dropped as ``docs-suggestion``."""
+    out: list[dict[str, object]] = []
+    for item in result.dropped:
+        if item.reason == "docs-suggestion" and item.position < len(candidates):
+            candidate = candidates[item.position]
+            out.append({"id": None, "target": "docs", "path": DOCS_SUGGESTION_PATH,
+                        "proposed_text": candidate.statement.strip(),
+                        "reason": "found by the assistant in a session (rediscoverable): documentation, not memory"})
+    return out
 
 
 def _as_assistant(candidate: CandidateRecord, folded_users: list[str], adjusted: Counter[str]) -> CandidateRecord:

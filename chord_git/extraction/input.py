@@ -84,6 +84,10 @@ class ExtractionInput:
     agents_md_truncated: bool
     index_entries: int
     index_entries_omitted: int
+    # The conversation as sent, (role, text) in order, and the AGENTS.md copy as sent: what the
+    # guards attribute a candidate's content by, and test restatements against.
+    turns: tuple[tuple[str, str], ...] = ()
+    agents_md: str = ""
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -230,7 +234,9 @@ def index_lines(snapshot: view.Snapshot) -> list[IndexLine]:
 def build_input(project: Project, cfg: Config, transcript: Transcript,
                 snapshot: view.Snapshot | None = None) -> ExtractionInput:
     snapshot = snapshot if snapshot is not None else view.snapshot(project)
-    agents_text, agents_chars, truncated = render_agents_md(read_agents_md(project.root), cfg.memory.agents_md_budget)
+    agents_raw = read_agents_md(project.root)
+    agents_text, agents_chars, truncated = render_agents_md(agents_raw, cfg.memory.agents_md_budget)
+    agents_copy = bound_agents_md(redact(agents_raw), cfg.memory.agents_md_budget)[0] if agents_raw else ""
     entries = index_lines(snapshot)
     index_budget = max(INDEX_BUDGET_MIN, INDEX_BUDGET_FACTOR * cfg.memory.summary_budget)
     index_text, shown, index_omitted = render_index(entries, index_budget)
@@ -252,4 +258,6 @@ def build_input(project: Project, cfg: Config, transcript: Transcript,
         agents_md_truncated=truncated,
         index_entries=shown,
         index_entries_omitted=index_omitted,
+        turns=tuple((block.role, block.text) for block in chosen),
+        agents_md=agents_copy,
     )

@@ -38,6 +38,7 @@ from chord_git.extraction import curation, guards, journal, maintenance, runlog,
 from chord_git.extraction.input import ExtractionInput, build_input
 from chord_git.extraction.maintenance import MaintenanceReport
 from chord_git.extraction.pool import Attempt, PoolResult, call_pool
+from chord_git.extraction.schema import ModelOutput, Promotion
 from chord_git.memory import collisions, records, store, view
 from chord_git.memory.project import Project
 
@@ -140,7 +141,7 @@ def _judge(project: Project, snapshot: view.Snapshot, candidates: tuple[Any, ...
            tag: str) -> tuple[guards.GuardResult, tuple[writer.Planned, ...]]:
     listed = frozenset(entry.id for entry in snapshot.index.entries)
     existing = guards.existing_memory(snapshot, collisions.orphans(project, listed))
-    verdict = guards.check(candidates, built.user_texts, existing)
+    verdict = guards.check(candidates, built.user_texts, existing, turns=built.turns, agents_md=built.agents_md)
     planned = writer.plan(verdict.accepted, session=tag, index_ids=existing.index_ids, today=dt.date.today())
     return verdict, planned
 
@@ -163,7 +164,8 @@ def _dry_run(project: Project, result: PoolResult, built: ExtractionInput, snaps
     """What the run would write, judged against the snapshot; nothing is locked or written."""
     verdict, planned = _judge(project, snapshot, result.output.records, built, tag)
     try:
-        maintained, _index = maintenance.maintain(project, result.output, session_id=tag, dry_run=True,
+        maintained, _index = maintenance.maintain(project, _with_suggestions(result.output, verdict),
+                                                  session_id=tag, dry_run=True,
                                                   snapshot=snapshot)
     except (InputError, LockTimeout, OSError) as exc:
         raise _fail(project, f"index maintenance failed: {exc}", log) from None
@@ -200,7 +202,7 @@ def _write(project: Project, result: PoolResult, built: ExtractionInput, snapsho
                         raise read.state.unusable_error()
                     failed = "index maintenance failed"
                     # Retirements and promotions (R26, R29) are judged on the index with the new lines.
-                    carried = maintenance.decide(project, output,
+                    carried = maintenance.decide(project, _with_suggestions(output, verdict),
                                                  current.with_index(writer.after(read.state, delta)),
                                                  session_id=tag, dry_run=False)
                     failed = "writing memory failed"
@@ -220,6 +222,12 @@ def _write(project: Project, result: PoolResult, built: ExtractionInput, snapsho
     maintenance.log(project, list(carried.events))
     report = _report(result, built, session_id, verdict, planned, writer.written(planned, after), carried.report, False)
     return report, current.refreshed(project, after)
+
+
+def _with_suggestions(output: ModelOutput, verdict: guards.GuardResult) -> ModelOutput:
+    """The reply with a docs promotion suggestion for each rediscoverable fact worth one (R19)."""
+    extra = tuple(Promotion.model_validate(item) for item in guards.docs_suggestions(output.records, verdict))
+    return output.model_copy(update={"promotions": (*output.promotions, *extra)}) if extra else output
 
 
 def _describe(planned: writer.Planned, dry_run: bool) -> dict[str, Any]:

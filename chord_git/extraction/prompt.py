@@ -81,6 +81,11 @@ record when it cannot find it.
 - The quote must carry the claim: at least three words (or six CJK characters) that share words \
 with the statement. A bare confirmation ("yes", "ok", "do it", "好的", "对") proves only that the \
 user agreed to something: when the user's only words are such a reply, there is no user record.
+- A program also checks what the record says against who said it: the statement's own words, \
+names, numbers, paths and code must come from the user's messages, and the quote must state it. A \
+question, a supposition ("if we used …"), someone else's view ("Bob says …") or words cut out of a \
+refusal ("I don't want you to …") state nothing. A record whose content only the agent said is \
+stored as the agent's; one the user took up with a bare "ok, do that" is source "assistant".
 - status "stated" when the user said it on their own; "confirmed" when the user answered a \
 question or adopted a proposal (then the statement may describe what they adopted, and the \
 evidence quotes the user's words of adoption that name the substance).
@@ -97,8 +102,9 @@ verbatim in its original language.
 - statement: at most {statement_cap} characters; the conclusion, complete and precise, readable \
 without the conversation.
 - why: why a later session needs it (the user's reason, or what goes wrong without it); never \
-empty, never the statement again.
-- how_to_apply: when and how a later session should use it; never empty, never the statement again.
+empty, never the statement again, never filler alone ("Important.", "很重要。").
+- how_to_apply: when and how a later session should use it; never empty, never the statement again, \
+never filler alone ("Always.", "总是这样做。").
 - type: "preference" (how the user wants things done), "fact" (a stable truth about the project \
 that the code and docs do not show), "workflow" (how a recurring task is done), "lesson" \
 (a mistake or surprise and how to avoid it).

@@ -123,6 +123,10 @@ class _Session:
                 self.show(f"evidence: {item.evidence}", "dim")
             for reason in item.stale_reasons:
                 self.show(f"stale? {reason}", "yellow")
+            for kind, message, _action in item.audit:
+                self.show(f"audit: {kind}: {message}", "yellow")
+            if item.suggested == "forget":
+                self.show("the audit suggests forgetting this entry (f)", "yellow")
             while True:
                 choice = self.ask("Action", options, "k")
                 if choice == "o":

@@ -7,7 +7,7 @@ from chord_git import config as config_mod
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.memory import promotions, view
 from chord_git.memory.project import Project
-from chord_git.review import staleness
+from chord_git.review import audit, staleness
 
 
 @dataclass(frozen=True)
@@ -29,10 +29,22 @@ class ReviewItem:
     text: str | None = None
     problems: tuple[str, ...] = ()  # why a promotion file cannot be accepted
     position: int | None = None  # 1-based line order among entries
+    # What ``git memory audit`` found for an entry: (kind, message, the action offered or None).
+    audit: tuple[tuple[str, str, str | None], ...] = ()
+
+    @property
+    def suggested(self) -> str | None:
+        """The action the audit offers for this entry ("forget"), if any."""
+        return next((action for _kind, _message, action in self.audit if action), None)
 
     def as_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "id": self.id, "entry": self.entry, "target": self.target,
-                "path": self.path, "summary": self.summary, "source": self.source, "stale": self.stale}
+        out: dict[str, object] = {"kind": self.kind, "id": self.id, "entry": self.entry, "target": self.target,
+                                  "path": self.path, "summary": self.summary, "source": self.source,
+                                  "stale": self.stale}
+        if self.kind == "entry":
+            out["audit"] = [{"kind": kind, "message": message, "action": action}
+                            for kind, message, action in self.audit]
+        return out
 
 
 def _first_line(text: str, cap: int = 160) -> str:
@@ -60,6 +72,9 @@ def promotion_items(project: Project) -> list[ReviewItem]:
 def entry_items(project: Project, cfg: config_mod.Config, state: view.IndexState,
                 today: dt.date | None = None) -> list[ReviewItem]:
     today = today or dt.date.today()
+    report = audit.audit_project(project, budget=cfg.memory.summary_budget,
+                                 stale_after_days=cfg.memory.stale_after_days, today=today)
+    notes = audit.review_notes(report)
     items = []
     for position, entry in enumerate(state.entries, start=1):
         record = view.load_record(project, entry.id)
@@ -70,6 +85,8 @@ def entry_items(project: Project, cfg: config_mod.Config, state: view.IndexState
             stale_reasons=tuple(hint.reasons()) if hint else (),
             status=record.status if record else None, evidence=record.evidence if record else None,
             age_days=staleness.age_days(record.created, today) if record else None, position=position,
+            audit=tuple((f.kind, f.message, f.action) for f in notes.get(entry.id, ())
+                        if f.kind in ("duplicate", "contradiction", "evidence", "invalid")),
         ))
     return items
 

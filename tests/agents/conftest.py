@@ -48,7 +48,7 @@ def write_canary_memory(repo: Path) -> None:
 
 def record(summary: str, evidence: str) -> dict[str, Any]:
     return {"type": "preference", "summary": summary, "statement": summary, "why": "The user said so.",
-            "how_to_apply": "Follow it in every session.", "source": "user", "status": "stated",
+            "how_to_apply": "Check it before touching that part of the repository.", "source": "user", "status": "stated",
             "evidence": evidence, "supersedes": None}
 
 

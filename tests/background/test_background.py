@@ -37,7 +37,7 @@ def reply_for(k: int) -> Reply:
     fact = FACTS[k]
     return Reply({"records": [{
         "type": "preference", "summary": fact, "statement": fact,
-        "why": "The user said so.", "how_to_apply": "Follow it.",
+        "why": "The user said so.", "how_to_apply": "Check it before touching that part of the repository.",
         "source": "user", "status": "stated", "evidence": fact, "supersedes": None,
     }], "retire": [], "promotions": []})
 

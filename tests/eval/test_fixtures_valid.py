@@ -32,7 +32,7 @@ TRAP_KINDS = (
     "injected", "duplicate", "retraction", "assistant-fact", "contradiction", "bare-confirmation", "permission",
 )
 DROP_REASONS = ("evidence", "path", "sha", "host", "ip", "transient", "cap", "secret", "duplicate",
-                "weak-evidence", "supersede", "permission", "override", "command")
+                "weak-evidence", "supersede", "permission", "override", "command", *label_rules.ATTRIBUTION_REASONS)
 RETIRE_DROP_REASONS = ("retire-user-entry", "retire-unknown-id")
 RECORD_KEYS = {"type", "summary", "statement", "why", "how_to_apply", "source", "status", "evidence", "supersedes"}
 RETIRE_KEYS = {"id", "reason"}
@@ -59,7 +59,8 @@ def test_counts_languages_and_trap_coverage() -> None:
     assert not missing, missing
     assert sum(case.is_null for case in CASES) >= 2
     assert {g.type for case in CASES for g in case.gold} == {"preference", "fact", "workflow", "lesson"}
-    assert {g.status for case in CASES for g in case.gold} == {"stated", "confirmed"}
+    assert {g.status for case in CASES for g in case.gold if g.source == "user"} == {"stated", "confirmed"}
+    assert {(g.source, g.status) for case in CASES for g in case.gold if g.source != "user"} == {("assistant", "unverified")}
     assert any(g.supersedes for case in CASES for g in case.gold)
     assert any(case.expected_retire for case in CASES) and any(case.expected_promotions for case in CASES)
 
@@ -120,7 +121,7 @@ def test_gold_evidence_is_verbatim_in_a_user_message(case_id: str) -> None:
         assert label_rules.fold(item.evidence) in label_rules.fold(line["content"]), item.evidence
         assert not any(secret in item.evidence for secret in case.secrets)
         assert item.type in ("preference", "fact", "workflow", "lesson")
-        assert item.status in ("stated", "confirmed")
+        assert item.status in (("stated", "confirmed") if item.source == "user" else ("unverified",))
         existing_ids = {entry["id"] for entry in case.existing}
         assert item.supersedes is None or item.supersedes in existing_ids
 
@@ -191,6 +192,9 @@ def test_labels_agree_with_the_deterministic_rules(case_id: str) -> None:
                 gold = case.gold[label.gold]  # type: ignore[index]
                 assert (entry["type"], entry["evidence"], entry["status"], entry["supersedes"]) == (
                     gold.type, gold.evidence, gold.status, gold.supersedes)
+            elif label.expected == "drop" and label.reason in label_rules.ATTRIBUTION_REASONS:
+                found = label_rules.attribution_reasons(entry, users, case.assistant_messages, case.agents_md)
+                assert label.reason in found, (entry["summary"], found)
             elif label.expected == "drop":
                 assert label.reason in required, (entry["summary"], required)
                 if label.reason == "evidence":
@@ -298,3 +302,17 @@ def test_materialize_long_pads_before_the_case_lines(tmp_path: Path) -> None:
     lines = [json.loads(text) for text in path.read_text(encoding="utf-8").splitlines()]
     assert lines[0] == case.session_lines[0]
     assert lines[-len(case.session_lines) + 1:] == list(case.session_lines[1:])
+
+
+def test_the_set_is_large_bilingual_and_a_third_adversarial() -> None:
+    """Attribution (R19, R20): at least 150 sessions, both languages, a third with a model that
+    mislabels the assistant's claims, quotes unrelated user turns, restates AGENTS.md or pads."""
+    adversarial = [case for case in CASES if any(
+        label.reason in label_rules.ATTRIBUTION_REASONS and label.reason != "rediscoverable"
+        or (label.reason == "weak-evidence" and case.reply["records"][label.index]["evidence"])
+        for label in case.labels if label.expected == "drop")]
+    assert len(CASES) >= 150
+    assert {case.language for case in CASES} == {"en", "zh"}
+    assert 3 * len(adversarial) >= len(CASES)
+    reasons = Counter(label.reason for case in CASES for label in case.labels)
+    assert all(reasons[reason] >= 10 for reason in label_rules.ATTRIBUTION_REASONS), reasons

@@ -68,7 +68,7 @@ def test_evidence_must_be_the_users_words() -> None:
 
 def test_assistant_candidates_are_stored_unverified() -> None:
     result = run(cand(source="assistant", status="stated", evidence="I checked the lockfile"),
-                 cand(summary="Other.", statement="Other statement.", source="assistant", status="unverified",
+                 cand(summary="Only pnpm.", statement="This repo only uses pnpm.", source="assistant", status="unverified",
                       evidence="this repo only uses pnpm"))
     first, second = (a.candidate for a in result.accepted)
     assert first.status == "unverified" and first.evidence is None
@@ -109,14 +109,15 @@ def test_machine_and_git_state_details_are_dropped(field: str, bad: str, reason:
     "Use settings.local.json for per-developer settings.",
 ])
 def test_ordinary_project_text_is_kept(fine: str) -> None:
-    assert verdicts(run(cand(statement=fine)), 1) == ["keep"]
+    # The user said it too: attribution by content needs the user's turns to carry the statement.
+    assert verdicts(run(cand(statement=fine), users=(*USER_SAID, fine)), 1) == ["keep"]
 
 
 def test_caps_count_unicode_characters() -> None:
     at_cap = "类" * records.SUMMARY_CAP
-    result = run(cand(summary=at_cap), cand(summary=at_cap + "型"), cand(summary="two\nlines"),
+    result = run(cand(summary=at_cap, statement="Only pnpm here."), cand(summary=at_cap + "型"), cand(summary="two\nlines"),
                  cand(summary="S", statement="pnpm" + "长" * (records.STATEMENT_CAP - 4)),
-                 cand(summary="T", statement="pnpm" + "长" * 597))
+                 cand(summary="T", statement="pnpm" + "长" * 597), users=(*USER_SAID, "类类类"))
     assert verdicts(result, 5) == ["keep", "cap", "cap", "keep", "cap"]
 
 
@@ -130,7 +131,9 @@ def test_secrets_drop_the_candidate_whole() -> None:
         cand(summary="AWS.", statement="Deploys use the shared key.", how_to_apply=f"export AWS_ACCESS_KEY_ID={aws}"),
         cand(summary="Key.", statement="The bastion key is below.", why=pem),
         cand(summary="Placeholder.", statement="pnpm deploys read the token from the vault, never from a file.",
-             how_to_apply="The value shown as [REDACTED:github-token] in chat is rotated monthly."),
+             how_to_apply="The value shown as [REDACTED:github-token] in chat is rotated monthly.",
+             evidence="pnpm deploys read the token from the vault, never from a file"),
+        users=(*USER_SAID, "pnpm deploys read the token from the vault, never from a file"),
     )
     assert verdicts(result, 5) == ["keep", "secret", "secret", "secret", "keep"]
 
@@ -164,7 +167,8 @@ def test_supersedes_rules() -> None:
         cand(supersedes=user_rec, evidence=USER_SAID[0]),
         cand(summary="B", statement="B uses pnpm.", supersedes="20260101-never-existed-0000"),
         cand(summary="C", statement="C.", source="assistant", status="unverified", evidence=None, supersedes=user_rec),
-        cand(summary="D", statement="D.", source="assistant", status="unverified", evidence=None, supersedes=assistant_rec),
+        cand(summary="D", statement="D uses pnpm.", source="assistant", status="unverified", evidence=None,
+             supersedes=assistant_rec),
         cand(summary="E", statement="E uses pnpm.", supersedes=user_rec, evidence=USER_SAID[0]),
         existing=known)
     assert verdicts(result, 5) == ["keep", "keep", "supersedes-user-record", "keep", "supersedes-conflict"]
@@ -242,7 +246,8 @@ def test_evidence_must_carry_the_claim(evidence: str, verdict: str) -> None:
 
 def test_evidence_must_share_content_with_the_statement() -> None:
     result = run(cand(summary="Deploys go through staging first.", statement="Every deploy goes to staging first.",
-                      evidence="this repo only uses pnpm"))
+                      evidence="this repo only uses pnpm"),
+                 users=(*USER_SAID, "every deploy goes to staging first, no exceptions"))
     assert verdicts(result, 1) == ["evidence-unrelated"]
 
 
@@ -265,7 +270,8 @@ def test_supersede_by_confirmation_is_refused() -> None:
              evidence="yes", status="confirmed", supersedes=user_rec),
         cand(summary="Add a docs section for npm.", statement="The docs get a section about npm usage.",
              evidence="please add the docs section", supersedes=user_rec),
-        cand(summary="Use npm for JS dependencies.", statement="All JS dependency commands use npm.",
+        # The evidence states the new conclusion (not one shared word): it may replace the entry.
+        cand(summary="npm is the package manager here.", statement="From now on npm is the package manager here.",
              evidence="from now on npm is the package manager here", supersedes=user_rec),
         existing=known, users=said)
     assert verdicts(result, 3) == ["evidence-too-weak", "supersedes-user-record", "keep"]

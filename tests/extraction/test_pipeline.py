@@ -53,6 +53,12 @@ def _session(tmp: Path, name: str = "s.jsonl", **kw: object) -> Path:
     ], **kw)  # type: ignore[arg-type]
 
 
+def _adopted(tmp: Path, proposal: str, name: str = "a.jsonl") -> Path:
+    """A session in which the user takes up the assistant's proposal ("ok, do that")."""
+    return write_session(tmp / name, [user("Which framework should the API use?"), assistant(proposal),
+                                      user("ok, do that")])
+
+
 def _run(repo: Path, session: Path, **kw: object):  # noqa: ANN202 - the report
     project, cfg = project_and_config(repo)
     return extract_session(project, cfg, session, env=KEY_ENV, **kw)  # type: ignore[arg-type]
@@ -194,7 +200,8 @@ def test_assistant_records_are_unverified(repo: Path, fake_openai: FakeOpenAI) -
     claim = record("The API is FastAPI.", "The HTTP API is built on FastAPI.", None, type="fact",
                    source="assistant", status="stated")
     fake_openai.script("m1", Reply(reply(claim)))
-    report = _run(repo, _session(repo.parent))
+    # An adopted proposal: an assistant record reaches the index only so (or when the user took part).
+    report = _run(repo, _adopted(repo.parent, "I propose building the HTTP API on FastAPI."))
     project, _ = project_and_config(repo)
     rec = view.load_record(project, report.written[0])
     assert rec is not None and (rec.source, rec.status, rec.evidence) == ("assistant", "unverified", None)
@@ -321,7 +328,7 @@ def test_retirements_go_through_index_maintenance(repo: Path, fake_openai: FakeO
     configure(repo, fake_openai)
     fake_openai.script("m1", Reply(reply(record("The API is Flask.", "The API uses Flask.", None, type="fact",
                                                 source="assistant", status="unverified"))))
-    flask = _run(repo, _session(repo.parent, "a.jsonl")).written[0]
+    flask = _run(repo, _adopted(repo.parent, "I propose Flask for the API.")).written[0]
     fake_openai.script("m1", Reply(reply(PNPM, retire=[{"id": flask, "reason": "The API moved to FastAPI."}])))
     report = _run(repo, _session(repo.parent, "b.jsonl", session_id="b"))
     project, _ = project_and_config(repo)

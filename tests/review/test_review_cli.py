@@ -39,7 +39,8 @@ def test_list_json_shape_and_order(memo: Memo) -> None:
     assert [(i["kind"], i["id"]) for i in found] == [
         ("promotion", memo.user_promotion), ("promotion", memo.docs_promotion),
         ("entry", USER), ("entry", A1), ("entry", A2), ("orphan", A3), ("orphan", ORPHAN)]
-    assert all(set(i) == {"kind", "id", "entry", "target", "path", "summary", "source", "stale"} for i in found)
+    keys = {"kind", "id", "entry", "target", "path", "summary", "source", "stale"}
+    assert all(set(i) == keys | ({"audit"} if i["kind"] == "entry" else set()) for i in found)
     user_promo = found[0]
     assert user_promo["entry"] == USER and user_promo["target"] == "instructions"
     assert user_promo["path"] == "AGENTS.md" and user_promo["source"] == "user"
