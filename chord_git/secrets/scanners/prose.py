@@ -22,7 +22,7 @@ from ..text.reader import LINE, ValueReader, unquote
 from ..text.repeats import Reach, Runs, WindowVerdicts
 from ..text.spans import RANK_ASSIGNMENT, Span
 from ..verdicts import shapes, values
-from ..words import vocab
+from ..words import languages, vocab
 from .labels import Label, labels
 
 # Kind of finding per label class (a password a person typed, or any other credential).
@@ -30,6 +30,11 @@ KINDS = dict(zip((vocab.PASSWORD, vocab.SECRET, vocab.WEAK), ("password-in-text"
 AWS_KIND = "aws-secret-access-key"
 _MAX_TABLE_COLUMNS = 64
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+
+
+# Another language's copula after an English label: "la password è …", "el token es …".
+_BORROWED = "|".join(re.escape(w) for w in sorted(languages.BORROWED_COPULAS, key=len, reverse=True))
+_BORROWED_ASCII = "|".join(re.escape(w) for w in sorted(languages.BORROWED_COPULAS, key=len, reverse=True) if w.isascii())
 
 
 def _bridge(bare_to: bool) -> re.Pattern[str]:
@@ -55,6 +60,7 @@ def _bridge(bare_to: bool) -> re.Pattern[str]:
               (?:(?:has|have|had)[ \t]+been[ \t]+|was[ \t]+|were[ \t]+|is[ \t]+|got[ \t]+)?
               (?:changed|set|reset|updated|rotated|switched|moved)[ \t]+(?:back[ \t]+)?to
             | (?:is|was|are|were)(?:[ \t]+(?:now|still|currently|just|also|actually|simply|probably|always))?
+            | {_BORROWED}
             | turned[ \t]+out[ \t]+to[ \t]+be | will[ \t]+be | should[ \t]+be | becomes | became
             {to_verb}
             | ,[ \t]*(?:type|enter|use|paste)
@@ -72,7 +78,8 @@ _BRIDGE, _BRIDGE_NO_TO = _bridge(bare_to=True), _bridge(bare_to=False)
 _GROUPED_LETTERS = lazy(r"[a-z]{4}(?: [a-z]{4}){3}(?![a-z])")
 # Cheap test before the bridge pattern: a separator or a bridging word follows on the line,
 # within what the bridge can reach (filler words, blanks, commas, a parenthesis, CJK as "?").
-_BRIDGE_HINT = lazy(r"[=|>?]|:(?!//)| (?:is|was|are|were|to|as|be|became|becomes|we)\b| --? |, (?:type|enter|use|paste)")
+_BRIDGE_HINT = lazy(r"[=|>?]|:(?!//)| (?:is|was|are|were|to|as|be|became|becomes|we|" + _BORROWED_ASCII
+                    + r")\b| --? |, (?:type|enter|use|paste)")
 _BRIDGE_REACH = lazy(r"[*_`'\"\]]{0,3}(?:[A-Za-z0-9@._'!?, \t-]|\([^()\n]{0,40}\)){0,100}")
 # After a plural label ("credentials:", "| Tokens |") only an explicit separator leads to a value.
 _PLURAL_SEPARATOR = lazy(r"[*_`'\"\]]{0,3}[ \t]{0,3}(:(?!:)|=|\|)[ \t]{0,3}[*_]{0,3}[ \t]{0,3}")
