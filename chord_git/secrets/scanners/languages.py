@@ -26,6 +26,7 @@ from ..text.normalize import normalize
 from ..text.reader import LINE, ValueReader
 from ..text.spans import RANK_ASSIGNMENT, Span
 from ..words import languages, vocab
+from . import nextline
 
 KINDS = {vocab.PASSWORD: "password-in-text", vocab.SECRET: "secret-in-text"}
 
@@ -157,6 +158,12 @@ def _hits(text: str, occurrences: Occurrences) -> list[tuple[int, int, str]]:
     return hits
 
 
+def label_class(words: str) -> str | None:
+    """The class of a label written in another language (as a whole cell or heading), or None."""
+    entry = _TABLE.get(_fold(words).strip())
+    return entry[0] if entry is not None else None
+
+
 def _value_after(text: str, reader: ValueReader, end: int, line_end: int, cls: str,
                  copulas: frozenset[str], attached: bool) -> Span | None:
     """The value over the label's bridge, or right after the label (a stricter test)."""
@@ -201,7 +208,13 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
         if known is not None:
             found.append(Span(end + known[0], end + known[1], known[2], RANK_ASSIGNMENT))
             done = end + known[1]
+        elif line_end < size and view[line_end] == "\n":
+            line_start = view.rfind("\n", max(0, start - LINE), start) + 1
+            below = nextline.value_below(text, view, reader, line_start, start, end, line_end, cls, KINDS[cls])
+            if below is not None:
+                found.append(below)
+                done = below.end
     return found
 
 
-__all__ = ["KINDS", "scan"]
+__all__ = ["KINDS", "label_class", "scan"]

@@ -23,6 +23,7 @@ from ..text.repeats import Reach, Runs, WindowVerdicts
 from ..text.spans import RANK_ASSIGNMENT, Span
 from ..verdicts import shapes, values
 from ..words import languages, vocab
+from . import nextline
 from .labels import Label, labels
 
 # Kind of finding per label class (a password a person typed, or any other credential).
@@ -96,9 +97,10 @@ _REVERSE = lazy(rf"""
        (?:(?i:the|a|an|our|your|its|this|new|my)[ \t]+)?(?:[A-Za-z-]+[ \t]+){{0,3}}
      | (?:用|使用|以|拿)[ \t]*(?P<zh>{_VALUE_RE})[ \t]*(?:作为|作為|当作|当|做)(?:新的?|初始)?
      | 把[ \t]*(?P<put>{_VALUE_RE})[ \t]*(?:填到|填入|填进|输入到|输入|输进|设为|设置为|改成|作为)[{_CJK}]{{0,4}}?
+     | (?:^|(?<=[\s(]))(?P<is>{_VALUE_RE})[ \t]+(?i:is|was)[ \t]+(?:(?i:the|our|my|your|its|their)[ \t]+)?(?:[A-Za-z-]+[ \t]+){{0,3}}
     )\Z""", re.X)
 
-_REVERSE_HINT = lazy(r"[ \t](?i:as|for)[ \t]|作为|作為|当|做|填|输|设|改成")
+_REVERSE_HINT = lazy(r"[ \t](?i:as|for|is|was)[ \t]|作为|作為|当|做|填|输|设|改成")
 
 # What may precede the label in a header cell: markup and up to two qualifiers ("admin password").
 # (matched in the lower-cased ASCII view, where CJK qualifiers such as 数据库 read as "???").
@@ -169,7 +171,7 @@ class _Scan:
         match = _REVERSE.search(self.text, window_start, label.start)
         if match is None:
             return None
-        group = next(g for g in ("en", "zh", "put") if match.group(g) is not None)
+        group = next(g for g in ("en", "zh", "put", "is") if match.group(g) is not None)
         start, end, _ = unquote(self.text, *match.span(group))
         return self.reader.span((start, end, True), vocab.PASSWORD, KINDS[vocab.PASSWORD])
 
@@ -288,6 +290,8 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
             if span is None and cls == vocab.PASSWORD:
                 span = state.reverse(label, line_start)
             windows.remember(base, span)
+        if span is None and line_end < size and view[line_end] == "\n":
+            span = nextline.value_below(text, view, state.reader, line_start, start, end, line_end, cls, KINDS[cls])
         if span is not None:
             found.append(span)
             done = max(span.end, end)

@@ -63,7 +63,8 @@ _HIDDEN_RANGES = ((0xE0000, 0xE0080), (0xFE00, 0xFE10), (0xE0100, 0xE01F0))
 _COMBINING_RANGES = ((0x300, 0x370), (0x1AB0, 0x1B00), (0x1DC0, 0x1E00), (0x20D0, 0x2100), (0xFE20, 0xFE30))
 _COMBINING = frozenset(chr(code) for first, last in _COMBINING_RANGES for code in range(first, last))
 # Numeric HTML character references: "p&#97;ssword", "&#x77;". Named ones carry markup, not letters.
-_ENTITY = lazy(r"&#(?:([0-9]{1,7})|[xX]([0-9a-fA-F]{1,6}));")
+# And JSON/JavaScript escapes of the same: "\u0070assword".
+_ENTITY = lazy(r"&#(?:([0-9]{1,7})|[xX]([0-9a-fA-F]{1,6}));|\\u([0-9a-fA-F]{4})")
 
 
 def _build_table() -> MappingProxyType[str, str]:
@@ -169,7 +170,8 @@ def non_ascii_runs(text: str, view: str) -> list[tuple[int, int]]:
 
 def _entity(match: re.Match[str]) -> str | None:
     """The character a numeric reference stands for, folded like any other, or None."""
-    code = int(match.group(1)) if match.group(1) is not None else int(match.group(2), 16)
+    decimal, hexadecimal, escape = match.groups()
+    code = int(decimal) if decimal is not None else int(hexadecimal if hexadecimal is not None else escape, 16)
     if not 0 < code <= 0x10FFFF or 0xD800 <= code < 0xE000:
         return None
     char = chr(code)
@@ -178,7 +180,7 @@ def _entity(match: re.Match[str]) -> str | None:
 
 def normalize(text: str) -> Normalized:
     """Fold and strip ``text`` for the detectors (identity for ASCII text without references)."""
-    entities = "&#" in text
+    entities = "&#" in text or "\\u" in text
     if text.isascii() and not entities:
         return Normalized(text, text)
     view = ascii_view(text)
