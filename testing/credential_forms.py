@@ -146,14 +146,76 @@ LANGUAGE_NEGATIVES: dict[str, tuple[str, ...]] = {
 }
 
 
+# More word orders and registers, and notes that talk about passwords with numbers and symbols in
+# them (lengths, rules, references), which a value test must not take for a value.
+LANGUAGE_POSITIVES_MORE: dict[str, tuple[str, ...]] = {
+    "de": ("Passwort = {v}", "mit dem Passwort {v} anmelden", "Neues Kennwort: {v}", "Passwort (Staging): {v}"),
+    "es": ("contraseña nueva: {v}", "usa la contraseña {v}", "La contraseña actual es {v}", "clave: {v}"),
+    "fr": ("nouveau mot de passe : {v}", "utilise le mot de passe {v}", "Mot de passe (prod) : {v}"),
+    "pt": ("nova senha: {v}", "use a senha {v}", "Senha do Wi-Fi: {v}"),
+    "it": ("nuova password: {v}", "usa la password {v}"),
+    "ru": ("новый пароль: {v}", "используй пароль {v}", "Пароль = {v}"),
+    "pl": ("nowe hasło: {v}", "użyj hasła {v}"),
+    "nl": ("nieuw wachtwoord: {v}", "gebruik wachtwoord {v}"),
+    "tr": ("yeni şifre: {v}", "şifre olarak {v} kullan"),
+    "id": ("password baru: {v}", "pakai kata sandi {v}"),
+    "vi": ("mật khẩu mới: {v}", "dùng mật khẩu {v}"),
+    "ko": ("새 비밀번호: {v}", "비밀번호 {v} 로 로그인"),
+    "ja": ("新しいパスワード: {v}", "パスワード {v} でログイン"),
+    "zh": ("新密码：{v}", "用 {v} 作为密码"),
+    "hi": ("नया पासवर्ड: {v}", "पासवर्ड {v} से लॉगिन करें"),
+    "ar": ("كلمة المرور الجديدة: {v}",),
+    "th": ("รหัสผ่านใหม่: {v}",),
+    "sw": ("nenosiri jipya: {v}",),
+    "uk": ("новий пароль: {v}",),
+    "fa": ("رمز عبور جدید: {v}",),
+    "bn": ("নতুন পাসওয়ার্ড: {v}",),
+}
+TALK_MORE: dict[str, tuple[str, ...]] = {
+    "en": ("Password: at least 12 characters, 1 digit and 1 symbol", "password: see 1Password (Ops vault)",
+           "Passwords expire after 90 days; the token after 1h.", "The API key is in the .env file, not here.",
+           "Use the password manager to share it.", "It's 12 characters for the staging DB password",
+           "log in with your GitHub account", "Use SSO to log in to the dashboard"),
+    "de": ("Passwort: mindestens 12 Zeichen, 1 Ziffer", "Das Passwort steht im Tresor (1Password).",
+           "Passwort vergessen -> Link in der Mail", "Kennwort: siehe Passwortmanager",
+           "mit dem Passwort aus dem Tresor anmelden", "Das Passwort ist abgelaufen."),
+    "es": ("Contraseña: mínimo 8 caracteres", "contraseña: la de siempre", "La contraseña está en el gestor.",
+           "usa la contraseña del gestor", "La clave de API caduca en 30 días."),
+    "fr": ("Mot de passe : 12 caractères minimum", "mot de passe : voir le coffre", "Le mot de passe a expiré.",
+           "utilise le mot de passe du coffre"),
+    "pt": ("Senha: mínimo de 8 caracteres", "senha: ver o cofre", "A senha expirou ontem."),
+    "it": ("Password: almeno 12 caratteri", "La password è scaduta."),
+    "ru": ("Пароль: не менее 12 символов", "пароль: ********", "Пароль истёк вчера.", "используй пароль из хранилища"),
+    "pl": ("Hasło: minimum 12 znaków", "hasło: ******"),
+    "nl": ("Wachtwoord: minimaal 12 tekens", "het wachtwoord staat in de kluis"),
+    "tr": ("Şifre: en az 8 karakter", "şifre: ******"),
+    "id": ("Kata sandi: minimal 8 karakter", "kata sandi ada di brankas"),
+    "vi": ("Mật khẩu: tối thiểu 8 ký tự",),
+    "ko": ("비밀번호: 8자 이상", "비밀번호: ********", "비밀번호는 관리자에게 문의하세요."),
+    "ja": ("パスワード: 8文字以上", "パスワードは管理者に聞いてください。"),
+    "zh": ("密码：至少8位", "密码在保险库里"),
+    "hi": ("पासवर्ड: कम से कम 8 अक्षर", "पासवर्ड मैनेजर में है"),
+    "ar": ("كلمة المرور: 8 أحرف على الأقل",),
+    "th": ("รหัสผ่าน: อย่างน้อย 8 ตัว",),
+    "sw": ("Nenosiri: angalau herufi 8",),
+    "uk": ("Пароль: щонайменше 12 символів",),
+    "fa": ("رمز عبور: حداقل ۸ کاراکتر",),
+}
+
+
 def language_forms() -> Iterator[Form]:
     for lang, templates in LANGUAGE_POSITIVES.items():
         for i, template in enumerate(templates):
             value = _password(f"{lang}/{i}")
             yield Form("language", lang, template.format(v=value), value)
-    for lang, texts in LANGUAGE_NEGATIVES.items():
-        for text in texts:
-            yield Form("language", lang, text, "")
+    for lang, templates in LANGUAGE_POSITIVES_MORE.items():
+        for i, template in enumerate(templates):
+            value = _password(f"{lang}/more/{i}")
+            yield Form("language", lang, template.format(v=value), value)
+    for table in (LANGUAGE_NEGATIVES, TALK_MORE):
+        for lang, texts in table.items():
+            for text in texts:
+                yield Form("language", lang, text, "")
 
 
 # Other classes: templates with {v} (a typed password) or {t} (a generated token).

@@ -59,7 +59,7 @@ _TABLE = _table()
 # trie: one branch per character tried, not one per root). A label holding an English one
 # ("passwort", "toegangstoken") is ``prose``'s, which finds it through the words it searches anyway.
 _ENGLISH = ("pass", "pw", "token", "secret", "key")
-_ROOTS = ("kennwort", "mdp", "senha", "wachtwoord", "contrase", "clave",
+_ROOTS = ("katalaluan", "kennwort", "mdp", "senha", "wachtwoord", "contrase", "clave",
           "chave", "chiave", "sandi", "kunci", "laluan", "nenosiri", "neno", "nywila", "hasl", "hesl", "parol",
           "jelsz", "salasan", "losenord", "kodeord", "adgangskod", "lozink", "sifr", "khau", "jeton", "segre",
           "anahtar", "sleutel", "klucz", "kulcs", "nyckel", "ufunguo", "kalmar", "igbaniwole", "maxfiy",
@@ -104,7 +104,11 @@ _SCRIPT_LABEL = lazy(_trie_pattern(list(_SCRIPT_FORMS)))
 # Per root, per offset of the root in a label: the labels as one pattern matched where they start.
 _ASCII_LABELS = tuple((root, tuple((offset, lazy(_trie_pattern(forms))) for offset, forms in sorted(by_offset.items())))
                       for root, by_offset in _ROOT_FORMS.items())
-_ROOT = lazy(_trie_pattern(list(_ROOT_FORMS)))
+# A label starts a word: the pattern starts with what may precede one, which the engine skips to
+# faster than to the roots' many first letters (the text's start is matched apart).
+_ROOT_TRIE = _trie_pattern(list(_ROOT_FORMS))
+_ROOT = lazy(r"[\s*_>\"'(\[|/:#.,;=?!-](" + _ROOT_TRIE + ")")
+_ROOT_AT_START = lazy(_ROOT_TRIE)
 _SCRIPT_REACH = max(map(len, _SCRIPT_FORMS))
 
 
@@ -119,11 +123,11 @@ def _bridge(copulas: frozenset[str], attached: bool) -> re.Pattern[str]:
     cop = "|".join(alternatives) or "(?!)"
     lead = "[ \t]*" if attached else "[ \t]+"
     # Scripts without word spaces: a qualifier glued between label and copula ("รหัสผ่านเซิร์ฟเวอร์คือ").
-    glued = rf"| [^\x00-\x7f\s]{{1,30}}?(?:{cop})(?:[ \t]*[:=])?" if attached else ""
+    glued = rf"| [^\x00-\x7f\s]{{1,30}}?(?:(?:{cop})(?:[ \t]*[:=])?|[ \t]*[:=])" if attached else ""
     return re.compile(rf"""
         [*_`'"\]]{{0,3}}(?:[ \t]*\([^()\n]{{0,40}}\))?
         (?:
-            [ \t]*(?:[:=]|->|>|-(?=[ \t]))[ \t]*(?:(?:{cop})[ \t]*[:]?)?
+            [ \t]*(?:[:=]|->|(?<=[ \t])>(?=[ \t])|-(?=[ \t]))[ \t]*(?:(?:{cop})[ \t]*[:]?)?
           | {lead}(?:{cop})(?:[ \t]*[:=])?
           {glued}
           | (?:[ \t]+[^\s:=|]{{1,24}}){{1,5}}?(?:[ \t]*[:=]|[ \t]+(?:{cop}))(?:[ \t]*:)?
@@ -140,8 +144,11 @@ def _hits(text: str, occurrences: Occurrences) -> list[tuple[int, int, str]]:
     low = occurrences.low
     hits: list[tuple[int, int, str]] = []
     found_roots: dict[str, list[int]] = {}
+    first = _ROOT_AT_START.match(low)
+    if first is not None:
+        found_roots[first.group()] = [0]
     for match in _ROOT.finditer(low):
-        found_roots.setdefault(match.group(), []).append(match.start())
+        found_roots.setdefault(match.group(1), []).append(match.start(1))
     for root, by_offset in _ASCII_LABELS:
         for pos in found_roots.get(root, ()):
             for offset, pattern in by_offset:
@@ -164,18 +171,40 @@ def label_class(words: str) -> str | None:
     return entry[0] if entry is not None else None
 
 
+# A value said without a bridge ("Passwort Xq7…") must look typed on purpose: mixed case and a
+# digit, at least eight characters, no word of five lower-case letters in it (notes glue words
+# to labels: "hasło do%0Azabezpieczenia", "parola SOCKSv5").
+_DIRECT_MIN = 8
+_LOWER_WORD = lazy(r"[a-z]{5}")
+
+
+def _plausible(text: str, start: int, end: int, direct: bool, attached: bool) -> bool:
+    """Shape checks the value test leaves to the reader of another language's sentence."""
+    if not attached and end < len(text) and text[end].isalpha():
+        return False  # the value runs on into a word of another script: part of that word
+    # (where particles are glued to words, "…입니다" after a value is the sentence's end)
+    value = text[start:end]
+    if value[-1:] in "!?" and value[:-1].isalpha():
+        return False  # "Wachtwoord is vereist!": a word and its exclamation mark
+    if not direct:
+        return True
+    return (len(value) >= _DIRECT_MIN and any(c.isdigit() for c in value) and any(c.isupper() for c in value)
+            and any(c.islower() for c in value) and _LOWER_WORD.search(value) is None)
+
+
 def _value_after(text: str, reader: ValueReader, end: int, line_end: int, cls: str,
                  copulas: frozenset[str], attached: bool) -> Span | None:
     """The value over the label's bridge, or right after the label (a stricter test)."""
     bridge = _bridge(copulas, attached).match(text, end, line_end)
     if bridge is not None:
         span = reader.span(reader.value_at(bridge.end(), line_end), cls, KINDS[cls])
-        if span is not None:
+        if span is not None and _plausible(text, span.start, span.end, False, attached):
             return span
     direct = (_DIRECT_GLUED if attached else _DIRECT).match(text, end, line_end)
     if direct is None:
         return None
-    return reader.span(reader.value_at(direct.end(), line_end), cls, KINDS[cls], direct=True)
+    span = reader.span(reader.value_at(direct.end(), line_end), cls, KINDS[cls], direct=True)
+    return span if span is not None and _plausible(text, span.start, span.end, True, attached) else None
 
 
 def scan(text: str, view: str, occurrences: Occurrences | None = None,
@@ -193,8 +222,8 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
         cls, copulas, attached = _TABLE[form]
         if not attached and ((start and text[start - 1].isalpha()) or (end < size and text[end].isalpha())):
             continue  # inside a word: "clavecin", "passwordless"
-        if start and text[start - 1] in "?&#;":
-            continue  # a URL parameter (``links``)
+        if start and text[start - 1] in "?&#;<{$%":
+            continue  # a URL parameter (``links``), a placeholder's name (``<clave>``, ``{senha}``)
         line_end = view.find("\n", end, end + LINE)
         if line_end < 0:
             line_end = min(size, end + LINE)

@@ -46,7 +46,7 @@ LANGUAGES: tuple[Language, ...] = (
     Language("pt", ("senha", "palavra-passe", "palavra passe", "senhas"),
              ("chave de api", "chave da api", "chave api", "chave secreta", "token de acesso", "segredo"),
              ("é", "e'", "era", "será", "fica", "ficou", "foi")),
-    Language("it", ("parola d'ordine", "parola chiave", "passwd"),
+    Language("it", ("parola d'ordine", "passwd"),
              ("chiave api", "chiave dell'api", "chiave segreta", "segreto"),
              ("è", "e'", "era", "sarà", "resta")),
     Language("ru", ("пароль", "пароля", "паролем", "пароли"),
