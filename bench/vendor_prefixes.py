@@ -26,6 +26,10 @@ import tomllib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))  # the layer 1 of this tree, not an installed one
+
 _LITERAL_CHAR = re.compile(r"\\[.\-_~:/]|[A-Za-z0-9_\-~:]|\\b")
 _ALTERNATION = re.compile(r"\(\?:((?:[A-Za-z0-9_\-]+\|)+[A-Za-z0-9_\-]+)\)")
 _INLINE_FLAGS = re.compile(r"\(\?-?[imsx]+\)")
