@@ -16,7 +16,7 @@ import re
 
 from ...support.dataclass_lazy import dataclass
 from ...support.regex_lazy import lazy
-from ..text.anchors import Occurrences
+from ..text.anchors import Occurrences, trie_pattern
 from ..text.spans import RANK_ASSIGNMENT, Span
 from ..verdicts import values
 from ..words import vocab
@@ -111,10 +111,9 @@ for _rule in TOOL_RULES:
         _RULES.setdefault(_tool, []).append(_rule)
 del _rule, _tool
 
-_TOOL = lazy(r"(?<![\w.-])(?:" + "|".join(sorted(map(re.escape, _RULES), key=len, reverse=True)) + r")(?![\w-])")
+_TOOL = lazy(r"(?<![\w.-])(?:" + trie_pattern(list(_RULES)) + r")(?![\w-])")
 # Literal anchors besides " -": positional rules and pipes into --password-stdin.
-_ANCHORS = (" -", " /p", " /rp", "rabbitmqctl", "net use ", "net user ", "sqlplus", "password-stdin", "sudo -s",
-            "sudo --stdin")
+_ANCHORS = (" -", " /p:", " /pass", "rabbitmqctl", "net use ", "net user ", "sqlplus", "password-stdin")
 _SEGMENT_SPLIT = lazy(r"[`|;()]|&&")
 _ARG = lazy(r"""(?:[^\s'"`|;&<>]+|'[^'\n]*'|"[^"\n]*")+""")
 _ECHO = lazy(r"""(?:echo|printf(?:[ \t]+'%s')?)[ \t]+(?:-n[ \t]+)?(?P<value>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s|'"]{1,200})[ \t]*\|\Z""")
@@ -246,11 +245,13 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None) -> list[S
     read_until = -1  # lines (or windows of a long line) are read once
     for anchor in occurrences.of_all(_ANCHORS):
         candidates: list[tuple[int, int]] = []
-        if occurrences.low.startswith("sudo -s", anchor) and not view.startswith("sudo -S", anchor):
-            continue  # ``sudo -s``: a shell, no password read
+        if view.startswith((" -S", " --stdin"), anchor) and view.endswith("sudo", max(0, anchor - 4), anchor):
+            echoed = _echo_into_stdin(view, anchor)  # ``echo … | sudo -S``: sudo reads the password from the pipe
+            if echoed and values.credential_value(text[echoed[0]:echoed[1]], vocab.PASSWORD, quoted=True):
+                found.append(Span(echoed[0], echoed[1], KIND, RANK_ASSIGNMENT))
         if view[anchor] == " " and not (view[anchor + 2:anchor + 3].isalnum() or view[anchor + 2:anchor + 3] == "-"):
             continue  # a dash in prose, not a flag
-        if view.startswith(("password-stdin", "sudo -S", "sudo --stdin"), anchor):
+        if view.startswith("password-stdin", anchor):
             echoed = _echo_into_stdin(view, anchor)
             if echoed:
                 candidates.append(echoed)

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
 
 from ...support.regex_lazy import lazy
-from ..text.anchors import Occurrences
+from ..text.anchors import Occurrences, trie_pattern
 from ..text.normalize import normalize
 from ..text.reader import LINE, ValueReader
 from ..text.spans import RANK_ASSIGNMENT, Span
@@ -79,35 +78,16 @@ def _cased(form: str) -> tuple[str, ...]:
 _SCRIPT_FORMS = {variant: form for form in _TABLE if not form.isascii() for variant in _cased(form)}
 
 
-def _trie_pattern(words: list[str]) -> str:
-    """An alternation of ``words`` with shared prefixes factored out: the engine tries one branch
-    per character instead of one per word (longest first: a branch's own end comes last)."""
-    tree: dict[str, Any] = {}
-    for word in words:
-        node = tree
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}
-
-    def render(node: dict[str, Any]) -> str:
-        branches = [re.escape(char) + render(child) for char, child in sorted(node.items()) if char]
-        ends = "" in node
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return f"(?:{body})?" if ends else body
-
-    return render(tree)
-
-
-_SCRIPT_LABEL = lazy(_trie_pattern(list(_SCRIPT_FORMS)))
+_SCRIPT_LABEL = lazy(trie_pattern(list(_SCRIPT_FORMS)))
 # Per root, per offset of the root in a label: the labels as one pattern matched where they start.
-_ASCII_LABELS = tuple((root, tuple((offset, lazy(_trie_pattern(forms))) for offset, forms in sorted(by_offset.items())))
+_ASCII_LABELS = tuple((root, tuple((offset, lazy(trie_pattern(forms))) for offset, forms in sorted(by_offset.items())))
                       for root, by_offset in _ROOT_FORMS.items())
-# A label starts a word: the pattern starts with what may precede one, which the engine skips to
-# faster than to the roots' many first letters (the text's start is matched apart).
-_ROOT_TRIE = _trie_pattern(list(_ROOT_FORMS))
-_ROOT = lazy(r"[\s*_>\"'(\[|/:#.,;=?!-](" + _ROOT_TRIE + ")")
+# A label starts a word. One pattern per character that may precede it, each starting with that
+# literal: the engine skips to a literal at memory speed, where a class of them (or the roots' many
+# first letters) costs a test per character. The text's start is matched apart.
+_ROOT_TRIE = trie_pattern(list(_ROOT_FORMS))
+_ROOT_LEADS = (" ", "\n", "*", "\"")
+_ROOTS_AFTER = tuple(lazy(re.escape(lead) + "(" + _ROOT_TRIE + ")") for lead in _ROOT_LEADS)
 _ROOT_AT_START = lazy(_ROOT_TRIE)
 _SCRIPT_REACH = max(map(len, _SCRIPT_FORMS))
 
@@ -147,8 +127,9 @@ def _hits(text: str, occurrences: Occurrences) -> list[tuple[int, int, str]]:
     first = _ROOT_AT_START.match(low)
     if first is not None:
         found_roots[first.group()] = [0]
-    for match in _ROOT.finditer(low):
-        found_roots.setdefault(match.group(1), []).append(match.start(1))
+    for after in _ROOTS_AFTER:
+        for match in after.finditer(low):
+            found_roots.setdefault(match.group(1), []).append(match.start(1))
     for root, by_offset in _ASCII_LABELS:
         for pos in found_roots.get(root, ()):
             for offset, pattern in by_offset:

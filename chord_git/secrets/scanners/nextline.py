@@ -40,7 +40,7 @@ _FENCE = lazy(r"[ \t]*(?:```|~~~)[A-Za-z0-9_+-]{0,20}[ \t]*\r?$")
 # The value line: optional list or definition marker, one value, nothing after it.
 _VALUE_LINE = lazy(r"""[ \t]*(?:[-*+:>][ \t]+)?(?:`(?P<tick>[^`\n]{1,200})`|"(?P<dq>[^"\n]{1,200})"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s`"']\S{0,199}))[ \t]*\r?$""")
 _MAX_VALUE_LINE = 256
-_MAX_REST = 40  # ", and here it is, see below:" and markup fit
+MAX_REST = 40  # ", and here it is, see below:" and markup fit
 
 
 def _line(view: str, start: int) -> tuple[int, int]:
@@ -51,7 +51,7 @@ def _line(view: str, start: int) -> tuple[int, int]:
 def value_below(text: str, view: str, reader: ValueReader, line_start: int, label_start: int, label_end: int,
                 line_end: int, cls: str, kind: str) -> Span | None:
     """The value on the line below a label that ends its line, or None."""
-    if line_end >= len(view) or view[line_end] != "\n" or line_end - label_end > _MAX_REST:
+    if line_end >= len(view) or view[line_end] != "\n" or line_end - label_end > MAX_REST:
         return None  # a long rest of the line is a sentence going on, not a cue
     rest = _REST.match(view, label_end, line_end)
     if rest is None:
@@ -84,4 +84,4 @@ def value_below(text: str, view: str, reader: ValueReader, line_start: int, labe
     return None
 
 
-__all__ = ["value_below"]
+__all__ = ["MAX_REST", "value_below"]

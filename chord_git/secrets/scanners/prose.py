@@ -35,7 +35,8 @@ _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 
 # Another language's copula after an English label: "la password è …", "el token es …".
 _BORROWED = "|".join(re.escape(w) for w in sorted(languages.BORROWED_COPULAS, key=len, reverse=True))
-_BORROWED_ASCII = "|".join(re.escape(w) for w in sorted(languages.BORROWED_COPULAS, key=len, reverse=True) if w.isascii())
+# Checked as the word right after the label (the English hint below stays as cheap as it was).
+_BORROWED_ASCII = frozenset(w for w in languages.BORROWED_COPULAS if w.isascii())
 
 
 def _bridge(bare_to: bool) -> re.Pattern[str]:
@@ -79,8 +80,7 @@ _BRIDGE, _BRIDGE_NO_TO = _bridge(bare_to=True), _bridge(bare_to=False)
 _GROUPED_LETTERS = lazy(r"[a-z]{4}(?: [a-z]{4}){3}(?![a-z])")
 # Cheap test before the bridge pattern: a separator or a bridging word follows on the line,
 # within what the bridge can reach (filler words, blanks, commas, a parenthesis, CJK as "?").
-_BRIDGE_HINT = lazy(r"[=|>?]|:(?!//)| (?:is|was|are|were|to|as|be|became|becomes|we|" + _BORROWED_ASCII
-                    + r")\b| --? |, (?:type|enter|use|paste)")
+_BRIDGE_HINT = lazy(r"[=|>?]|:(?!//)| (?:is|was|are|were|to|as|be|became|becomes|we)\b| --? |, (?:type|enter|use|paste)")
 _BRIDGE_REACH = lazy(r"[*_`'\"\]]{0,3}(?:[A-Za-z0-9@._'!?, \t-]|\([^()\n]{0,40}\)){0,100}")
 # After a plural label ("credentials:", "| Tokens |") only an explicit separator leads to a value.
 _PLURAL_SEPARATOR = lazy(r"[*_`'\"\]]{0,3}[ \t]{0,3}(:(?!:)|=|\|)[ \t]{0,3}[*_]{0,3}[ \t]{0,3}")
@@ -100,7 +100,10 @@ _REVERSE = lazy(rf"""
      | (?:^|(?<=[\s(]))(?P<is>{_VALUE_RE})[ \t]+(?i:is|was)[ \t]+(?:(?i:the|our|my|your|its|their)[ \t]+)?(?:[A-Za-z-]+[ \t]+){{0,3}}
     )\Z""", re.X)
 
-_REVERSE_HINT = lazy(r"[ \t](?i:as|for|is|was)[ \t]|作为|作為|当|做|填|输|设|改成")
+_REVERSE_HINT = lazy(r"[ \t](?i:as|for)[ \t]|作为|作為|当|做|填|输|设|改成")
+# "<value> is the password": the verb stands a few words before the label.
+_REVERSE_IS_HINT = lazy(r"[ \t](?i:is|was)[ \t]")
+_REVERSE_IS_REACH = 40
 
 # What may precede the label in a header cell: markup and up to two qualifiers ("admin password").
 # (matched in the lower-cased ASCII view, where CJK qualifiers such as 数据库 read as "???").
@@ -138,7 +141,8 @@ class _Scan:
                 return None
             return reader.span(reader.value_at(sep.end(), line_end, cell=cell), cls, KINDS[cls])
         reach = _BRIDGE_REACH.match(self.low, label.end, line_end).end()  # type: ignore[union-attr]  # always matches
-        if label.cjk or _BRIDGE_HINT.search(self.low, label.end, min(line_end, reach + 3)):
+        if label.cjk or _BRIDGE_HINT.search(self.low, label.end, min(line_end, reach + 3)) \
+                or not _BORROWED_ASCII.isdisjoint(self.low[label.end:min(line_end, reach + 3)].split()[:7]):
             bridge = _BRIDGE.match(text, label.end, line_end)
             if bridge is None or (bridge.group("to") is not None
                                   and not _SETTING_BEFORE.search(self.low, self.line_start(label.start), label.start)):
@@ -166,7 +170,8 @@ class _Scan:
     def reverse(self, label: Label, line_start: int) -> Span | None:
         """The value before a password label: "use X as the password", "用 X 作为密码"."""
         window_start = max(line_start, label.start - 120)
-        if not _REVERSE_HINT.search(self.text, window_start, label.start):
+        if not _REVERSE_HINT.search(self.text, window_start, label.start) \
+                and not _REVERSE_IS_HINT.search(self.text, max(window_start, label.start - _REVERSE_IS_REACH), label.start):
             return None
         match = _REVERSE.search(self.text, window_start, label.start)
         if match is None:
@@ -290,7 +295,7 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
             if span is None and cls == vocab.PASSWORD:
                 span = state.reverse(label, line_start)
             windows.remember(base, span)
-        if span is None and line_end < size and view[line_end] == "\n":
+        if span is None and line_end - end <= nextline.MAX_REST and line_end < size and view[line_end] == "\n":
             span = nextline.value_below(text, view, state.reader, line_start, start, end, line_end, cls, KINDS[cls])
         if span is not None:
             found.append(span)

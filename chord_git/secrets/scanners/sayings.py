@@ -68,20 +68,27 @@ def scan(text: str, view: str, occurrences: Occurrences) -> list[Span]:
         if span is not None:
             found.append(span)
     for pos in occurrences.of_all(("log", "sign")):  # "log" is searched for other scanners anyway
+        after_to = low.startswith(" to ", pos - 4) or low.startswith(" to ", pos - 5)  # "use … to log in"
+        ahead = low[pos:pos + 24]
+        with_ahead = " with " in ahead or " using " in ahead  # "log in with …"
+        if not (after_to or with_ahead):
+            continue  # most hits: "logs", "catalog", "design"
         line_start = view.rfind("\n", max(0, pos - _LINE), pos) + 1
         line_end = view.find("\n", pos, pos + _LINE)
         line_end = line_end if line_end >= 0 else min(len(text), pos + _LINE)
-        use = _USE_TO.search(text, max(line_start, pos - 130), min(line_end, pos + 40))
-        if use is not None and use.end() >= pos:
-            span = _verdict(text, *use.span("v"), strict=True)
-            if span is not None:
-                found.append(span)
-                continue
-        with_value = _LOGIN_WITH.match(text, pos, line_end)
-        if with_value is not None:
-            span = _verdict(text, *with_value.span("v"), strict=with_value.group("lab") is None)
-            if span is not None:
-                found.append(span)
+        if after_to:
+            use = _USE_TO.search(text, max(line_start, pos - 130), min(line_end, pos + 40))
+            if use is not None and use.end() >= pos:
+                span = _verdict(text, *use.span("v"), strict=True)
+                if span is not None:
+                    found.append(span)
+                    continue
+        if with_ahead:
+            with_value = _LOGIN_WITH.match(text, pos, line_end)
+            if with_value is not None:
+                span = _verdict(text, *with_value.span("v"), strict=with_value.group("lab") is None)
+                if span is not None:
+                    found.append(span)
     return found
 
 
