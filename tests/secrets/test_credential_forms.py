@@ -54,3 +54,16 @@ def test_a_password_label_in_another_language_is_redacted_keeping_the_label(text
     redacted = redact(text)
     assert "Vq3Lp9!xR2" not in redacted
     assert redacted.startswith(label + "[REDACTED:password-in-text]")
+
+
+def test_a_long_text_finds_what_its_parts_find() -> None:
+    # Past 64 KiB the labels of other languages are searched with compiled patterns, below it
+    # word by word: both ways must find the same values.
+    positives = [f for f in FORMS if f.cls == "language" and f.positive]
+    text = "\n\n".join(f.text for f in positives)
+    padding = "\n\nordinary notes about the deploy and the cache, nothing else\n" * 1200
+    assert len(text) < 1 << 16 < len(text + padding)
+    small = {text[s.start:s.end] for s in find(text)}
+    large = {(text + padding)[s.start:s.end] for s in find(text + padding)}
+    assert small == large
+    assert {f.value for f in positives} <= small

@@ -113,7 +113,7 @@ del _rule, _tool
 
 _TOOL = lazy(r"(?<![\w.-])(?:" + trie_pattern(list(_RULES)) + r")(?![\w-])")
 # Literal anchors besides " -": positional rules and pipes into --password-stdin.
-_ANCHORS = (" -", " /p:", " /pass", "rabbitmqctl", "net use ", "net user ", "sqlplus", "password-stdin")
+_ANCHORS = (" -", " /p:", " /pass", "rabbitmqctl", "net use", "sqlplus", "password-stdin")  # "net use" finds "net user"
 _SEGMENT_SPLIT = lazy(r"[`|;()]|&&")
 _ARG = lazy(r"""(?:[^\s'"`|;&<>]+|'[^'\n]*'|"[^"\n]*")+""")
 _ECHO = lazy(r"""(?:echo|printf(?:[ \t]+'%s')?)[ \t]+(?:-n[ \t]+)?(?P<value>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s|'"]{1,200})[ \t]*\|\Z""")

@@ -31,7 +31,7 @@ KINDS = {vocab.PASSWORD: "password-in-text", vocab.SECRET: "secret-in-text"}
 
 
 def _fold(word: str) -> str:
-    return normalize(word).text.lower()
+    return word.lower() if word.isascii() else normalize(word).text.lower()
 
 
 def _table() -> dict[str, tuple[str, frozenset[str], bool]]:
@@ -39,13 +39,14 @@ def _table() -> dict[str, tuple[str, frozenset[str], bool]]:
     table: dict[str, tuple[str, frozenset[str], bool]] = {}
 
     def add(words: tuple[str, ...], cls: str, copulas: tuple[str, ...], attached: bool) -> None:
+        folded = frozenset(map(_fold, copulas))
         for word in words:
             form = _fold(word)
             old = table.get(form)
             if old is None:
-                table[form] = (cls, frozenset(map(_fold, copulas)), attached)
+                table[form] = (cls, folded, attached)
             else:  # a word of several languages ("пароль", "heslo"): the bridges of each
-                table[form] = (old[0], old[1] | frozenset(map(_fold, copulas)), old[2] or attached)
+                table[form] = (old[0], old[1] | folded, old[2] or attached)
 
     for lang in languages.LANGUAGES:
         add(lang.passwords, vocab.PASSWORD, lang.copulas, lang.attached)
@@ -120,16 +121,57 @@ _DIRECT = lazy(r"[*_`'\"\]]{0,3}[ \t]{1,2}")
 _DIRECT_GLUED = lazy(r"[*_`'\"\]]{0,3}[ \t]{0,2}")
 
 
+# Below this size a text is searched word by word with ``str.find``: compiling the patterns
+# (tens of milliseconds for the labels of every script) would cost a small commit more than reading it.
+_SMALL_TEXT = 1 << 16
+_LEAD_SET = frozenset(_ROOT_LEADS)
+
+
+def _root_positions(low: str) -> dict[str, list[int]]:
+    """Where each root starts a word (after one of ``_ROOT_LEADS``, or at the text's start)."""
+    found: dict[str, list[int]] = {}
+    if len(low) < _SMALL_TEXT:
+        for root in _ROOT_FORMS:
+            pos = low.find(root)
+            while pos >= 0:
+                if not pos or low[pos - 1] in _LEAD_SET:
+                    found.setdefault(root, []).append(pos)
+                pos = low.find(root, pos + 1)
+        return found
+    first = _ROOT_AT_START.match(low)
+    if first is not None:
+        found[first.group()] = [0]
+    for after in _ROOTS_AFTER:
+        for match in after.finditer(low):
+            found.setdefault(match.group(1), []).append(match.start(1))
+    return found
+
+
+def _script_hits(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """Labels in other scripts inside ``windows``, the longest at each place."""
+    forms = _SCRIPT_FORMS
+    if len(text) >= _SMALL_TEXT:
+        return [(m.start(), m.end(), forms[m.group()]) for start, end in windows
+                for m in _SCRIPT_LABEL.finditer(text, start, end)]
+    found: list[tuple[int, int, str]] = []
+    for variant, form in forms.items():
+        for start, end in windows:
+            pos = text.find(variant, start, end)
+            while pos >= 0:
+                found.append((pos, pos + len(variant), form))
+                pos = text.find(variant, pos + 1, end)
+    found.sort(key=lambda hit: (hit[0], -hit[1]))
+    kept: list[tuple[int, int, str]] = []
+    for hit in found:
+        if not kept or hit[0] >= kept[-1][1]:
+            kept.append(hit)
+    return kept
+
+
 def _hits(text: str, occurrences: Occurrences) -> list[tuple[int, int, str]]:
     low = occurrences.low
     hits: list[tuple[int, int, str]] = []
-    found_roots: dict[str, list[int]] = {}
-    first = _ROOT_AT_START.match(low)
-    if first is not None:
-        found_roots[first.group()] = [0]
-    for after in _ROOTS_AFTER:
-        for match in after.finditer(low):
-            found_roots.setdefault(match.group(1), []).append(match.start(1))
+    found_roots = _root_positions(low)
     for root, by_offset in _ASCII_LABELS:
         for pos in found_roots.get(root, ()):
             for offset, pattern in by_offset:
@@ -139,9 +181,7 @@ def _hits(text: str, occurrences: Occurrences) -> list[tuple[int, int, str]]:
                         hits.append((label.start(), label.end(), label.group()))
                         break
     if not text.isascii():
-        forms = _SCRIPT_FORMS
-        for start, end in occurrences.script_windows(_SCRIPT_REACH):
-            hits.extend((m.start(), m.end(), forms[m.group()]) for m in _SCRIPT_LABEL.finditer(text, start, end))
+        hits.extend(_script_hits(text, occurrences.script_windows(_SCRIPT_REACH)))
     hits.sort()
     return hits
 

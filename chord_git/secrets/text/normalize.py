@@ -64,7 +64,9 @@ _COMBINING_RANGES = ((0x300, 0x370), (0x1AB0, 0x1B00), (0x1DC0, 0x1E00), (0x20D0
 _COMBINING = frozenset(chr(code) for first, last in _COMBINING_RANGES for code in range(first, last))
 # Numeric HTML character references: "p&#97;ssword", "&#x77;". Named ones carry markup, not letters.
 # And JSON/JavaScript escapes of the same: "\u0070assword".
-_ENTITY = lazy(r"&#(?:([0-9]{1,7})|[xX]([0-9a-fA-F]{1,6}));|\\u([0-9a-fA-F]{4})")
+# Each form its own pattern, led by its literal: the engine skips to a "&" or a backslash at
+# memory speed, and a text holding only one kind reads only that pattern.
+_REFERENCES = (("&#", lazy(r"&#(?:([0-9]{1,7})|[xX]([0-9a-fA-F]{1,6}));")), ("\\u", lazy(r"\\u()([0-9a-fA-F]{4})")))
 
 
 def _build_table() -> MappingProxyType[str, str]:
@@ -170,8 +172,8 @@ def non_ascii_runs(text: str, view: str) -> list[tuple[int, int]]:
 
 def _entity(match: re.Match[str]) -> str | None:
     """The character a numeric reference stands for, folded like any other, or None."""
-    decimal, hexadecimal, escape = match.groups()
-    code = int(decimal) if decimal is not None else int(hexadecimal if hexadecimal is not None else escape, 16)
+    decimal, hexadecimal = match.groups()
+    code = int(decimal) if decimal else int(hexadecimal, 16)
     if not 0 < code <= 0x10FFFF or 0xD800 <= code < 0xE000:
         return None
     char = chr(code)
@@ -180,13 +182,15 @@ def _entity(match: re.Match[str]) -> str | None:
 
 def normalize(text: str) -> Normalized:
     """Fold and strip ``text`` for the detectors (identity for ASCII text without references)."""
-    entities = "&#" in text or "\\u" in text
-    if text.isascii() and not entities:
+    ascii = text.isascii()
+    view = text if ascii else ascii_view(text)
+    # Searched in the view: one byte a character, where the text may take two or four.
+    entities = [pattern for lead, pattern in _REFERENCES if lead in view]
+    if ascii and not entities:
         return Normalized(text, text)
-    view = ascii_view(text)
     # (start, end, replacement) of each character or reference to rewrite, in order.
     edits: list[tuple[int, int, str]] = []
-    if not text.isascii():
+    if not ascii:
         foldable = _FOLDABLE_ALL if _may_hold_astral(text) and _ASTRAL.search(text) else _FOLDABLE_BMP
         combining = _COMBINING
         for start, end in (non_ascii_runs(text, view) if _ONLY_NON_ASCII else [(0, len(text))]):
@@ -195,11 +199,12 @@ def normalize(text: str) -> Normalized:
                 if char in combining and not (at and text[at - 1].isascii() and text[at - 1].isalnum()):
                     continue  # an accent of another script's letter: part of its word
                 edits.append((at, match.end(), _TABLE[char]))
-    if entities:
-        for match in _ENTITY.finditer(text):
+    for pattern in entities:
+        for match in pattern.finditer(text):
             replacement = _entity(match)
             if replacement is not None:
                 edits.append((match.start(), match.end(), replacement))
+    if entities:
         edits.sort()
     if not edits:
         return Normalized(text, view)
