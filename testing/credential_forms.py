@@ -67,7 +67,7 @@ LANGUAGE_POSITIVES: dict[str, tuple[str, ...]] = {
     "ru": ("Пароль: {v}", "пароль — {v}", "пароль от сервера: {v}", "Пароль для базы: {v}"),
     "uk": ("Пароль: {v}", "пароль до сервера: {v}", "гасло: {v}"),
     "pl": ("hasło to {v}", "Hasło: {v}", "hasło do bazy to {v}", "Hasło brzmi {v}"),
-    "nl": ("Het wachtwoord is {v}", "wachtwoord: {v}", "het wachtwoord van de server is {v}"),
+    "nl": ("Het wachtwoord is {v}", "wachtwoord: {v}", "het wachtwoord van de server is {v}", "Het wifi-wachtwoord is {v}"),
     "tr": ("Şifre: {v}", "şifresi {v}", "Veritabanı şifresi: {v}", "parola: {v}"),
     "vi": ("Mật khẩu là {v}", "mật khẩu: {v}", "mật khẩu của máy chủ là {v}"),
     "th": ("รหัสผ่านคือ {v}", "รหัสผ่าน: {v}", "รหัสผ่านเซิร์ฟเวอร์คือ {v}"),
@@ -225,12 +225,14 @@ POSITIVES: dict[str, tuple[str, ...]] = {
         "The admin password, see below\n{v}", "Here's the VPN password, here it is:\n{v}",
         "**Root password**\n```\n{v}\n```", "API token:\n{t}", "Passwort:\n{v}", "비밀번호:\n{v}",
         "- wifi password:\n  {v}", "Mot de passe ci-dessous :\n{v}", "The new password is:\n\n{v}",
+        "Staging DB password (see below)\n{v}", "password for the NAS is below:\n\n{v}", "**Password:**\n`{v}`",
     ),
     "prose": (
         "It's {v} for the staging DB", "it is {v} for the prod database", "Password? It's {v}.",
         "{v} is the password for the staging box", "The login for grafana is admin and the password {v}",
         "Use {v} to log in to the router", "log in with {v} on the staging server",
         "pw for the NAS: {v}", "creds: admin / {v}", "The DB password changed to {v} yesterday",
+        "The password? {v}", "for the staging box it's {v}", "Login: admin, pw {v}",
     ),
     "markup": (
         "<tr><td>Password</td><td>{v}</td></tr>", "<td>password</td>\n<td>{v}</td>",
@@ -240,6 +242,7 @@ POSITIVES: dict[str, tuple[str, ...]] = {
         "ConvertTo-SecureString -String '{v}' -AsPlainText -Force",
         '{{"\\u0070assword": "{v}"}}', '{{"pass\\u0077ord": "{v}"}}', '{{"\\u0074oken": "{t}"}}',
         "<input type=\"password\" value=\"{v}\">", "<password>{v}</password>",
+        "<li><b>Password:</b> {v}</li>", "<th>Password</th><td>{v}</td>", "<p><strong>Token:</strong> <code>{t}</code></p>",
     ),
     "command": (
         "echo {v} | sudo -S apt update", "echo '{v}' | sudo -S systemctl restart nginx",
@@ -268,14 +271,20 @@ NEGATIVES: dict[str, tuple[str, ...]] = {
         "### Token\n${{GITHUB_TOKEN}}", "The admin password, see below\nAsk the on-call person.",
         "## Staging password\nIt is in the vault.", "API token:\n<YOUR_TOKEN>",
         "## Reset your password\nOpen Settings > Security.", "Password:\n********",
+        "## API token\n`GITHUB_TOKEN`", "Token:\n90 days", "The password is:\n\n- at least 12 characters",
+        "The password for the NAS is below the router.",
     ),
     "prose": (
         "It's fine for the staging DB", "It's v2.3.1 for the staging DB", "it is 10GB for the prod database",
-        "Use Postgres to store the sessions", "log in with SSO on the staging server",
+        "Use Postgres to store the sessions", "log in with SSO on the staging server", "log in with SSO-v2 on staging",
+        "It's 8GB for the staging DB", "It's `make deploy` for the prod server", "It is 2024-01-05 for the staging DB",
+        "Forgot the password? Reset it in settings.", "What is the password? Ask ops.", "for the staging box it's fine",
         "The password is in the vault", "It's Tuesday for the release", "Use make test to run the suite",
     ),
     "markup": (
         "<tr><td>Password</td><td>required</td></tr>", "<dt>Password</dt><dd>At least 12 characters.</dd>",
+        "<tr><td>Password</td><td>Min 8 chars!</td></tr>", "<dt>Token</dt><dd>Expires in 1h.</dd>",
+        "password: |\n  {{{{ vault_db_password }}}}\n",
         "password: |\n  Must be rotated every 90 days.\n", '$p = Read-Host "Password" -AsSecureString',
         '{{"\\u0070assword": ""}}', "<input type=\"password\" name=\"pw\">",
         "Password\n: the one from the vault",
@@ -283,7 +292,7 @@ NEGATIVES: dict[str, tuple[str, ...]] = {
     "command": (
         "mysql -u root -p app", "sudo -s", "sudo -S apt update", "sqlplus / as sysdba", "sqlplus scott@orcl",
         "xfreerdp /u:admin /v:10.0.0.5", "mosquitto_pub -h broker -t t -m hi", "curl -u admin https://api.internal/x",
-        "net user backup /delete", "docker login registry",
+        "net user backup /delete", "docker login registry", "echo hello | sudo -S -v", "net user administrator /active:yes",
     ),
     "link": (
         "https://app.example.com/login?next=/home", "https://app.example.com/docs#password-reset",

@@ -87,7 +87,7 @@ _ASCII_LABELS = tuple((root, tuple((offset, lazy(trie_pattern(forms))) for offse
 # literal: the engine skips to a literal at memory speed, where a class of them (or the roots' many
 # first letters) costs a test per character. The text's start is matched apart.
 _ROOT_TRIE = trie_pattern(list(_ROOT_FORMS))
-_ROOT_LEADS = (" ", "\n", "*", "\"")
+_ROOT_LEADS = (" ", "\n", "*", "\"", "-")
 _ROOTS_AFTER = tuple(lazy(re.escape(lead) + "(" + _ROOT_TRIE + ")") for lead in _ROOT_LEADS)
 _ROOT_AT_START = lazy(_ROOT_TRIE)
 _SCRIPT_REACH = max(map(len, _SCRIPT_FORMS))

@@ -51,6 +51,8 @@ def scan(text: str, low: str, reader: ValueReader) -> list[Span]:
         if cls is None:
             continue
         start, end = match.span("value")
+        if any(c.isspace() for c in text[start:end]):
+            continue  # words in the cell ("Min 8 chars!", "see the vault"): a description
         if reader.is_credential(text[start:end], cls, delimited=True):
             found.append(Span(start, end, KINDS.get(cls, "secret-in-text"), RANK_ASSIGNMENT))
     return found

@@ -26,7 +26,7 @@ _BELOW = (r"(?:see[ \t]+)?below|as[ \t]+follows|follows|here[ \t]+it[ \t]+is|her
 _REST = lazy(rf"""
     [*_`'")\]]{{0,4}}[ \t]*
     (?P<cue>
-        ,?[ \t]*(?:(?:is|are|was|will[ \t]+be|it's|it[ \t]+is)[ \t]*)?(?:{_BELOW})[ \t]*[:：]?
+        ,?(?:[ \t]+(?!is\b|are\b|was\b)[\w.-]{{1,20}}){{0,4}}?[ \t]*\(?[ \t]*(?:(?:is|are|was|will[ \t]+be|it's|it[ \t]+is)[ \t]*)?(?:{_BELOW})[ \t]*\)?[ \t]*[:：]?
       | (?:[ \t]+(?:is|are|was))?[ \t]*[:：]
       | [ \t]*[:：][ \t]*[|>][-+]?[0-9]?
     )?

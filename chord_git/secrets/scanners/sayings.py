@@ -27,15 +27,18 @@ _SYSTEMS = (r"db|database|server|box|vm|host|account|login|vpn|wifi|wi-fi|router
 # "it's <value> for the staging DB", "it is <value>." (after a label, see _LABEL_BEFORE).
 _ITS = lazy(rf"""it(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:just[ \t]+|now[ \t]+|still[ \t]+)?{_VALUE}
     (?:(?P<for>[ \t]+(?:for|on)[ \t]+(?:the[ \t]+|our[ \t]+|my[ \t]+)?(?:[\w./-]{{1,30}}[ \t]+){{0,3}}?(?:{_SYSTEMS})\b)
-      | (?P<end>[ \t]*(?:[.!;,)]|$)))""", re.X | re.IGNORECASE | re.MULTILINE)
+      | (?P<end>[ \t]*(?:[.!;,)]*(?=\s|$))))""", re.X | re.IGNORECASE | re.MULTILINE)
 _LABEL_BEFORE = lazy(r"\b(?:password|passwd|passphrase|passcode|pw|pwd|pin|creds|credentials|login)\b[^\n]{0,40}\Z",
                      re.IGNORECASE)
+_FOR_BEFORE = lazy(rf"\b(?:for|on)[ \t]+(?:the[ \t]+|our[ \t]+|my[ \t]+)?(?:[\w./-]{{1,30}}[ \t]+){{0,3}}?(?:{_SYSTEMS})\b[ \t]*,?[ \t]*\Z",
+                  re.IGNORECASE)
 _LOGIN = r"(?:log[ \t]?(?:in|on)|login|sign[ \t]?in|signin|connect|authenticate|unlock(?:[ \t]+it)?|get[ \t]+in|ssh[ \t]+in)"
 # "use <value> to log in", "log in with <value>".
 _USE_TO = lazy(rf"\buse[ \t]+{_VALUE}[ \t]+to[ \t]+{_LOGIN}\b", re.IGNORECASE)
 _LOGIN_WITH = lazy(rf"{_LOGIN}[ \t]+(?:with|using)[ \t]+(?:(?P<lab>the[ \t]+)?(?:password|passphrase|pin|pw)[ \t]+)?{_VALUE}"
                    r"(?=[ \t]+(?:on|to|for|at|into|and|as)\b|[ \t]*(?:[.,;!)]|$))", re.IGNORECASE | re.MULTILINE)
 _LINE = 200
+_STRICT_MIN = 8
 
 
 def _verdict(text: str, start: int, end: int, strict: bool) -> Span | None:
@@ -43,6 +46,9 @@ def _verdict(text: str, start: int, end: int, strict: bool) -> Span | None:
     value = text[vs:ve]
     if not value or value[0].isdigit() and value.replace(".", "").replace(",", "").isdigit():
         return None
+    if strict and not (len(value) >= _STRICT_MIN and any(c.isdigit() for c in value)
+                       and any(c.isupper() for c in value) and any(c.islower() for c in value)):
+        return None  # nothing but the sentence names it: only a typed password's shape ("SSO-v2" is a name)
     if values.credential_value(value, vocab.PASSWORD, quoted=quoted, direct=strict):
         return Span(vs, ve, KIND, RANK_ASSIGNMENT)
     return None
@@ -60,9 +66,12 @@ def scan(text: str, view: str, occurrences: Occurrences) -> list[Span]:
             continue
         if match.group("for") is None:
             line_start = view.rfind("\n", max(0, pos - 60), pos) + 1
-            if not _LABEL_BEFORE.search(text, max(line_start, pos - 60), pos):
-                continue  # "it's done.": only a label before makes the value one
-            span = _verdict(text, *match.span("v"), strict=False)
+            if _LABEL_BEFORE.search(text, max(line_start, pos - 60), pos):
+                span = _verdict(text, *match.span("v"), strict=False)
+            elif _FOR_BEFORE.search(text, max(line_start, pos - 60), pos):
+                span = _verdict(text, *match.span("v"), strict=True)  # "for the staging box it's …"
+            else:
+                continue  # "it's done.": only a label or a system named before makes the value one
         else:
             span = _verdict(text, *match.span("v"), strict=True)
         if span is not None:
