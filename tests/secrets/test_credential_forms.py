@@ -67,3 +67,10 @@ def test_a_long_text_finds_what_its_parts_find() -> None:
     large = {(text + padding)[s.start:s.end] for s in find(text + padding)}
     assert small == large
     assert {f.value for f in positives} <= small
+
+
+@pytest.mark.parametrize("unit", ["sqlplus a/", "sqlplus a/b@c ", "net user a b ", "it's ", "echo x | sudo -S "])
+def test_a_dense_run_of_a_new_anchor_is_read_without_error(unit: str) -> None:
+    # "sqlplus a/" repeated once ended an argument right after its user separator (an index error).
+    text = unit * 2000
+    assert redact(text).count("[REDACTED") == len(find(text))

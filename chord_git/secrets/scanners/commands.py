@@ -160,7 +160,7 @@ def _value_span(text: str, match: re.Match[str], offset: int, rule: ToolRule) ->
         if cut < 0:
             return None
         start = cut + 1
-        if text[start:start + 1] in "'\"" and text[end - 1] == text[start]:
+        if start < end - 1 and text[start] in "'\"" and text[end - 1] == text[start]:
             start, end = start + 1, end - 1
     if rule.host_separator:
         cut = text.rfind(rule.host_separator, start, end)

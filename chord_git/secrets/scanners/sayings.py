@@ -38,6 +38,7 @@ _USE_TO = lazy(rf"\buse[ \t]+{_VALUE}[ \t]+to[ \t]+{_LOGIN}\b", re.IGNORECASE)
 _LOGIN_WITH = lazy(rf"{_LOGIN}[ \t]+(?:with|using)[ \t]+(?:(?P<lab>the[ \t]+)?(?:password|passphrase|pin|pw)[ \t]+)?{_VALUE}"
                    r"(?=[ \t]+(?:on|to|for|at|into|and|as)\b|[ \t]*(?:[.,;!)]|$))", re.IGNORECASE | re.MULTILINE)
 _LINE = 200
+_BEFORE = 60  # how far back a label or a system may stand ("Password? It's …")
 _STRICT_MIN = 8
 
 
@@ -54,28 +55,39 @@ def _verdict(text: str, start: int, end: int, strict: bool) -> Span | None:
     return None
 
 
+def _its(text: str, view: str, pos: int) -> Span | None:
+    """The value of "it's …" at ``pos``, when a label or a system is named around it."""
+    match = _ITS.match(text, pos, min(len(text), pos + _LINE))
+    if match is None:
+        return None
+    if match.group("for") is not None:
+        return _verdict(text, *match.span("v"), strict=True)
+    line_start = view.rfind("\n", max(0, pos - _BEFORE), pos) + 1
+    if _LABEL_BEFORE.search(text, max(line_start, pos - _BEFORE), pos):
+        return _verdict(text, *match.span("v"), strict=False)
+    if _FOR_BEFORE.search(text, max(line_start, pos - _BEFORE), pos):
+        return _verdict(text, *match.span("v"), strict=True)  # "for the staging box it's …"
+    return None  # "it's done.": only a label or a system named before makes the value one
+
+
 def scan(text: str, view: str, occurrences: Occurrences) -> list[Span]:
     """Passwords in sentences that say what they open."""
     found: list[Span] = []
     low = occurrences.low
+    # What a hit yields depends only on the characters around it: dense text repeats them.
+    verdicts: dict[str, tuple[int, int] | None] = {}
     for pos in occurrences.of_all(("it's", "it is")):
         if pos and low[pos - 1].isalnum():
             continue  # "bit is", "visit's"
-        match = _ITS.match(text, pos, min(len(text), pos + _LINE))
-        if match is None:
-            continue
-        if match.group("for") is None:
-            line_start = view.rfind("\n", max(0, pos - 60), pos) + 1
-            if _LABEL_BEFORE.search(text, max(line_start, pos - 60), pos):
-                span = _verdict(text, *match.span("v"), strict=False)
-            elif _FOR_BEFORE.search(text, max(line_start, pos - 60), pos):
-                span = _verdict(text, *match.span("v"), strict=True)  # "for the staging box it's …"
-            else:
-                continue  # "it's done.": only a label or a system named before makes the value one
+        window_start = max(0, pos - _BEFORE - 1)  # and the character a word boundary there reads
+        key = text[window_start:pos + _LINE]
+        if key in verdicts:
+            known = verdicts[key]
         else:
-            span = _verdict(text, *match.span("v"), strict=True)
-        if span is not None:
-            found.append(span)
+            span = _its(text, view, pos)
+            known = verdicts[key] = None if span is None else (span.start - pos, span.end - pos)
+        if known is not None:
+            found.append(Span(pos + known[0], pos + known[1], KIND, RANK_ASSIGNMENT))
     for pos in occurrences.of_all(("log", "sign")):  # "log" is searched for other scanners anyway
         after_to = low.startswith(" to ", pos - 4) or low.startswith(" to ", pos - 5)  # "use … to log in"
         ahead = low[pos:pos + 24]
