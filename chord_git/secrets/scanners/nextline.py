@@ -20,6 +20,9 @@ from ...support.regex_lazy import lazy
 from ..text.reader import ValueReader
 from ..text.spans import RANK_ASSIGNMENT, Span
 
+# A word each cue of ``_BELOW`` holds (other scripts read as "?" in the view): what makes a
+# label's line worth reading with the pattern at all.
+_CUE_WORDS = ("below", "follow", "here", "dessous", "voici", "unten", "hier", "abajo", "abaixo", "aqu")
 _BELOW = (r"(?:see[ \t]+)?below|as[ \t]+follows|follows|here[ \t]+it[ \t]+is|here[ \t]+you[ \t]+go|is[ \t]+below"
           r"|ci-dessous|voici|unten|hier|abajo|aqu[ií]|abaixo|aqui|sotto|ниже|вот|아래|下面|如下|以下")
 # The rest of the label's line: markup, then what announces a value below (group ``cue``).
@@ -53,6 +56,10 @@ def value_below(text: str, view: str, reader: ValueReader, line_start: int, labe
     """The value on the line below a label that ends its line, or None."""
     if line_end >= len(view) or view[line_end] != "\n" or line_end - label_end > MAX_REST:
         return None  # a long rest of the line is a sentence going on, not a cue
+    tail = view[label_end:line_end].lower()
+    if tail.strip(" \t*_`'\")]\r") and ":" not in tail and "?" not in tail \
+            and not any(cue in tail for cue in _CUE_WORDS):
+        return None  # words after the label and none of them a cue: the sentence goes on
     rest = _REST.match(view, label_end, line_end)
     if rest is None:
         return None

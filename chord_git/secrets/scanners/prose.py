@@ -35,8 +35,9 @@ _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 
 # Another language's copula after an English label: "la password è …", "el token es …".
 _BORROWED = "|".join(re.escape(w) for w in sorted(languages.BORROWED_COPULAS, key=len, reverse=True))
-# Checked as the word right after the label (the English hint below stays as cheap as it was).
-_BORROWED_ASCII = frozenset(w for w in languages.BORROWED_COPULAS if w.isascii())
+# Searched apart from the English hint below, which stays as cheap as it was.
+_BORROWED_HINT = lazy(" (?:" + "|".join(sorted((re.escape(w) for w in languages.BORROWED_COPULAS if w.isascii()),
+                                              key=len, reverse=True)) + r")\b")
 
 
 def _bridge(bare_to: bool) -> re.Pattern[str]:
@@ -143,7 +144,7 @@ class _Scan:
             return reader.span(reader.value_at(sep.end(), line_end, cell=cell), cls, KINDS[cls])
         reach = _BRIDGE_REACH.match(self.low, label.end, line_end).end()  # type: ignore[union-attr]  # always matches
         if label.cjk or _BRIDGE_HINT.search(self.low, label.end, min(line_end, reach + 3)) \
-                or not _BORROWED_ASCII.isdisjoint(self.low[label.end:min(line_end, reach + 3)].split()[:7]):
+                or _BORROWED_HINT.search(self.low, label.end, min(line_end, reach + 3)):
             bridge = _BRIDGE.match(text, label.end, line_end)
             if bridge is None or (bridge.group("to") is not None
                                   and not _SETTING_BEFORE.search(self.low, self.line_start(label.start), label.start)):
