@@ -5,7 +5,8 @@ plugins: the anchor) and (b) with both of our layers (``chord_git.secrets.scan_a
 An example counts as flagged when any finding falls inside it.
 
     python bench/secrets_quality.py [--corpus DIR] [--show-misses N] [--show-fps N]
-                                    [--layer1] [--no-prose] [--docs PATH ...]
+                                    [--layer1] [--no-prose] [--no-forms] [--catalogs [DIR]]
+                                    [--docs PATH ...]
 
 - The public corpus directory defaults to ``$CHORD_CORPUS`` or ``<repo>/../shared/corpus/secrets``.
   gitleaks rows with a ``path`` field only fire for that file name upstream (``*.yaml``,
@@ -13,6 +14,13 @@ An example counts as flagged when any finding falls inside it.
 - The project's own prose corpora (``tests/data/secrets``: credentials written in sentences,
   markdown, tables, command lines and links, and lines that only talk about credentials) are
   scored per split: ``dev`` (rules were written against it) and ``test`` (held out).
+- The generated credential forms (``testing/credential_forms.py``: password labels in 45
+  languages, values on the next line, English sentences, markup, command lines, links, hidden
+  characters, vendor tokens without a label, each class with its hard negatives) are scored per
+  class and together (``--no-forms`` skips them).
+- ``--catalogs [DIR]`` scans the translated messages of the gettext catalogs under DIR
+  (``/usr/share/locale``) that mention a password, token or key: ordinary text in every language
+  the system ships, none of it holding a credential (false positives of layer 1).
 - ``--docs`` scans real documentation (markdown and text files under the given paths, which hold
   no credential) with both layers and reports how many files and lines raise a finding: an
   estimate of false positives on prose that talks about keys, tokens and passwords.
@@ -36,6 +44,7 @@ from chord_git.findings import Finding  # noqa: E402
 from chord_git.secrets import find, scan_added_lines  # noqa: E402
 from chord_git.secrets.layer2.detect import detect_secrets_only  # noqa: E402
 from chord_git.secrets.layer2.kinds import secret_finding  # noqa: E402
+from testing.credential_forms import all_forms  # noqa: E402
 from testing.secret_corpus import load_all  # noqa: E402
 
 Scanner = Callable[[Mapping[str, Sequence[tuple[int, str]]]], list[Finding]]
@@ -142,6 +151,48 @@ def prose_rows() -> dict[str, list[dict[str, str]]]:
     return rows
 
 
+def form_rows() -> dict[str, list[dict[str, str]]]:
+    """The generated credential forms (``testing/credential_forms.py``), one list per class."""
+    rows: dict[str, list[dict[str, str]]] = {}
+    for form in all_forms():
+        rows.setdefault(f"forms {form.cls}", []).append(
+            {"rule": f"{form.cls}:{form.case}", "text": form.text, "label": "secret" if form.positive else "benign"})
+    everything = [row for group in rows.values() for row in group]
+    rows["forms (all)"] = everything
+    return rows
+
+
+# Words that make a translated message talk about credentials (any language of the catalogs).
+CATALOG_WORDS = ("pass", "пароль", "密码", "パスワード", "비밀번호", "contrase", "senha", "mot de passe", "passwort",
+                 "kennwort", "şifre", "sifre", "hasło", "heslo", "jelsz", "salasana", "lösenord", "wachtwoord",
+                 "sandi", "mật khẩu", "รหัสผ่าน", "पासवर्ड", "পাসওয়ার্ড", "كلمة", "رمز", "סיסמ", "κωδικ", "parol",
+                 "lozink", "лозинк", "token", "clave", "chave", "passord", "adgangskode", "kodeord", "nenosiri",
+                 "گذرواژه", "کلید", "key", "ключ")
+
+
+def report_catalogs(root: Path, show: int) -> None:
+    """Layer 1 over the translated messages of the system's gettext catalogs that mention a
+    credential: ordinary text in every language the system ships, none of it holding one."""
+    import gettext
+
+    messages: set[str] = set()
+    for path in sorted(root.glob("*/LC_MESSAGES/*.mo")):
+        try:
+            with path.open("rb") as handle:
+                catalog = gettext.GNUTranslations(handle)
+        except (OSError, UnicodeDecodeError, ValueError, IndexError):  # unreadable catalog: skipped
+            continue
+        entries: dict[object, object] = getattr(catalog, "_catalog", {})  # gettext reads no other way
+        for text in entries.values():
+            if isinstance(text, str) and any(word in text.lower() for word in CATALOG_WORDS):
+                messages.add(text)
+    flagged = sorted(m for m in messages if find(m))
+    print(f"\n== translated messages that mention credentials ({root}), layer 1")
+    print(f"messages {len(messages)}: {len(flagged)} flagged = {len(flagged) / max(len(messages), 1):.4f}")
+    for text in flagged[:show]:
+        print(f"    FP   {text[:160]!r}")
+
+
 DOC_SUFFIXES = (".md", ".markdown", ".rst", ".txt")
 
 
@@ -187,12 +238,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ours-only", action="store_true", help="skip the detect-secrets anchor")
     parser.add_argument("--layer1", action="store_true", help="also score our sanitizer alone")
     parser.add_argument("--no-prose", action="store_true", help="skip the project's own prose corpora")
+    parser.add_argument("--no-forms", action="store_true", help="skip the generated credential forms by class")
+    parser.add_argument("--catalogs", type=Path, nargs="?", const=Path("/usr/share/locale"), default=None,
+                        metavar="DIR", help="also scan the translated messages of gettext catalogs (.mo) under DIR")
     parser.add_argument("--docs", type=Path, nargs="*", default=[], metavar="PATH",
                         help="documentation files or folders to estimate false positives on")
     args = parser.parse_args(argv)
     corpora = {f: load(args.corpus / f) for f in FILES if (args.corpus / f).exists()}
     if not args.no_prose:
         corpora.update(prose_rows())
+    if not args.no_forms:
+        corpora.update(form_rows())
     if not corpora:
         print(f"no corpus files in {args.corpus}", file=sys.stderr)
         return 2
@@ -207,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         scores = {file: score(rows, scanner) for file, rows in corpora.items()}
         report(name, scores, args.show_misses, args.show_fps)
         print(f"  ({time.perf_counter() - started:.1f} s)")
+    if args.catalogs is not None:
+        report_catalogs(args.catalogs, args.show_fps)
     if args.docs:
         report_docs(args.docs, scan_added_lines, "both layers", args.show_fps)
         if not args.ours_only:

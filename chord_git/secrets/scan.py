@@ -33,7 +33,7 @@ from ..support.dataclass_lazy import replace
 from ..findings import Finding
 from .layer2 import prefilter
 from .layer2.kinds import LAYER1_FORMAT_FAMILIES, kind_family, secret_finding
-from .scanners import assignments, commands, decode, formats, links, pairs, prose
+from .scanners import assignments, commands, decode, formats, languages, links, markup, pairs, prose, sayings
 from .text.anchors import Occurrences
 from .text.normalize import ascii_view, normalize
 from .text.reader import ValueReader
@@ -59,9 +59,12 @@ def _raw_spans(text: str, view: str, depth: int) -> list[Span]:
     reader = ValueReader(text)
     spans.extend(assignments.assignments(view, text, occurrences))
     spans.extend(prose.scan(text, view, occurrences, reader))
+    spans.extend(languages.scan(text, view, occurrences, reader))
     spans.extend(pairs.scan(text, view, occurrences, reader))
     spans.extend(commands.scan(text, view, occurrences))
     spans.extend(links.scan(text, view, occurrences.low))
+    spans.extend(markup.scan(text, occurrences.low, reader))
+    spans.extend(sayings.scan(text, view, occurrences))
     if depth < _MAX_DEPTH:
         def rescan(decoded: list[str]) -> list[list[Span]]:
             return _rescan_together(decoded, depth + 1)

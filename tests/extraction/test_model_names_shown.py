@@ -13,7 +13,7 @@ from testing.fake_openai import FakeOpenAI
 from testing.gitutil import cli_env, run_cli
 
 PASTED = ("sk-lwsekkqH8kQrPTsDSuFEhbtyvAYmqgq5UGn9MB0bobzjcU9k", "cEpVZzAQlxJ4SXRVxfCQGgXkH1zxFUbE",
-          "gsk_ctT2NLLzPkkGoaXmI63JozGw82KwD6rQJM9UpXb7KcYv2Rq8WdTe1Lh4", "sk-or-v1-" + "7467537a4b63e0ef" * 4)
+          "gsk_ctT2NLLzPkkGoaXmI63JozGw82KwD6rQJM9UpXb7KcYv2Rq8WdTe1Lh4", "tgp_v1_" + "7467537a4b63e0ef" * 3)
 MODEL_NAMES = ("gpt-4o-mini", "claude-3-5-sonnet-20241022", "Qwen/Qwen2.5-72B-Instruct-Turbo",
                "llama3.1:8b-instruct-q4_K_M", "ft:gpt-4o-mini-2024-07-18:my-org:custom-suffix:9ABcDeFg",
                "us.anthropic.claude-3-5-sonnet-20241022-v2:0", "mixtral-8x7b-32768", "extract-m",
@@ -50,3 +50,21 @@ def test_a_key_pasted_as_a_model_name_is_never_echoed(repo: Path, pasted: str) -
                    if p.is_file() and "chord" in str(p.relative_to(repo / ".git")))
     for said in (result.stderr, status.stdout, status.stderr, logs):
         assert not any(part in said for part in _fragments(pasted.split("_")[-1].split("-")[-1])), said
+
+
+def test_a_vendor_key_pasted_as_a_model_name_refuses_the_config_without_echoing_it(repo: Path) -> None:
+    # An OpenRouter key is a format layer 1 knows: the config is refused before any request.
+    pasted = "sk-or-v1-" + "7467537a4b63e0ef" * 4
+    env = cli_env()
+    session = repo.parent / "session.jsonl"
+    session.write_text('{"type":"session","id":"s1","frozen":true}\n'
+                       '{"type":"message","role":"user","content":"this repo only uses pnpm"}\n')
+    with FakeOpenAI() as server:
+        config = Path(env["XDG_CONFIG_HOME"]) / "chord" / "config.yaml"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(f"model_pool:\n  - model: {pasted}\n    base_url: {server.base_url}\n"
+                          "    api_key_env: K\nmemory:\n  enabled: true\n")
+        result = run_cli(repo, "extract", "--session", str(session), env=dict(env, K="placeholder"))
+        assert server.requests == []
+    assert result.returncode == 2 and "openrouter-api-key" in result.stderr, result.stderr
+    assert not any(part in result.stderr for part in _fragments(pasted.split("-")[-1]))

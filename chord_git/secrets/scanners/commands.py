@@ -16,7 +16,7 @@ import re
 
 from ...support.dataclass_lazy import dataclass
 from ...support.regex_lazy import lazy
-from ..text.anchors import Occurrences
+from ..text.anchors import Occurrences, trie_pattern
 from ..text.spans import RANK_ASSIGNMENT, Span
 from ..verdicts import values
 from ..words import vocab
@@ -38,6 +38,7 @@ class ToolRule:
     prefix: str = ""  # the value starts with this, which is not part of it (openssl pass:)
     user_separator: str = ""  # the flag's value is user<sep>password (smbclient -U user%pw)
     positional: tuple[str, int] = ("", -1)  # (flag or subcommand that enables it, argument index)
+    host_separator: str = ""  # the value ends before the last one (sqlplus user/password@db)
     source: str = ""
 
 
@@ -79,6 +80,30 @@ TOOL_RULES: tuple[ToolRule, ...] = (
     ToolRule(("rabbitmqctl",), positional=("add_user", 1), source="rabbitmqctl add_user username password"),
     ToolRule(("rabbitmqctl",), positional=("change_password", 1), source="rabbitmqctl change_password username password"),
     ToolRule(("net",), positional=("use", 2), source="net use [device] \\\\server\\share password /user:…"),
+    ToolRule(("net",), positional=("user", 1), source="net user name password /add"),
+    ToolRule(("mosquitto_pub", "mosquitto_sub", "mosquitto_rr"), spaced=("-P", "--pw"), source="mosquitto_pub -P password"),
+    ToolRule(("xfreerdp", "xfreerdp3", "wlfreerdp", "sdl-freerdp", "sdl-freerdp3", "wfreerdp"), glued=("/p:", "-p:"),
+             source="FreeRDP: /p:<password>"),
+    ToolRule(("sqlplus", "rman", "expdp", "impdp", "exp", "imp", "sqlldr", "dgmgrl"), positional=("*", 0),
+             user_separator="/", host_separator="@", source="Oracle tools: user/password@connect_identifier"),
+    ToolRule(("convertto-securestring",), positional=("*", 0), subcommand="-AsPlainText",
+             source="PowerShell ConvertTo-SecureString -String <string> -AsPlainText"),
+    ToolRule(("ipmitool",), spaced=("-P",), source="ipmitool -P password"),
+    ToolRule(("psexec", "psexec64", "psexec.exe", "psexec64.exe", "paexec"), spaced=("-p",), source="PsExec -p password"),
+    ToolRule(("cmdkey",), glued=("/pass:",), source="cmdkey /pass:password"),
+    ToolRule(("wmic",), glued=("/password:",), source="wmic /password:password"),
+    ToolRule(("schtasks",), spaced=("/rp", "/RP"), source="schtasks /rp password"),
+    ToolRule(("oc", "cf", "argocd", "jfrog", "heroku"), spaced=("-p", "--password"), equals=("--password",), subcommand="login",
+             source="oc/cf/argocd login -p password"),
+    ToolRule(("kubectl",), equals=("--password",), spaced=("--password",), source="kubectl config set-credentials --password"),
+    ToolRule(("svn",), spaced=("--password",), equals=("--password",), source="svn --password"),
+    ToolRule(("influx",), spaced=("-password", "--password"), equals=("--password",), source="influx -password"),
+    ToolRule(("cqlsh", "cypher-shell", "rabbitmqadmin", "clickhouse-client", "mycli", "usql", "vertica", "vsql"),
+             spaced=("-p", "--password", "-w"), equals=("--password",), source="database shells: -p / --password"),
+    ToolRule(("nmcli",), positional=("password", 0), source="nmcli dev wifi connect <ssid> password <password>"),
+    ToolRule(("snmpwalk", "snmpget", "snmpset", "snmpbulkwalk", "snmpbulkget", "snmptrap"), spaced=("-A", "-X"),
+             source="Net-SNMP -A authpassphrase, -X privpassphrase"),
+    ToolRule(("winrs",), glued=("-p:", "/p:", "-password:", "/password:"), source="winrs -p:password"),
 )
 _RULES: dict[str, list[ToolRule]] = {}
 for _rule in TOOL_RULES:
@@ -86,9 +111,9 @@ for _rule in TOOL_RULES:
         _RULES.setdefault(_tool, []).append(_rule)
 del _rule, _tool
 
-_TOOL = lazy(r"(?<![\w.-])(?:" + "|".join(sorted(map(re.escape, _RULES), key=len, reverse=True)) + r")(?![\w-])")
+_TOOL = lazy(r"(?<![\w.-])(?:" + trie_pattern(list(_RULES)) + r")(?![\w-])")
 # Literal anchors besides " -": positional rules and pipes into --password-stdin.
-_ANCHORS = (" -", "rabbitmqctl", "net use ", "password-stdin")
+_ANCHORS = (" -", " /p:", " /pass", "rabbitmqctl", "net use", "sqlplus", "password-stdin")  # "net use" finds "net user"
 _SEGMENT_SPLIT = lazy(r"[`|;()]|&&")
 _ARG = lazy(r"""(?:[^\s'"`|;&<>]+|'[^'\n]*'|"[^"\n]*")+""")
 _ECHO = lazy(r"""(?:echo|printf(?:[ \t]+'%s')?)[ \t]+(?:-n[ \t]+)?(?P<value>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s|'"]{1,200})[ \t]*\|\Z""")
@@ -135,8 +160,11 @@ def _value_span(text: str, match: re.Match[str], offset: int, rule: ToolRule) ->
         if cut < 0:
             return None
         start = cut + 1
-        if text[start:start + 1] in "'\"" and text[end - 1] == text[start]:
+        if start < end - 1 and text[start] in "'\"" and text[end - 1] == text[start]:
             start, end = start + 1, end - 1
+    if rule.host_separator:
+        cut = text.rfind(rule.host_separator, start, end)
+        end = cut if cut >= 0 else end
     return (start, end) if end > start else None
 
 
@@ -156,6 +184,9 @@ def _flag_value(text: str, args: list[re.Match[str]], index: int, rule: ToolRule
 def _positional(text: str, args: list[re.Match[str]], rule: ToolRule) -> tuple[int, int] | None:
     enabler, index = rule.positional
     words = [a.group(0) for a in args]
+    if enabler == "*":  # the tool's own arguments: the first that is no flag
+        plain = [a for a in args if not a.group(0).startswith(("-", "/"))]
+        return _value_span(text, plain[index], 0, rule) if index < len(plain) else None
     if enabler.startswith("-"):
         flags = [w[1:] for w in words if w.startswith("-") and not w.startswith("--")]
         if not any(enabler[1] in f for f in flags):
@@ -166,7 +197,7 @@ def _positional(text: str, args: list[re.Match[str]], rule: ToolRule) -> tuple[i
         if enabler not in words:
             return None
         plain = [a for a in args[words.index(enabler) + 1:] if not a.group(0).startswith(("-", "/"))]
-    if rule.tools == ("net",):
+    if rule.tools == ("net",) and enabler == "use":
         shares = [i for i, a in enumerate(plain) if a.group(0).startswith("\\\\")]
         if not shares or shares[0] + 1 >= len(plain):
             return None
@@ -178,12 +209,12 @@ def _rule_spans(text: str, tool: str, args: list[re.Match[str]]) -> list[tuple[i
     spans: list[tuple[int, int]] = []
     words = [a.group(0) for a in args]
     for rule in _RULES.get(tool, ()):
+        if rule.subcommand and rule.subcommand.lower() not in (w.lower() for w in words):
+            continue
         if rule.positional[1] >= 0:
             span = _positional(text, args, rule)
             if span:
                 spans.append(span)
-            continue
-        if rule.subcommand and rule.subcommand not in words:
             continue
         for index in range(len(args)):
             span = _flag_value(text, args, index, rule)
@@ -214,6 +245,10 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None) -> list[S
     read_until = -1  # lines (or windows of a long line) are read once
     for anchor in occurrences.of_all(_ANCHORS):
         candidates: list[tuple[int, int]] = []
+        if view.startswith((" -S", " --stdin"), anchor) and view.endswith("sudo", max(0, anchor - 4), anchor):
+            echoed = _echo_into_stdin(view, anchor)  # ``echo … | sudo -S``: sudo reads the password from the pipe
+            if echoed and values.credential_value(text[echoed[0]:echoed[1]], vocab.PASSWORD, quoted=True):
+                found.append(Span(echoed[0], echoed[1], KIND, RANK_ASSIGNMENT))
         if view[anchor] == " " and not (view[anchor + 2:anchor + 3].isalnum() or view[anchor + 2:anchor + 3] == "-"):
             continue  # a dash in prose, not a flag
         if view.startswith("password-stdin", anchor):

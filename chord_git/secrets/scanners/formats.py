@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ...support.regex_lazy import lazy
 from ..text.spans import RANK_FORMAT, RANK_KEY_BLOCK, RANK_URL, Span
-from ..verdicts import benign
+from ..verdicts import benign, shapes
 from ..words import patterns
 
 # Candidate tokens: runs of token characters long enough to hold any format of TOKEN_FORMATS.
@@ -223,6 +223,10 @@ def private_keys(view: str, text: str) -> list[Span]:
 _SCHEME_BACK = lazy(r"[A-Za-z0-9+.\-]{1,30}")
 
 
+# A bare userinfo long and random enough to be a token (a user name is short or a word).
+_BARE_USERINFO = lazy(r"([A-Za-z0-9_\-.~]{20,256})@(?=[A-Za-z0-9\[._\-])")
+
+
 def url_credentials(view: str, text: str) -> list[Span]:
     """The password part of a URL's userinfo (``scheme://user:{password}@host``)."""
     found: list[Span] = []
@@ -236,6 +240,14 @@ def url_credentials(view: str, text: str) -> list[Span]:
             # Shorter than four characters: documentation ("https://a:b@host"), never worth reporting.
             if len(password) >= 4 and not benign.is_placeholder(password) and benign.benign_reason(password) != "url":
                 found.append(Span(start, end, "url-credentials", RANK_URL))
+        elif scheme:
+            # A token alone as the userinfo (``https://<token>@github.com/…``): git and most HTTP
+            # clients send it as the user name, and it is the credential.
+            bare = _BARE_USERINFO.match(view, pos + 3)
+            user = bare.group(1) if bare is not None else ""
+            if bare is not None and any(c.isdigit() for c in user) and any(c.isalpha() for c in user) \
+                    and shapes.looks_random(user) and not benign.is_placeholder(user):
+                found.append(Span(bare.start(1), bare.end(1), "url-credentials", RANK_URL))
         pos = view.find("://", pos + 3)
     return found
 

@@ -22,7 +22,8 @@ from ..text.reader import LINE, ValueReader, unquote
 from ..text.repeats import Reach, Runs, WindowVerdicts
 from ..text.spans import RANK_ASSIGNMENT, Span
 from ..verdicts import shapes, values
-from ..words import vocab
+from ..words import languages, vocab
+from . import nextline
 from .labels import Label, labels
 
 # Kind of finding per label class (a password a person typed, or any other credential).
@@ -30,6 +31,13 @@ KINDS = dict(zip((vocab.PASSWORD, vocab.SECRET, vocab.WEAK), ("password-in-text"
 AWS_KIND = "aws-secret-access-key"
 _MAX_TABLE_COLUMNS = 64
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+
+
+# Another language's copula after an English label: "la password è …", "el token es …".
+_BORROWED = "|".join(re.escape(w) for w in sorted(languages.BORROWED_COPULAS, key=len, reverse=True))
+# Searched apart from the English hint below, which stays as cheap as it was.
+_BORROWED_HINT = lazy(" (?:" + "|".join(sorted((re.escape(w) for w in languages.BORROWED_COPULAS if w.isascii()),
+                                              key=len, reverse=True)) + r")\b")
 
 
 def _bridge(bare_to: bool) -> re.Pattern[str]:
@@ -49,12 +57,13 @@ def _bridge(bare_to: bool) -> re.Pattern[str]:
     (?:[(][^()\n]{{0,40}}[)][ \t]{{0,3}})?
     [{_CJK}]{{0,4}}?
     (?:
-        (?P<sep>:{{1,2}}(?![/:]|[a-z]+(?::[a-z]+)?:`)|=>|=|->|(?<=[ \t])>(?=[ \t])|\||-{{1,2}}(?=[ \t]))
+        (?P<sep>:{{1,2}}(?![/:]|[a-z]+(?::[a-z]+)?:`)|=>|=|->|(?<=[ \t])>(?=[ \t])|\||-{{1,2}}(?=[ \t])|\?(?=[ \t]))
       | (?P<verb>
             (?:
               (?:(?:has|have|had)[ \t]+been[ \t]+|was[ \t]+|were[ \t]+|is[ \t]+|got[ \t]+)?
               (?:changed|set|reset|updated|rotated|switched|moved)[ \t]+(?:back[ \t]+)?to
             | (?:is|was|are|were)(?:[ \t]+(?:now|still|currently|just|also|actually|simply|probably|always))?
+            | {_BORROWED}
             | turned[ \t]+out[ \t]+to[ \t]+be | will[ \t]+be | should[ \t]+be | becomes | became
             {to_verb}
             | ,[ \t]*(?:type|enter|use|paste)
@@ -64,6 +73,7 @@ def _bridge(bare_to: bool) -> re.Pattern[str]:
         )
     )
     [ \t]{{0,3}}[*_]{{0,3}}[ \t]{{0,3}}
+    (?:</?(?:b|strong|em|i|u|span|code|kbd|label|dt|th)>[ \t]{{0,3}}){{0,2}}
     """, re.X)
 
 
@@ -89,9 +99,13 @@ _REVERSE = lazy(rf"""
        (?:(?i:the|a|an|our|your|its|this|new|my)[ \t]+)?(?:[A-Za-z-]+[ \t]+){{0,3}}
      | (?:用|使用|以|拿)[ \t]*(?P<zh>{_VALUE_RE})[ \t]*(?:作为|作為|当作|当|做)(?:新的?|初始)?
      | 把[ \t]*(?P<put>{_VALUE_RE})[ \t]*(?:填到|填入|填进|输入到|输入|输进|设为|设置为|改成|作为)[{_CJK}]{{0,4}}?
+     | (?:^|(?<=[\s(]))(?P<is>{_VALUE_RE})[ \t]+(?i:is|was)[ \t]+(?:(?i:the|our|my|your|its|their)[ \t]+)?(?:[A-Za-z-]+[ \t]+){{0,3}}
     )\Z""", re.X)
 
 _REVERSE_HINT = lazy(r"[ \t](?i:as|for)[ \t]|作为|作為|当|做|填|输|设|改成")
+# "<value> is the password": the verb stands a few words before the label.
+_REVERSE_IS_HINT = lazy(r"[ \t](?i:is|was)[ \t]")
+_REVERSE_IS_REACH = 40
 
 # What may precede the label in a header cell: markup and up to two qualifiers ("admin password").
 # (matched in the lower-cased ASCII view, where CJK qualifiers such as 数据库 read as "???").
@@ -129,7 +143,8 @@ class _Scan:
                 return None
             return reader.span(reader.value_at(sep.end(), line_end, cell=cell), cls, KINDS[cls])
         reach = _BRIDGE_REACH.match(self.low, label.end, line_end).end()  # type: ignore[union-attr]  # always matches
-        if label.cjk or _BRIDGE_HINT.search(self.low, label.end, min(line_end, reach + 3)):
+        if label.cjk or _BRIDGE_HINT.search(self.low, label.end, min(line_end, reach + 3)) \
+                or _BORROWED_HINT.search(self.low, label.end, min(line_end, reach + 3)):
             bridge = _BRIDGE.match(text, label.end, line_end)
             if bridge is None or (bridge.group("to") is not None
                                   and not _SETTING_BEFORE.search(self.low, self.line_start(label.start), label.start)):
@@ -157,12 +172,13 @@ class _Scan:
     def reverse(self, label: Label, line_start: int) -> Span | None:
         """The value before a password label: "use X as the password", "用 X 作为密码"."""
         window_start = max(line_start, label.start - 120)
-        if not _REVERSE_HINT.search(self.text, window_start, label.start):
+        if not _REVERSE_HINT.search(self.text, window_start, label.start) \
+                and not _REVERSE_IS_HINT.search(self.text, max(window_start, label.start - _REVERSE_IS_REACH), label.start):
             return None
         match = _REVERSE.search(self.text, window_start, label.start)
         if match is None:
             return None
-        group = next(g for g in ("en", "zh", "put") if match.group(g) is not None)
+        group = next(g for g in ("en", "zh", "put", "is") if match.group(g) is not None)
         start, end, _ = unquote(self.text, *match.span(group))
         return self.reader.span((start, end, True), vocab.PASSWORD, KINDS[vocab.PASSWORD])
 
@@ -281,6 +297,8 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
             if span is None and cls == vocab.PASSWORD:
                 span = state.reverse(label, line_start)
             windows.remember(base, span)
+        if span is None and line_end - end <= nextline.MAX_REST and line_end < size and view[line_end] == "\n":
+            span = nextline.value_below(text, view, state.reader, line_start, start, end, line_end, cls, KINDS[cls])
         if span is not None:
             found.append(span)
             done = max(span.end, end)

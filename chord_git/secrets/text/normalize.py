@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from types import MappingProxyType
 
@@ -55,6 +55,20 @@ _COMPATIBILITY_BLOCKS = ((0x80, 0x100), (0x17F, 0x180), (0x2B0, 0x300), (0x1D00,
                          (0x2100, 0x2190), (0x2460, 0x2500), (0x2C7C, 0x2C7E), (0xA7F0, 0xA800))
 
 
+# Characters that render as nothing and can be appended to any other: Unicode tag characters
+# (an invisible copy of ASCII) and variation selectors.
+_HIDDEN_RANGES = ((0xE0000, 0xE0080), (0xFE00, 0xFE10), (0xE0100, 0xE01F0))
+# Combining marks: "pas\u0301sword" reads as a word with an accent, not as "password". Dropped only
+# after an ASCII letter or digit, so that accents of other scripts (and their labels) stay.
+_COMBINING_RANGES = ((0x300, 0x370), (0x1AB0, 0x1B00), (0x1DC0, 0x1E00), (0x20D0, 0x2100), (0xFE20, 0xFE30))
+_COMBINING = frozenset(chr(code) for first, last in _COMBINING_RANGES for code in range(first, last))
+# Numeric HTML character references: "p&#97;ssword", "&#x77;". Named ones carry markup, not letters.
+# And JSON/JavaScript escapes of the same: "\u0070assword".
+# Each form its own pattern, led by its literal: the engine skips to a "&" or a backslash at
+# memory speed, and a text holding only one kind reads only that pattern.
+_REFERENCES = (("&#", lazy(r"&#(?:([0-9]{1,7})|[xX]([0-9a-fA-F]{1,6}));")), ("\\u", lazy(r"\\u()([0-9a-fA-F]{4})")))
+
+
 def _build_table() -> MappingProxyType[str, str]:
     table: dict[str, str] = {c: "" for c in _INVISIBLE}
     table.update({chr(code): chr(code - 0xFEE0) for code in range(0xFF01, 0xFF5F)})  # full-width ASCII
@@ -70,6 +84,10 @@ def _build_table() -> MappingProxyType[str, str]:
                 table[chr(code)] = folded
     table.update(_HOMOGLYPHS)
     table.update(_PUNCTUATION)
+    for first, last in _HIDDEN_RANGES:  # tag characters, variation selectors
+        table.update({chr(code): "" for code in range(first, last)})
+    for first, last in _COMBINING_RANGES:  # dropped only after an ASCII letter or digit (``normalize``)
+        table.update({chr(code): "" for code in range(first, last)})
     return MappingProxyType(table)
 
 
@@ -109,8 +127,13 @@ class Normalized:
         return pos + bisect_right(self.removed, pos) if self.removed else pos
 
     def original_end(self, end: int) -> int:
-        """Exclusive end offset in the caller's text for an exclusive ``end`` of ``text``."""
-        return self.original(end - 1) + 1 if end > 0 else 0
+        """Exclusive end offset in the caller's text for an exclusive ``end`` of ``text``: past
+        the characters removed right after it (the rest of a character reference that ends a
+        value, an invisible character), so that redaction takes them with it."""
+        if end <= 0:
+            return 0
+        after = bisect_right(self.removed, end) - bisect_left(self.removed, end) if self.removed else 0
+        return self.original(end - 1) + 1 + after
 
 
 def ascii_view(text: str) -> str:
@@ -147,26 +170,57 @@ def non_ascii_runs(text: str, view: str) -> list[tuple[int, int]]:
     return [(start, end) for start, end in question_clusters(view) if not text[start:end].isascii()]
 
 
+def _entity(match: re.Match[str]) -> str | None:
+    """The character a numeric reference stands for, folded like any other, or None."""
+    decimal, hexadecimal = match.groups()
+    code = int(decimal) if decimal else int(hexadecimal, 16)
+    if not 0 < code <= 0x10FFFF or 0xD800 <= code < 0xE000:
+        return None
+    char = chr(code)
+    return _TABLE.get(char, char)
+
+
 def normalize(text: str) -> Normalized:
-    """Fold and strip ``text`` for the detectors (identity for ASCII text)."""
-    if text.isascii():
+    """Fold and strip ``text`` for the detectors (identity for ASCII text without references)."""
+    ascii = text.isascii()
+    view = text if ascii else ascii_view(text)
+    # Searched in the view: one byte a character, where the text may take two or four.
+    entities = [pattern for lead, pattern in _REFERENCES if lead in view]
+    if ascii and not entities:
         return Normalized(text, text)
-    view = ascii_view(text)
-    foldable = _FOLDABLE_ALL if _may_hold_astral(text) and _ASTRAL.search(text) else _FOLDABLE_BMP
+    # (start, end, replacement) of each character or reference to rewrite, in order.
+    edits: list[tuple[int, int, str]] = []
+    if not ascii:
+        foldable = _FOLDABLE_ALL if _may_hold_astral(text) and _ASTRAL.search(text) else _FOLDABLE_BMP
+        combining = _COMBINING
+        for start, end in (non_ascii_runs(text, view) if _ONLY_NON_ASCII else [(0, len(text))]):
+            for match in foldable.finditer(text, start, end):
+                char, at = match.group(0), match.start()
+                if char in combining and not (at and text[at - 1].isascii() and text[at - 1].isalnum()):
+                    continue  # an accent of another script's letter: part of its word
+                edits.append((at, match.end(), _TABLE[char]))
+    for pattern in entities:
+        for match in pattern.finditer(text):
+            replacement = _entity(match)
+            if replacement is not None:
+                edits.append((match.start(), match.end(), replacement))
+    if entities:
+        edits.sort()
+    if not edits:
+        return Normalized(text, view)
     pieces: list[str] = []
     removed: list[int] = []
     last = 0
-    for start, end in (non_ascii_runs(text, view) if _ONLY_NON_ASCII else [(0, len(text))]):
-        for match in foldable.finditer(text, start, end):
-            replacement = _TABLE[match.group(0)]
-            pieces.append(text[last:match.start()])
-            if replacement:
-                pieces.append(replacement)
-            else:
-                removed.append(match.start() - len(removed))
-            last = match.end()
-    if not pieces:
-        return Normalized(text, view)
+    for start, end, replacement in edits:
+        if start < last:
+            continue  # inside a reference already rewritten
+        pieces.append(text[last:start])
+        if replacement:
+            pieces.append(replacement)
+            start += 1  # the reference's first character carries the replacement, the rest are removed
+        for pos in range(start, end):
+            removed.append(pos - len(removed))
+        last = end
     pieces.append(text[last:])
     folded = "".join(pieces)
     return Normalized(folded, ascii_view(folded), tuple(removed))

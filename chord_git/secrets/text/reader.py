@@ -84,7 +84,11 @@ class ValueReader:
         bare = _BARE.match(text, pos, end)
         if bare is None or _INDIRECT.match(text, pos, bare.end()):
             return None  # ``os.environ["X"]``, ``config.get(...)``: code that fetches the value
-        start, stop = strip_value(text, pos, bare.end())
+        end = bare.end()
+        tag = text.find("</", pos + 1, end)
+        if tag > pos:
+            end = tag  # ``<li><b>Password:</b> …</li>``: the closing tag is markup, not the value's end
+        start, stop = strip_value(text, pos, end)
         return (start, stop, False) if stop > start else None
 
     def is_credential(self, value: str, cls: str, delimited: bool = False, direct: bool = False) -> bool:

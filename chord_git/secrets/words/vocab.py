@@ -17,6 +17,7 @@ ASCII_ANCHORS = ("pass", "pw", "token", "secret", "key", "cred", "bearer")
 ASCII_PASSWORD_WORDS = frozenset({
     "password", "passwords", "passwd", "passphrase", "passcode", "pwd", "pw", "pass", "passe",
     "passwort", "kennwort", "wachtwoord", "senha", "haslo", "salasana", "losenord", "parola",
+    "passworts", "zugangspasswort", "passord", "passordet",
 })
 # Weak key words that only name a credential with a value that looks generated.
 ASCII_WEAK_WORDS = frozenset({"key", "keys", "cred", "creds"})
