@@ -248,6 +248,9 @@ def pi_env(base: Mapping[str, str], agent_dir: Path, model_url: str) -> dict[str
     env.update(PI_CODING_AGENT_DIR=str(agent_dir), LOOPBACK_API_KEY="loopback", PI_OFFLINE="1",
                PI_SKIP_VERSION_CHECK="1", PI_TELEMETRY="0")
     env.pop("PI_CODING_AGENT_SESSION_DIR", None)
+    return env
+
+
 # ---------------------------------------------------------------------------- more hosts
 @dataclass(frozen=True)
 class Package:

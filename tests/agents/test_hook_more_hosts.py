@@ -51,7 +51,10 @@ def injected(host: str, stdout: bytes) -> str:
 # happens (below).
 REBUILDS = {"claude-code": ("startup", "resume", "clear", "compact"), "codex": ("startup", "resume", "clear", "compact"),
             "gemini": ("startup", "resume", "clear"), "qwen": ("startup", "resume", "clear", "compact"),
-            "copilot": ("new", "resume")}
+            "copilot": ("new", "resume"),
+            # pi and OpenCode: their plugin files send a start and, after a compaction, a start with
+            # source compact (chord_git/data/).
+            "pi": ("startup", "compact"), "opencode": ("startup", "compact")}
 
 
 def test_every_host_has_its_rebuild_sources_listed() -> None:
