@@ -157,6 +157,9 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p = sub.add_parser("forget", help="remove an entry's index line; its record becomes an orphan")
     _ids(p.add_argument("id", help="the record id of the index entry (or a unique prefix)"), "entry")
 
+    p = sub.add_parser("fold", help="move pending entries (new memory made on other branches) into MEMORY.md")
+    p.add_argument("--json", action="store_true", help="print what was folded as JSON")
+
     p = sub.add_parser("extract", help="one extraction run on a frozen session transcript (post-session hook)")
     p.add_argument("--session", required=True, type=Path, metavar="FILE", help="the session transcript")
     p.add_argument("--format", dest="transcript_format", default="auto",
@@ -304,6 +307,9 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
     if args.command == "forget":
         from chord_git.commands.forget import forget
         return forget(project, args.id, out)
+    if args.command == "fold":
+        from chord_git.commands.fold import fold
+        return fold(project, out, as_json=args.json)
     if args.command == "extract" and args.background:
         from chord_git.commands.extract_background import extract_background
         return extract_background(project, cfg, out, args.session, fmt=args.transcript_format,

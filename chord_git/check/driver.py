@@ -27,6 +27,7 @@ from chord_git.errors import RepoError
 from chord_git.findings import Finding, Problem, sort_findings
 from chord_git.git.changes import FileChange
 from chord_git.memory import paths as memory_paths
+from chord_git.memory import pending
 from chord_git.memory.project import STATE_DIR_NAME, Project
 
 if TYPE_CHECKING:
@@ -245,7 +246,7 @@ def _memory_files(project: Project) -> list[Path]:
     """The memory files and the project config (scanned for secrets and read as the loader does)."""
     files = [path for path in (project.memory_md, project.root / changes.CONFIG_FILE)
              if path.exists() or path.is_symlink()]
-    for folder in (project.records_dir, project.promotions_dir):
+    for folder in (project.records_dir, project.promotions_dir, pending.pending_dir(project.root)):
         if memory_paths.escape_reason(project.root, folder):
             files.append(folder)  # reported by _worktree_change; never walked
             continue

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
-from chord_git.memory import index_file, promotions, records, store, view
+from chord_git.memory import folding, index_file, promotions, records, store, view
 from chord_git.memory.project import PROMOTIONS_DIR, Project
 from chord_git.memory.textrules import absolute_paths
 
@@ -294,11 +294,10 @@ def maintain(project: Project, output: ModelOutput, *, session_id: str | None, d
         done = decide(project, output, snapshot, session_id=session_id, dry_run=True, today=today)
         return done.report, snapshot.index
     with store.locked(project), store.read_index_locked(project) as read:
-        current = snapshot.refreshed(project, read.state)
+        current = snapshot.refreshed(project, view.overlaid(project, read.state))
         done = decide(project, output, current, session_id=session_id, dry_run=False, today=today)
-        after = read.state
-        if not done.delta.is_empty():
-            after = store.write_index(project, [done.delta], read=read).state(read.state.rel)
+        # Curation is a writer too: on the default branch it folds what is pending (R33).
+        after = folding.write(project, [done.delta], read=read).state
     log(project, list(done.events))
     return done.report, after
 

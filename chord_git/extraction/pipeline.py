@@ -38,7 +38,7 @@ from chord_git.extraction import curation, guards, journal, maintenance, runlog,
 from chord_git.extraction.input import ExtractionInput, build_input
 from chord_git.extraction.maintenance import MaintenanceReport
 from chord_git.extraction.pool import Attempt, PoolResult, call_pool
-from chord_git.memory import collisions, records, store, view
+from chord_git.memory import collisions, folding, records, store, view
 from chord_git.memory.project import Project
 
 
@@ -184,7 +184,7 @@ def _write(project: Project, result: PoolResult, built: ExtractionInput, snapsho
         with store.locked(project):
             journal.recover(project)  # a run that died before its index write: finish it first
             with store.read_index_locked(project) as read:
-                current = snapshot.refreshed(project, read.state)
+                current = snapshot.refreshed(project, view.overlaid(project, read.state))
                 verdict, planned = _judge(project, current, output.records, built, tag)
                 run = journal.start(project, writer.delta_for(planned))
                 try:
@@ -201,13 +201,11 @@ def _write(project: Project, result: PoolResult, built: ExtractionInput, snapsho
                     failed = "index maintenance failed"
                     # Retirements and promotions (R26, R29) are judged on the index with the new lines.
                     carried = maintenance.decide(project, output,
-                                                 current.with_index(writer.after(read.state, delta)),
+                                                 current.with_index(writer.after(current.index, delta)),
                                                  session_id=tag, dry_run=False)
                     failed = "writing memory failed"
                     deltas = [d for d in (delta, carried.delta) if not d.is_empty()]
-                    after = read.state
-                    if deltas:
-                        after = store.write_index(project, deltas, read=read).state(read.state.rel)
+                    after = folding.write(project, deltas, read=read).state  # R33: pending on a side branch
                 except BaseException:
                     _remove_unindexed(project, planned)
                     if carried is not None:

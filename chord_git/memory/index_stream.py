@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -48,7 +49,8 @@ def _skip_rest(read: object) -> None:
 
 
 def read(path: Path, budget: int, rel: str = "MEMORY.md",
-         verdicts: loadable.Verdicts | None = None, *, deadline: float | None = None) -> StreamedIndex:
+         verdicts: loadable.Verdicts | None = None, *, deadline: float | None = None,
+         top: Sequence[str] = (), swap: Mapping[str, str] | None = None) -> StreamedIndex:
     """Stream MEMORY.md into at most ``budget`` characters of entries and the user's text.
 
     With markers: index entries from the top until the budget is spent (R28), then the user's
@@ -57,7 +59,12 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
     whole, as parse judges it. Past ``deadline`` (``time.monotonic()``) no record is read: an
     entry whose verdict is not cached is left out this time (the verdicts reached so far are
     cached for the next start).
+
+    ``top`` and ``swap`` are the pending entries (R33), as the fold will place them: ``top`` the
+    lines that go above the section's first line, ``swap`` old id -> the line that revises it in
+    place. A revision of an entry past the budget is not shown, as that entry is not.
     """
+    swap = swap or {}
     warnings: list[str] = []
     notes: list[str] = []
     notes_size = 0
@@ -89,6 +96,21 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
                 marker = scanner.feed(number, text)
                 if marker == "begin":
                     state = "inside"
+                    for line in top:
+                        entry = parse_entry(line)
+                        if isinstance(entry, str) or entry.id in seen:
+                            continue
+                        seen[entry.id] = 0
+                        if used + line_cost(line) > budget:
+                            truncated = True
+                            break
+                        if (verdicts or loadable.Verdicts(path.parent)).why_not(
+                                entry.id, entry.summary, read=deadline is None or time.monotonic() < deadline) is None:
+                            entries.append(line)
+                            used += line_cost(line)
+                    if truncated:
+                        state = "skip"
+                        break
                 elif marker:
                     warnings.append(f"{rel}:{number}: {END} before {BEGIN}; loading the file as plain text")
                     state = "plain"
@@ -117,6 +139,12 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
                 if isinstance(entry, str):
                     warnings.append(f"{rel}:{number}: skipped: {entry}")
                     continue
+                if entry.id in swap and entry.id not in seen:
+                    seen[entry.id] = number  # the old line is listed: its revision takes its place
+                    revised = parse_entry(swap[entry.id])
+                    if isinstance(revised, str) or revised.id in seen:
+                        continue
+                    text, entry = swap[entry.id], revised
                 if entry.id in seen:
                     warnings.append(f"{rel}:{number}: skipped: id {entry.id} is already listed at line {seen[entry.id]}")
                     continue

@@ -11,7 +11,7 @@ from enum import Enum
 from pathlib import Path
 
 from chord_git.support.dataclass_lazy import dataclass, field
-from chord_git.memory import index_stream, loadable, paths
+from chord_git.memory import index_file, index_stream, loadable, paths, pending
 from chord_git.memory.index_file import index_chars
 
 MEMORY_DISCIPLINE = (
@@ -55,12 +55,23 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md",
     ``deadline``: see ``index_stream.read``.
     Returns (content, entries shown, truncated, warnings).
     """
-    read = index_stream.read(path, budget, rel, verdicts, deadline=deadline)
+    top, swap = _pending_lines(path.parent)
+    try:
+        read = index_stream.read(path, budget, rel, verdicts, deadline=deadline, top=top, swap=swap)
+    except FileNotFoundError:
+        if not top:
+            raise
+        read = index_stream.StreamedIndex(False, [], [], False, [])
     notes = read.notes
     if not read.section:
+        # No managed section yet (a branch whose first entries wait in pending files): they go
+        # first, then the file as plain text.
+        shown = top[:index_file.fit_count(top, budget)]
         note_text = "\n".join(notes).strip("\n")
-        content = _take(note_text, budget) if note_text.strip() else ""
-        return content, 0, len(note_text) > budget, read.warnings
+        room = budget - index_chars(shown) - (2 if shown else 0)
+        content = _take(note_text, room) if note_text.strip() and room > 0 else ""
+        content = "\n".join(shown) + ("\n\n" + content if shown and content else "") if shown else content
+        return content, len(shown), len(note_text) > room or len(shown) < len(top), read.warnings
     content = "\n".join(read.entries)
     room = budget - index_chars(read.entries)
     hand = "\n".join(line for line in notes if line.strip()).strip()
@@ -96,6 +107,21 @@ def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = 
         parts += ["", notice]
     return Summary(text="\n".join(parts), entries_shown=shown, truncated=truncated, loaded=True,
                    warnings=tuple(warnings))
+
+
+def _pending_lines(root: Path) -> tuple[list[str], dict[str, str]]:
+    """The pending entries (R33) as the summary places them: new ones on top, revisions in place."""
+    if not pending.names(root):  # the usual case: one listdir of a folder that is not there
+        return [], {}
+    found = pending.read_all(root)
+    top: list[str] = []
+    swap: dict[str, str] = {}
+    for item in found.items:
+        if item.replaces and item.replaces not in swap:
+            swap[item.replaces] = item.entry.render()
+        else:
+            top.append(item.entry.render())
+    return top, swap
 
 
 class RefreshEvent(str, Enum):
