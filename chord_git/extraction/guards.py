@@ -34,6 +34,10 @@ exactly one reason (the first that applies, in ``REASONS`` order), and every dro
 ``duplicate``            normalized summary or statement equals a summary or statement of any
                          record file (orphans included: a deleted memory does not come back, R22,
                          R34), of an index line, or of a candidate kept earlier in this reply
+``forgotten``            the conclusion of an entry the user forgot (its line or pending file
+                         deleted, or ``forget``: an orphan record or a decision file): written again
+                         only when the user says it again in this session, in words other than
+                         those the forgotten record quoted
 ``supersedes-user-record`` an assistant-sourced candidate tries to replace a user-said record, or a
                          user-sourced one whose evidence does not address that record's subject
 ``supersedes-conflict``  a second candidate revising a record already revised in this reply
@@ -58,7 +62,7 @@ from chord_git.secrets import scan_added_lines
 REASONS = (
     "empty", "too-many-records", "cap", "allowance-pragma", "secret", "evidence-not-found", "evidence-too-weak", "evidence-unrelated",
     "no-why-or-how", "absolute-path", "commit-sha", "host-name", "private-ip", "transient-git-state",
-    "permission-grant", "instruction-override", "ordered-command", "duplicate", "supersedes-user-record",
+    "permission-grant", "instruction-override", "ordered-command", "duplicate", "forgotten", "supersedes-user-record",
     "supersedes-conflict",
 )
 # A reply proposing more than this is not a session's worth of memory; the rest is dropped, counted.
@@ -93,6 +97,10 @@ class ExistingMemory:
     record_ids: frozenset[str]
     sources: Mapping[str, str | None] = field(default_factory=dict)  # record id -> source or None
     subjects: Mapping[str, str] = field(default_factory=dict)  # record id -> its summary and statement
+    # Forgotten conclusions (orphan records, forget decisions): normalized text -> the normalized
+    # user words each was quoting ("" for none); and the texts of what is listed now.
+    forgotten: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    listed_texts: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -120,7 +128,8 @@ class GuardResult:
 
 
 # ---------------------------------------------------------------------------- existing memory
-def existing_memory(snapshot: view.Snapshot, collided: frozenset[str] = frozenset()) -> ExistingMemory:
+def existing_memory(snapshot: view.Snapshot, collided: frozenset[str] = frozenset(),
+                    forgotten: Iterable[tuple[Iterable[str], str | None]] = ()) -> ExistingMemory:
     """What the guards compare against, from the run's snapshot: every record file, leniently (a
     record the loader would skip, over a cap or with a bad field, still counts for duplicates),
     and the index lines. An orphan an editor's stale buffer overwrote (``collided``, see
@@ -132,8 +141,23 @@ def existing_memory(snapshot: view.Snapshot, collided: frozenset[str] = frozense
     subjects = {rid: "\n".join(facts.texts) for rid, facts in snapshot.records.items()}
     for entry in snapshot.index.entries:
         subjects[entry.id] = f"{subjects.get(entry.id, '')}\n{entry.summary}"
+    listed_texts = {records.normalize_text(text) for rid, facts in snapshot.records.items() if rid in listed
+                    for text in facts.texts}
+    listed_texts.update(records.normalize_text(entry.summary) for entry in snapshot.index.entries)
+    gone: dict[str, set[str]] = {}
+    said: list[tuple[Iterable[str], str | None]] = list(forgotten)
+    for rid, facts in snapshot.records.items():
+        if rid not in listed and rid not in collided:
+            evidence = facts.loaded.evidence if facts.loaded is not None else None
+            said.append(((records.normalize_text(t) for t in facts.texts),
+                         records.normalize_text(evidence) if evidence else None))
+    for texts_of, evidence in said:
+        for text in texts_of:
+            if text and text not in listed_texts:
+                gone.setdefault(text, set()).add(evidence or "")
     return ExistingMemory(frozenset(texts), frozenset(listed), frozenset(snapshot.records),
-                          {rid: facts.source for rid, facts in snapshot.records.items()}, subjects)
+                          {rid: facts.source for rid, facts in snapshot.records.items()}, subjects,
+                          {text: frozenset(ev) for text, ev in gone.items()}, frozenset(listed_texts))
 
 
 # ---------------------------------------------------------------------------- the checks
@@ -238,7 +262,17 @@ def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], e
     if pattern is not None:
         return pattern, candidate
     summary, statement = records.normalize_text(candidate.summary), records.normalize_text(candidate.statement)
-    if {summary, statement} & (existing.texts | seen_texts):
+    both = {summary, statement}
+    if both & (existing.listed_texts | seen_texts):
+        return "duplicate", candidate
+    quoted = [existing.forgotten[text] for text in both if text in existing.forgotten]
+    if quoted:
+        # A forgotten conclusion comes back only when the user says it again, in this session's
+        # words: not as the assistant's conclusion, not by re-quoting what the forgotten one quoted.
+        again = records.normalize_text(candidate.evidence or "")
+        if candidate.source != "user" or not again or any(again in words for words in quoted):
+            return "forgotten", candidate
+    elif both & existing.texts:
         return "duplicate", candidate
     target = candidate.supersedes
     if target is not None:

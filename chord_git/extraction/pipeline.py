@@ -38,7 +38,7 @@ from chord_git.extraction import curation, guards, journal, maintenance, runlog,
 from chord_git.extraction.input import ExtractionInput, build_input
 from chord_git.extraction.maintenance import MaintenanceReport
 from chord_git.extraction.pool import Attempt, PoolResult, call_pool
-from chord_git.memory import collisions, folding, records, store, view
+from chord_git.memory import collisions, decisions, folding, records, store, view
 from chord_git.memory.project import Project
 
 
@@ -139,7 +139,8 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
 def _judge(project: Project, snapshot: view.Snapshot, candidates: tuple[Any, ...], built: ExtractionInput,
            tag: str) -> tuple[guards.GuardResult, tuple[writer.Planned, ...]]:
     listed = frozenset(entry.id for entry in snapshot.index.entries)
-    existing = guards.existing_memory(snapshot, collisions.orphans(project, listed))
+    forgotten = [(d.texts, d.evidence) for d in decisions.read_all(project.root) if d.kind == "forgotten"]
+    existing = guards.existing_memory(snapshot, collisions.orphans(project, listed), forgotten)
     verdict = guards.check(candidates, built.user_texts, existing)
     planned = writer.plan(verdict.accepted, session=tag, index_ids=existing.index_ids, today=dt.date.today())
     return verdict, planned
@@ -246,8 +247,11 @@ def _curate(project: Project, cfg: Config, report: ExtractionReport, should_canc
     """R27: an extraction that leaves the index over budget triggers the index-only round.
 
     Its failure does not undo the extraction: curation has set MEMORY-FAIL itself, and a
-    preempted round simply runs again after the next extraction.
+    preempted round simply runs again after the next extraction. On a side branch it waits for
+    the default branch (R33): it rewrites the shared index, which two branches must not both do.
     """
+    if folding.side_branch(project) is not None:
+        return report
     try:
         curated = curation.curate_if_over_budget(project, cfg, should_cancel=should_cancel, env=env,
                                                  snapshot=snapshot)
