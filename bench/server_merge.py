@@ -23,7 +23,6 @@ import json
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -39,14 +38,20 @@ from chord_git.memory import index_file  # noqa: E402
 from testing.fake_openai import FakeOpenAI, Reply  # noqa: E402
 from testing.memory_files import make_record, write_index  # noqa: E402
 
+DRIVER = "chord-memory"
 MEMORY_PATHS = re.compile(r"(^|/)(MEMORY\.md|\.chord/memory/)")
 ENTRY_ID = re.compile(r"\(\[([a-z0-9-]+)\]\(\.chord/memory/records/")
 WORDS = ("pnpm", "tabs", "review", "linter", "fixtures", "migrations", "schema", "cache", "docker", "locale",
          "release", "changelog", "coverage", "timeouts", "vendoring", "logging", "retries", "feature flags")
 
 
+TIMES: dict[str, float] = {}
+
+
 def run(cwd: Path, *args: str, env: dict[str, str], check: bool = True) -> subprocess.CompletedProcess[str]:
+    started = time.monotonic()
     done = subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, env=env)
+    TIMES[" ".join(args[:2])] = TIMES.get(" ".join(args[:2]), 0.0) + time.monotonic() - started
     if check and done.returncode != 0:
         raise RuntimeError(f"{' '.join(args)} failed in {cwd}: {done.stdout}{done.stderr}")
     return done
@@ -133,9 +138,9 @@ class Pair:
             self.extract(side, run_no)
             runs.append(self.added[before:])
             roll = self.rng.random()
-            if roll < 0.08:
+            if roll < 0.05:
                 self.forget()
-            elif roll < 0.14:
+            elif roll < 0.08:
                 self.reorder()
         # A forget of an entry this branch added (its pending file goes): sometimes.
         if self.rng.random() < 0.05 and self.added:
@@ -147,49 +152,68 @@ class Pair:
         return runs
 
 
-def one_pair(rng: random.Random, number: int, base: Path, server: FakeOpenAI, scratch: Path,
-             env: dict[str, str], driver: bool) -> dict[str, Any]:
-    work = scratch / f"pair-{number}" / "repo"
-    work.parent.mkdir(parents=True)
-    git(scratch, "clone", "-q", str(base), str(work), env=env)
-    if driver:
-        run(work, "git-memory", "setup", "merge", env=env)
+def verify(work: Path, tree: str, expected_added: list[str], expected: list[str], env: dict[str, str]) -> dict[str, Any]:
+    """Check out ``tree`` (HEAD detached: readers only; the fold is run explicitly) and hold it to
+    what the branches did."""
+    git(work, "switch", "-q", "--detach", "main", env=env)
+    git(work, "read-tree", "--reset", "-u", tree, env=env)
+    summary = entries(run(work, "git-memory", "summary", "--budget", "100000000", env=env).stdout)
+    out: dict[str, Any] = {"summary_ok": summary[: len(expected_added)] == expected_added
+                           and sorted(summary) == sorted(expected)}
+    folded = run(work, "git-memory", "fold", env=env)
+    left = list((work / ".chord" / "memory" / "pending").glob("*.md"))
+    out["fold_ok"] = entries((work / "MEMORY.md").read_text()) == summary and not left
+    checked = run(work, "git-memory", "check", env=env, check=False)
+    out["check_ok"] = checked.returncode == 0
+    if not all(out.values()):
+        out["detail"] = {"expected": expected[:20], "summary": summary[:20], "fold": folded.stdout,
+                         "check": checked.stdout[-2000:]}
+    return out
+
+
+def merge(work: Path, env: dict[str, str]) -> tuple[int, str, bool]:
+    merged = git(work, "merge-tree", "--write-tree", "--name-only", "side-a", "side-b", env=env, check=False)
+    if merged.returncode not in (0, 1):
+        raise RuntimeError(f"merge-tree failed: {merged.stderr}")
+    out_lines = merged.stdout.split("\n")
+    conflicted = [name for name in out_lines[1:] if name.strip()]
+    memory = merged.returncode == 1 and any(MEMORY_PATHS.search(name) for name in conflicted)
+    return merged.returncode, out_lines[0].strip(), memory
+
+
+def one_pair(rng: random.Random, number: int, work: Path, server: FakeOpenAI, env: dict[str, str],
+             driver: bool) -> dict[str, Any]:
+    """One pair in ``work`` (a clone of its base, on ``main``); leaves it clean on ``main``."""
     base_ids = entries((work / "MEMORY.md").read_text())
     pair = Pair(rng, number, server, work, env)
     runs = pair.branch("side-a") + pair.branch("side-b")
-    merged = git(work, "merge-tree", "--write-tree", "--name-only", "side-a", "side-b", env=env, check=False)
-    if merged.returncode not in (0, 1):
-        raise RuntimeError(f"pair {number}: merge-tree failed: {merged.stderr}")
-    out_lines = merged.stdout.split("\n")
-    tree = out_lines[0].strip()
-    conflicted = [name for name in out_lines[1:] if name.strip() and not name.startswith(("Auto-merging", "CONFLICT"))]
-    memory_conflict = merged.returncode == 1 and any(MEMORY_PATHS.search(name) for name in conflicted)
     result: dict[str, Any] = {"pair": number, "base": len(base_ids), "edited": pair.edited,
-                              "conflict": merged.returncode == 1, "memory_conflict": memory_conflict,
                               "runs": len(runs), "added": len(pair.added)}
-    if merged.returncode != 0:
-        shutil.rmtree(work.parent)
-        return result
-    # The merged tree, checked out (HEAD detached: readers only; the fold is run explicitly).
-    git(work, "switch", "-q", "--detach", "side-a", env=env)
-    git(work, "read-tree", "--reset", "-u", tree, env=env)
     expected_added = [rid for batch in reversed(runs) for rid in batch if rid not in pair.forgotten]
     expected = expected_added + [rid for rid in base_ids if rid not in pair.forgotten]
-    summary = entries(run(work, "git-memory", "summary", "--budget", "100000000", env=env).stdout)
-    result["summary_ok"] = summary[: len(expected_added)] == expected_added and sorted(summary) == sorted(expected)
-    folded = run(work, "git-memory", "fold", env=env)
-    left = list((work / ".chord" / "memory" / "pending").glob("*.md"))
-    result["fold_ok"] = entries((work / "MEMORY.md").read_text()) == summary and not left
-    checked = run(work, "git-memory", "check", env=env, check=False)
-    result["check_ok"] = checked.returncode == 0
-    if not (result["summary_ok"] and result["fold_ok"] and result["check_ok"]):
-        result["detail"] = {"expected": expected[:20], "summary": summary[:20], "fold": folded.stdout,
-                            "check": checked.stdout[-2000:]}
-    shutil.rmtree(work.parent)
+    trees: dict[str, str] = {}
+    for mode in ("off", "on") if driver else ("off",):
+        if mode == "on":
+            run(work, "git-memory", "setup", "merge", env=env)
+        code, tree, memory = merge(work, env)
+        if mode == "on":
+            git(work, "config", "--local", "--remove-section", f"merge.{DRIVER}", env=env)
+        result[f"conflict_{mode}"] = code == 1
+        result[f"memory_conflict_{mode}"] = memory
+        if code == 0:
+            if tree not in trees:
+                trees[tree] = mode
+                result.update({f"{k}_{mode}": v for k, v in verify(work, tree, expected_added, expected, env).items()})
+            else:  # the same tree as the other mode's: the same outcome
+                other = trees[tree]
+                result.update({f"{k}_{mode}": result[f"{k}_{other}"] for k in ("summary_ok", "fold_ok", "check_ok")})
+    git(work, "switch", "-q", "-f", "main", env=env)
+    git(work, "clean", "-qfdx", env=env)
+    git(work, "branch", "-q", "-D", "side-a", "side-b", env=env)
     return result
 
 
-def worker(numbers: list[int], seed: int, sizes: list[int], driver: bool) -> list[dict[str, Any]]:
+def worker(numbers: list[int], seed: int, sizes: list[int], driver: bool, log: Path | None = None) -> list[dict[str, Any]]:
     """The pairs ``numbers``, each from its own random stream: the outcome does not depend on how
     the pairs are spread over processes."""
     results = []
@@ -207,13 +231,22 @@ def worker(numbers: list[int], seed: int, sizes: list[int], driver: bool) -> lis
                "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.invalid",
                "GIT_CONFIG_NOSYSTEM": "1"}
         env.pop("GIT_CONFIG_GLOBAL", None)
-        bases: dict[int, Path] = {}
+        clones: dict[int, Path] = {}
         for number in numbers:
             rng = random.Random(seed * 1_000_003 + number)
             size = rng.choice(sizes)
-            if size not in bases:
-                bases[size] = make_base(scratch / "bases", size, env)
-            results.append(one_pair(rng, number, bases[size], server, scratch, env, driver))
+            if size not in clones:
+                base = make_base(scratch / "bases", size, env)
+                clones[size] = scratch / "clones" / f"clone-{size}"
+                # A clone, as a server's is: its git config names no merge driver.
+                git(scratch, "clone", "-q", str(base), str(clones[size]), env=env)
+            results.append(one_pair(rng, number, clones[size], server, env, driver))
+            if log is not None:  # one line a pair, as it ends: a long run can be read while it goes
+                with log.open("a") as stream:
+                    stream.write(json.dumps(results[-1]) + "\n")
+            if os.environ.get("CHORD_BENCH_TIMES"):
+                print(size, {k: round(v, 1) for k, v in sorted(TIMES.items(), key=lambda kv: -kv[1])[:8]}, file=sys.stderr)
+                TIMES.clear()
             if len(results) % 10 == 0:
                 print(f"  worker {os.getpid()}: {len(results)}/{len(numbers)} pairs", file=sys.stderr, flush=True)
     return results
@@ -223,48 +256,56 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=500)
     parser.add_argument("--seed", type=int, default=21)
-    parser.add_argument("--driver", action="store_true", help="configure the merge driver in each clone")
+    parser.add_argument("--no-driver", action="store_true", help="skip the second merge of each pair, with the driver on")
     parser.add_argument("--sizes", default="0,5,50,300,1000,2000", help="base index sizes drawn from")
     parser.add_argument("--jobs", type=int, default=1, help="pairs run in this many processes at once")
     parser.add_argument("--json", type=Path, help="write every pair's outcome here")
+    parser.add_argument("--log", type=Path, help="append each pair's outcome to this file as it ends (JSON lines)")
+    parser.add_argument("--report", type=Path, help="only print the figures of a --log file")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     started = time.monotonic()
     numbers = list(range(args.pairs))
-    if args.jobs <= 1:
-        results = worker(numbers, args.seed, sizes, args.driver)
+    if args.report:
+        results = sorted((json.loads(line) for line in args.report.read_text().splitlines() if line.strip()),
+                         key=lambda r: int(r["pair"]))
+    elif args.jobs <= 1:
+        results = worker(numbers, args.seed, sizes, not args.no_driver, args.log)
     else:
         from concurrent.futures import ProcessPoolExecutor
 
         chunks = [numbers[k::args.jobs] for k in range(args.jobs)]
         with ProcessPoolExecutor(args.jobs) as pool:
             parts = pool.map(worker, chunks, [args.seed] * len(chunks), [sizes] * len(chunks),
-                             [args.driver] * len(chunks))
+                             [not args.no_driver] * len(chunks), [args.log] * len(chunks))
             results = sorted((r for part in parts for r in part), key=lambda r: int(r["pair"]))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     total = len(results)
     plain = [r for r in results if not r["edited"]]
-    clean = [r for r in results if not r["memory_conflict"]]
-    clean_plain = [r for r in plain if not r["memory_conflict"]]
-    merged = [r for r in results if not r["conflict"]]
-    bad = Counter(k for r in merged for k in ("summary_ok", "fold_ok", "check_ok") if not r.get(k))
-    print(f"server merge (git merge-tree --write-tree), driver {'on' if args.driver else 'off'}, seed {args.seed}")
-    print(f"pairs: {total}; runs per branch 1-5 (extractions in all: {sum(r['runs'] for r in results)}); "
-          f"base index sizes drawn from {sizes}")
-    print(f"no conflict in memory files: {len(clean)}/{total} ({100 * len(clean) / max(total, 1):.1f}%)")
-    print(f"  neither side forgot or reordered: {len(clean_plain)}/{len(plain)} "
-          f"({100 * len(clean_plain) / max(len(plain), 1):.1f}%)")
-    print(f"  a side forgot or reordered: {len(clean) - len(clean_plain)}/{total - len(plain)}")
-    print(f"clean merges checked: {len(merged)}; summary holds every added entry in order, fold puts it in "
-          f"MEMORY.md, check passes: {len(merged) - len({r['pair'] for r in merged if any(not r.get(k) for k in bad)})}"
-          f"/{len(merged)}" + (f" (failures: {dict(bad)})" if bad else ""))
+    print(f"server merge (git merge-tree --write-tree), seed {args.seed}: {total} pairs, 1-5 extractions per "
+          f"branch ({sum(r['runs'] for r in results)} in all, {sum(r['added'] for r in results)} entries added), "
+          f"base index sizes drawn from {sizes}; a side forgot or reordered in {total - len(plain)} pairs")
+    failed = False
+    for mode in ("off", "on") if not args.no_driver else ("off",):
+        clean = [r for r in results if not r[f"memory_conflict_{mode}"]]
+        clean_plain = [r for r in plain if not r[f"memory_conflict_{mode}"]]
+        merged = [r for r in results if not r[f"conflict_{mode}"]]
+        good = [r for r in merged if all(r.get(f"{k}_{mode}") for k in ("summary_ok", "fold_ok", "check_ok"))]
+        bad = Counter(k for r in merged for k in ("summary_ok", "fold_ok", "check_ok") if not r.get(f"{k}_{mode}"))
+        failed = failed or bool(bad)
+        print(f"driver {mode}: no conflict in memory files {len(clean)}/{total} ({100 * len(clean) / max(total, 1):.1f}%); "
+              f"neither side forgot or reordered {len(clean_plain)}/{len(plain)} "
+              f"({100 * len(clean_plain) / max(len(plain), 1):.1f}%); a side did {len(clean) - len(clean_plain)}/"
+              f"{total - len(plain)}")
+        print(f"  clean merges {len(merged)}: summary holds every added entry newest first, the fold puts that list in "
+              f"MEMORY.md, check passes: {len(good)}/{len(merged)}" + (f" (failures: {dict(bad)})" if bad else ""))
     print(f"time: {time.monotonic() - started:.0f} s")
-    for r in merged:
-        if "detail" in r:
+    for r in results:
+        if any(k.startswith("detail") for k in r):
             print(json.dumps(r)[:3000], file=sys.stderr)
             break
-    return 0 if not bad else 1
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
