@@ -58,4 +58,9 @@ def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history
     # The work tree's ignore file applies; a bare mirror has none, and its top is the place to add one.
     advice = push_advice(findings, ignore_file=".chord/secrets-ignore at the top of the work tree")
     emit(out, findings, fmt, checked=result.count, noun=result.noun, output=output, advice=advice)
+    for note in result.notes:  # the range's own policy changes: named, never applied to it
+        if fmt == "text" and output is None:
+            out.line(f"policy: {note}")
+        else:
+            out.note(note)
     return 1 if result.findings else 0
