@@ -12,7 +12,6 @@ maintainer can land the policy change on its own, after which the range passes a
 from __future__ import annotations
 
 import re
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -78,6 +77,8 @@ def policy_notes(base: dict[str, bytes | None], head: dict[str, bytes | None]) -
 @contextmanager
 def from_base(start: Path, spec: str) -> Iterator[RangePolicy]:
     """BASE's policy files in a temporary folder, and the notes on what the range changes."""
+    import tempfile  # off the commit hook's start-up: only a range scan gets here
+
     from chord_git.git import libgit2
 
     base = libgit2.range_base(start, spec)

@@ -278,3 +278,26 @@ def file_at(start: Path, rev: str, path: str) -> bytes | None:
         return None
     blob = repo.get(entry.id)
     return bytes(blob.data) if isinstance(blob, pygit2.Blob) else None
+
+
+def list_dir(start: Path, rev: str, folder: str) -> list[str]:
+    """The names of the regular files directly in ``folder`` of ``rev``'s tree (sorted)."""
+    repo = open_repo(start)
+    if repo is None:
+        return []
+    tree = _resolve(repo, rev).tree
+    try:
+        sub = repo.get(tree[folder].id)
+    except KeyError:
+        return []
+    if not isinstance(sub, pygit2.Tree):
+        return []
+    return sorted(entry.name for entry in sub if entry.type_str == "blob" and entry.name is not None)
+
+
+def commit_id(start: Path, rev: str) -> str:
+    """The full id of the commit ``rev`` names."""
+    repo = open_repo(start)
+    if repo is None:
+        raise RepoError(f"{start}: not inside a git repository")
+    return str(_resolve(repo, rev).id)
