@@ -132,3 +132,15 @@ def test_order_is_newest_run_first_then_reply_order() -> None:
     assert [p.id for p in pending.ordered(items)] == ["ccc", "zzz", "bbb"]
     text = pending.render(items[0])
     assert pending.parse(text, "bbb") == items[0]
+
+
+def test_a_pending_entry_is_listed_by_review_and_moved_only_once_folded(repo: Path, fake_openai: FakeOpenAI) -> None:
+    _base(repo, fake_openai)
+    git(repo, "switch", "-q", "-c", "feature")
+    rid = _extract(repo, fake_openai, PNPM_SAID, PNPM, sid="s1").written[0]
+    listed = run_cli(repo, "review", "list", "--json", env=cli_env())
+    assert listed.returncode == 0 and rid in listed.stdout
+    moved = run_cli(repo, "review", "move", rid, "--down", env=cli_env())
+    assert moved.returncode == 2
+    assert moved.stderr.strip().endswith(f"entry {rid} is pending (new on this branch): it takes its place in "
+                                         "MEMORY.md when folded (git memory fold), and can be moved then")
