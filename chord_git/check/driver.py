@@ -247,7 +247,8 @@ def _memory_files(project: Project) -> list[Path]:
     """The memory files and the project config (scanned for secrets and read as the loader does)."""
     files = [path for path in (project.memory_md, project.root / changes.CONFIG_FILE)
              if path.exists() or path.is_symlink()]
-    for folder in (project.records_dir, project.promotions_dir, pending.pending_dir(project.root)):
+    for folder in (project.records_dir, project.promotions_dir, pending.pending_dir(project.root),
+                   project.memory_dir / "decisions"):
         if memory_paths.escape_reason(project.root, folder):
             files.append(folder)  # reported by _worktree_change; never walked
             continue

@@ -265,12 +265,15 @@ def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], e
     both = {summary, statement}
     if both & (existing.listed_texts | seen_texts):
         return "duplicate", candidate
-    quoted = [existing.forgotten[text] for text in both if text in existing.forgotten]
-    if quoted:
+    hits = [text for text in both if text in existing.forgotten]
+    if hits:
         # A forgotten conclusion comes back only when the user says it again, in this session's
-        # words: not as the assistant's conclusion, not by re-quoting what the forgotten one quoted.
+        # words about it: not as the assistant's conclusion, not by re-quoting what the forgotten
+        # record quoted, not with words about something else.
         again = records.normalize_text(candidate.evidence or "")
-        if candidate.source != "user" or not again or any(again in words for words in quoted):
+        if (candidate.source != "user" or not again
+                or any(again in existing.forgotten[text] for text in hits)
+                or not any(claims.shares_content(again, text) for text in hits)):
             return "forgotten", candidate
     elif both & existing.texts:
         return "duplicate", candidate
