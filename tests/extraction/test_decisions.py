@@ -114,3 +114,13 @@ def test_rejected_and_accepted_promotions_are_not_suggested_again(repo: Path, fa
             continue
         assert "Run the linter before pushing." in (repo / "docs/dev.md").read_text()
     assert json.loads(run_cli(repo, "status", "--json", env=cli_env()).stdout)["promotions"] == 0
+
+
+def test_check_passes_with_decision_files_and_scans_them(repo: Path, fake_openai: FakeOpenAI) -> None:
+    rid = _learn_and_forget(repo, fake_openai)
+    assert run_cli(repo, "check", env=cli_env()).returncode == 0
+    path = repo / decisions.DECISIONS_DIR / f"forgotten-{rid}.md"
+    token = "gh" + "p_" + "R7kQ2mVx9L" + "pT4nWz8sYb" + "3Hc6Jd1Fg5" + "Ae0Ui7"
+    path.write_text(path.read_text() + f"text: the token is {token}\n")
+    found = run_cli(repo, "check", env=cli_env())
+    assert found.returncode == 1 and f"{decisions.DECISIONS_DIR}/forgotten-{rid}.md" in found.stdout
