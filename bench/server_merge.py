@@ -6,14 +6,18 @@ branches from ``main``. Each branch runs 1-5 real extractions through the instal
 (``git-memory extract``) against the loopback fake model (``testing/fake_openai.py``), and some
 branches also forget a base entry (``git-memory forget``) or move an index line to the top by hand.
 Each branch is committed, then the two are merged with ``git merge-tree --write-tree`` in the clone,
-whose git config names no driver (a server runs none; with ``--driver`` the clone runs
-``git memory setup merge`` first). Counted: pairs with a conflict in a memory file. For every
+first with no driver in its git config (a server runs none), then with ``git memory setup merge``
+done (``--no-driver`` skips that merge). Counted: pairs with a conflict in a memory file. For every
 clean merge the merged tree is checked out and
 - ``git-memory summary`` must list every entry either branch added and did not forget, in the
   order the runs happened (newest first), and every base entry neither side forgot;
 - ``git-memory fold`` must put exactly that list into MEMORY.md, and ``git-memory check`` pass.
+Pairs draw from their own random streams, so ``--jobs`` does not change the outcome.
 
-Usage: python bench/server_merge.py [--pairs 500] [--seed 21] [--driver] [--sizes 0,5,50,300,1000,2000]
+Usage: python bench/server_merge.py [--pairs 500] [--seed 21] [--jobs 2] [--no-driver]
+                                    [--sizes 0,5,50,300,1000,2000] [--log FILE] [--json FILE]
+       python bench/server_merge.py --report FILE    (the figures of a --log file so far)
+CHORD_BENCH_TIMES=1 prints where each pair's time went.
 Run it with the venv's python (``git-memory`` must be on PATH: ``PATH=.venv/bin:$PATH``).
 """
 from __future__ import annotations
