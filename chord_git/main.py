@@ -156,6 +156,12 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
                        help="every commit reachable from HEAD or any ref (the default outside pre-push and CI)")
     p.add_argument("--format", choices=REPORT_FORMATS, default="text", help="report format (default: text)")
     _report_file_options(p)
+    p.add_argument("--summary", type=Path, metavar="FILE",
+                   help="append a Markdown review of the memory the range adds, revises and forgets to FILE")
+    p.add_argument("--annotate", action="store_true",
+                   help="print a GitHub annotation for each added entry the assistant concluded or nobody confirmed")
+    p.add_argument("--fail-on-assistant-entries", action="store_true",
+                   help="exit 1 when the range adds entries the assistant concluded")
 
     p = sub.add_parser("trust", help="trust this project's .chord/config.yaml as it is now (models, endpoints)")
     p.add_argument("--revoke", action="store_true", help="forget the trust given to this project's config")
@@ -169,6 +175,9 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
 
     p = sub.add_parser("forget", help="remove an entry's index line; its record becomes an orphan")
     _ids(p.add_argument("id", help="the record id of the index entry (or a unique prefix)"), "entry")
+
+    p = sub.add_parser("fold", help="move pending entries (new memory made on other branches) into MEMORY.md")
+    p.add_argument("--json", action="store_true", help="print what was folded as JSON")
 
     p = sub.add_parser("extract", help="one extraction run on a frozen session transcript (post-session hook)")
     p.add_argument("--session", required=True, type=Path, metavar="FILE", help="the session transcript")
@@ -279,7 +288,8 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
         # Before project discovery: CI scans bare mirrors, which have no project to discover.
         from chord_git.commands.scan import scan
         return scan(Path.cwd(), out, range_spec=args.range_spec, all_history=args.all_history, fmt=args.format,
-                    output=args.output, quiet=args.quiet)
+                    output=args.output, quiet=args.quiet, summary=args.summary, annotate=args.annotate,
+                    fail_on_assistant=args.fail_on_assistant_entries)
 
     project = project_mod.discover(Path.cwd())
     if args.command == "trust":
@@ -327,6 +337,9 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
     if args.command == "forget":
         from chord_git.commands.forget import forget
         return forget(project, args.id, out)
+    if args.command == "fold":
+        from chord_git.commands.fold import fold
+        return fold(project, out, as_json=args.json)
     if args.command == "extract" and args.background:
         from chord_git.commands.extract_background import extract_background
         return extract_background(project, cfg, out, args.session, fmt=args.transcript_format,

@@ -105,10 +105,21 @@ def config_findings(change: FileChange) -> list[Finding]:
 def dangling(change: FileChange, contains: Callable[[str], bool], noun: str = "record file") -> list[Finding]:
     """Index entries of a MEMORY.md whose record file is not in the tree ``contains`` describes."""
     split = memory_split(change.path)
-    if split is None or split[1] != MEMORY_FILE or change.data is None or change.binary:
+    if split is None or change.data is None or change.binary:
         return []
-    from chord_git.memory import index_file
+    from chord_git.memory import index_file, pending
 
+    if split[1].startswith(pending.PENDING_DIR + "/") and split[1].endswith(".md"):
+        # A pending entry (R33) points at its record like an index line does.
+        try:
+            parsed = pending.parse(change.data.decode("utf-8"), split[1][len(pending.PENDING_DIR) + 1:-3])
+        except UnicodeDecodeError:
+            return []
+        if isinstance(parsed, pending.Pending) and not contains(f"{split[0]}{RECORDS_DIR}/{parsed.id}.md"):
+            return [Finding(change.path, Problem(2, "dangling", f"pending entry {parsed.id} has no {noun}"))]
+        return []
+    if split[1] != MEMORY_FILE:
+        return []
     doc, _problems = index_file.parse_bytes(change.data)
     if doc is None:
         return []

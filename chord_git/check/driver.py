@@ -21,12 +21,13 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from chord_git.check import changes
+from chord_git.check import changes, range_policy
 from chord_git.support.dataclass_lazy import dataclass, replace
 from chord_git.errors import RepoError
 from chord_git.findings import Finding, Problem, sort_findings
 from chord_git.git.changes import FileChange
 from chord_git.memory import paths as memory_paths
+from chord_git.memory import pending
 from chord_git.memory.project import STATE_DIR_NAME, Project
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ class Checked:
     findings: tuple[Finding, ...]
     count: int
     noun: str
+    notes: tuple[str, ...] = ()  # a range's policy changes, which apply after merge (``range_policy``)
 
 
 def baseline(root: Path | None) -> Path | None:
@@ -245,7 +247,8 @@ def _memory_files(project: Project) -> list[Path]:
     """The memory files and the project config (scanned for secrets and read as the loader does)."""
     files = [path for path in (project.memory_md, project.root / changes.CONFIG_FILE)
              if path.exists() or path.is_symlink()]
-    for folder in (project.records_dir, project.promotions_dir):
+    for folder in (project.records_dir, project.promotions_dir, pending.pending_dir(project.root),
+                   project.memory_dir / "decisions"):
         if memory_paths.escape_reason(project.root, folder):
             files.append(folder)  # reported by _worktree_change; never walked
             continue
@@ -352,26 +355,37 @@ def history(start: Path, spec: str | None, progress: Progress | None = None) -> 
     info = libgit2.discover(start)
     root = info.workdir if info is not None else None
     commits = libgit2.range_commits(start, spec)  # a walk without diffs
+    if spec is None:
+        return Checked(tuple(_scan_commits(start, commits, root, info, progress)), len(commits), "commit")
+    # A range is judged by the policy of the commit it is merged into (``range_policy``).
+    with range_policy.from_base(start, spec) as policy:
+        found = _scan_commits(start, commits, policy.root, info, progress, policy.pragmas)
+        return Checked(tuple(found), len(commits), "commit", policy.all_notes())
+
+
+def _scan_commits(start: Path, commits: list[str], root: Path | None, info: Any, progress: Progress | None,
+                  pragmas: list[str] | None = None) -> list[Finding]:
     bar = progress("scanning commits", len(commits)) \
         if progress is not None and len(commits) >= PROGRESS_MIN_COMMITS else None
     cache = _open_cache(info.common_dir / STATE_DIR_NAME) if info is not None and commits else None
     try:
         with bar or nullcontext(_no_step) as step:
-            found = _history_findings(start, commits, root, cache, step)
+            return _history_findings(start, commits, root, cache, step, pragmas)
     finally:
         if cache is not None:
             cache.close()
-    return Checked(tuple(found), len(commits), "commit")
 
 
 def _history_findings(start: Path, commits: list[str], root: Path | None, cache: ResultCache | None,
-                      step: Step) -> list[Finding]:
+                      step: Step, pragmas: list[str] | None = None) -> list[Finding]:
+    """``pragmas`` not None: the range's own allowance pragmas allow nothing; their places go there."""
     from chord_git.check import cache as cache_mod
     from chord_git.git import libgit2
 
     per_commit: dict[str, list[Finding]] = {}
     version = ""
-    if cache is not None:
+    # A range's commits are read again each time: the places of its pragmas are part of the answer.
+    if cache is not None and pragmas is None:
         version = _settings_key(root)
         keys = {oid: cache_mod.key("commit", version, oid) for oid in commits}
         known = cache.get_many(list(keys.values()))
@@ -380,7 +394,8 @@ def _history_findings(start: Path, commits: list[str], root: Path | None, cache:
     accepted = project_ignore(root)
     step(len(commits) - len(todo))
     for batch in libgit2.commit_batches(start, todo, changes.is_checked_path, HISTORY_BATCH):
-        units = [change for commit in batch for change in commit.files]
+        units = [change if pragmas is None else range_policy.without_pragmas(change, pragmas)
+                 for commit in batch for change in commit.files]
         contents = iter(content_findings(units, root=root, schema=False, cache=cache, ignore=accepted))
         stored: list[tuple[str, str]] = []
         for commit in batch:
@@ -391,7 +406,7 @@ def _history_findings(start: Path, commits: list[str], root: Path | None, cache:
             found = drop_ignored(found, accepted, commit.commit)
             stored.append((cache_mod.key("commit", version, commit.commit), cache_mod.encode(found)))
             per_commit[commit.commit] = [replace(finding, commit=commit.commit) for finding in found]
-        if cache is not None:
+        if cache is not None and pragmas is None:
             cache.put_many(stored)
         step(len(batch))
     # Oldest commit first; within a commit, by path and line.

@@ -6,7 +6,8 @@ blobs and commits. Each function returns the file's problems; the driver places 
 from __future__ import annotations
 
 from chord_git.findings import Problem
-from chord_git.memory import index_file, records
+from chord_git.memory import index_file, pending, records
+from chord_git.memory.pending import PENDING_DIR
 from chord_git.memory.project import MEMORY_FILE, PROMOTIONS_DIR, RECORDS_DIR
 from chord_git.memory.textrules import absolute_paths
 
@@ -19,6 +20,8 @@ def memory_kind(rel: str) -> str | None:
         return "record"
     if rel.startswith(PROMOTIONS_DIR + "/"):
         return "promotion"
+    if rel.startswith(PENDING_DIR + "/"):
+        return "pending"
     return None
 
 
@@ -77,6 +80,27 @@ def check_promotion(rel: str, data: bytes) -> list[Problem]:
     return promotions.from_bytes(data, expected_id=pid)[1]
 
 
+def check_pending(rel: str, data: bytes) -> list[Problem]:
+    """A pending entry (R33): its header and one index line, named after its record."""
+    rid = _file_name(rel, PENDING_DIR, "pending entry")
+    if isinstance(rid, Problem):
+        return [rid]
+    if len(data) > pending.MAX_PENDING_BYTES:
+        return [Problem(None, "cap", f"pending entry file is over {pending.MAX_PENDING_BYTES} bytes")]
+    text = frontmatter_text(data)
+    if text is None:
+        return [Problem(None, "encoding", "not valid UTF-8")]
+    parsed = pending.parse(text, rid)
+    if isinstance(parsed, Problem):
+        return [parsed]
+    entry = parsed.entry
+    if len(entry.summary) > records.SUMMARY_CAP:
+        return [Problem(2, "cap", f"index entry {entry.id}: summary has {len(entry.summary)} characters (cap {records.SUMMARY_CAP})")]
+    if absolute_paths(entry.summary):
+        return [Problem(2, "absolute-path", f"index entry {entry.id} names an absolute path (memory uses project-relative paths)")]
+    return []
+
+
 def check_blob(rel: str, data: bytes) -> list[Problem]:
     kind = memory_kind(rel)
     if kind == "index":
@@ -85,4 +109,6 @@ def check_blob(rel: str, data: bytes) -> list[Problem]:
         return check_record(rel, data)
     if kind == "promotion":
         return check_promotion(rel, data)
+    if kind == "pending":
+        return check_pending(rel, data)
     return []

@@ -21,6 +21,8 @@ from pathlib import Path
 
 from chord_git.check import driver
 from chord_git.check.report import emit, push_advice
+from chord_git.errors import InputError
+from chord_git.findings import Finding
 from chord_git.ui import Output
 
 
@@ -49,7 +51,8 @@ def choose_range(start: Path, out: Output, env: Mapping[str, str]) -> str | None
 
 def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history: bool = False,
          fmt: str = "text", env: Mapping[str, str] | None = None, output: Path | None = None,
-         quiet: bool = False) -> int:
+         quiet: bool = False, summary: Path | None = None, annotate: bool = False,
+         fail_on_assistant: bool = False) -> int:
     if range_spec is None and not all_history:
         range_spec = choose_range(start, out, os.environ if env is None else env)
     progress = out.progress if not quiet and out.on_terminal() else None
@@ -58,4 +61,41 @@ def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history
     # The work tree's ignore file applies; a bare mirror has none, and its top is the place to add one.
     advice = push_advice(findings, ignore_file=".chord/secrets-ignore at the top of the work tree")
     emit(out, findings, fmt, checked=result.count, noun=result.noun, output=output, advice=advice)
-    return 1 if result.findings else 0
+    for note in result.notes:  # the range's own policy changes: named, never applied to it
+        if fmt == "text" and output is None:
+            out.line(f"policy: {note}")
+        else:
+            out.note(note)
+    failed = bool(result.findings)
+    if summary is not None or annotate or fail_on_assistant:
+        failed = _review(start, out, range_spec, findings, result.notes, summary, annotate, fail_on_assistant) or failed
+    return 1 if failed else 0
+
+
+def _review(start: Path, out: Output, range_spec: str | None, findings: list[Finding], notes: tuple[str, ...],
+            summary: Path | None, annotate: bool, fail_on_assistant: bool) -> bool:
+    """The range's memory, for review in the pull request; True when the gate fails it."""
+    from chord_git.check import memory_review
+    from chord_git.git import libgit2
+
+    if range_spec is None:
+        out.note("the memory review needs a range (--range A..B or a CI event); none was written")
+        return False
+    head = libgit2.commit_id(start, libgit2.split_range(range_spec)[1])
+    review = memory_review.build(start, libgit2.range_base(start, range_spec), head,
+                                 findings)
+    if summary is not None:
+        try:  # appended: the job summary file collects every step's text
+            with summary.open("a", encoding="utf-8") as stream:
+                stream.write(memory_review.markdown(review, notes))
+        except OSError as exc:
+            raise InputError(summary, None, f"cannot write the memory review: {exc.strerror or exc}") from None
+    if annotate:
+        for line in memory_review.warnings(review):
+            out.line(line)
+    gated = review.assistant_added if fail_on_assistant else ()
+    if gated:
+        out.stderr.write(f"{len(gated)} entr{'y' if len(gated) == 1 else 'ies'} added by the assistant need a "
+                         "person's approval (fail-on-assistant-entries): " + ", ".join(r.entry.id for r in gated) + "\n")
+    return bool(gated)
+

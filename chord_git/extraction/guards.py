@@ -41,10 +41,14 @@ exactly one reason (the first that applies, in ``REASONS`` order), and every dro
 ``transient-git-state``  ``textrules.transient_git_state`` (R18)
 ``in-agents-md``         AGENTS.md (the bounded copy the run sent) already states the conclusion,
                          after normalisation (``claims.restates``) (R19)
-``duplicate``            normalized summary or statement equals a summary or statement of any
-                         record file (orphans included: a deleted memory does not come back, R22,
-                         R34), of an index line, or of a candidate kept earlier in this reply; or
-                         restates one of them after normalisation (``claims.restates``)
+``duplicate``            normalized summary or statement equals a summary or statement of a
+                         listed record file, of an index line, or of a candidate kept earlier in
+                         this reply; or restates one of them after normalisation
+                         (``claims.restates``). Orphans are ``forgotten`` (R22, R34)
+``forgotten``            the conclusion of an entry the user forgot (its line or pending file
+                         deleted, or ``forget``: an orphan record or a decision file): written again
+                         only when the user says it again in this session, in words other than
+                         those the forgotten record quoted
 ``supersedes-user-record`` an assistant-sourced candidate tries to replace a user-said record, or a
                          user-sourced one whose evidence does not address that record's subject
 ``supersedes-conflict``  a second candidate revising a record already revised in this reply
@@ -83,8 +87,8 @@ REASONS = (
     "empty", "too-many-records", "cap", "allowance-pragma", "secret", "evidence-not-found", "evidence-too-weak", "evidence-unrelated",
     "evidence-unsupported", "evidence-question", "evidence-hypothetical", "evidence-reported", "evidence-negated",
     "no-why-or-how", "absolute-path", "commit-sha", "host-name", "private-ip", "transient-git-state",
-    "permission-grant", "instruction-override", "ordered-command", "in-agents-md", "duplicate", "supersedes-user-record",
-    "supersedes-conflict", "rediscoverable", "docs-suggestion",
+    "permission-grant", "instruction-override", "ordered-command", "in-agents-md", "duplicate", "forgotten",
+    "supersedes-user-record", "supersedes-conflict", "rediscoverable", "docs-suggestion",
 )
 # Replacing what the user said takes evidence stating the new conclusion: this share of it.
 SUPERSEDE_SUPPORT = 0.5
@@ -124,6 +128,10 @@ class ExistingMemory:
     subjects: Mapping[str, str] = field(default_factory=dict)  # record id -> its summary and statement
     # record id -> its summary and statement as written, for the normalised duplicate test
     conclusions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Forgotten conclusions (orphan records, forget decisions): normalized text -> the normalized
+    # user words each was quoting ("" for none); and the texts of what is listed now.
+    forgotten: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    listed_texts: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -151,7 +159,8 @@ class GuardResult:
 
 
 # ---------------------------------------------------------------------------- existing memory
-def existing_memory(snapshot: view.Snapshot, collided: frozenset[str] = frozenset()) -> ExistingMemory:
+def existing_memory(snapshot: view.Snapshot, collided: frozenset[str] = frozenset(),
+                    forgotten: Iterable[tuple[Iterable[str], str | None]] = ()) -> ExistingMemory:
     """What the guards compare against, from the run's snapshot: every record file, leniently (a
     record the loader would skip, over a cap or with a bad field, still counts for duplicates),
     and the index lines. An orphan an editor's stale buffer overwrote (``collided``, see
@@ -163,12 +172,29 @@ def existing_memory(snapshot: view.Snapshot, collided: frozenset[str] = frozense
     subjects = {rid: "\n".join(facts.texts) for rid, facts in snapshot.records.items()}
     for entry in snapshot.index.entries:
         subjects[entry.id] = f"{subjects.get(entry.id, '')}\n{entry.summary}"
-    conclusions = {rid: tuple(facts.texts) for rid, facts in snapshot.records.items()
-                   if rid in listed or rid not in collided}
+    # record id -> its summary and statement as written, for the normalised duplicate test: the
+    # entries listed now (a forgotten one is judged by ``forgotten``)
+    conclusions = {rid: tuple(facts.texts) for rid, facts in snapshot.records.items() if rid in listed}
     for entry in snapshot.index.entries:
         conclusions[entry.id] = (*conclusions.get(entry.id, ()), entry.summary)
+    listed_texts = {records.normalize_text(text) for rid, facts in snapshot.records.items() if rid in listed
+                    for text in facts.texts}
+    listed_texts.update(records.normalize_text(entry.summary) for entry in snapshot.index.entries)
+    gone: dict[str, set[str]] = {}
+    said: list[tuple[Iterable[str], str | None]] = list(forgotten)
+    for rid, facts in snapshot.records.items():
+        if rid not in listed and rid not in collided:
+            evidence = facts.loaded.evidence if facts.loaded is not None else None
+            said.append(((records.normalize_text(t) for t in facts.texts),
+                         records.normalize_text(evidence) if evidence else None))
+    for texts_of, evidence in said:
+        for text in texts_of:
+            if text and text not in listed_texts:
+                gone.setdefault(text, set()).add(evidence or "")
     return ExistingMemory(frozenset(texts), frozenset(listed), frozenset(snapshot.records),
-                          {rid: facts.source for rid, facts in snapshot.records.items()}, subjects, conclusions)
+                          {rid: facts.source for rid, facts in snapshot.records.items()}, subjects,
+                          conclusions, {text: frozenset(ev) for text, ev in gone.items()},
+                          frozenset(listed_texts))
 
 
 # ---------------------------------------------------------------------------- the checks
@@ -334,10 +360,23 @@ def _judge(position: int, candidate: CandidateRecord, folded_users: list[str], c
     if seen.computed.agents and any(claims.restates(text, seen.computed.agents) for text in conclusion):
         return "in-agents-md", candidate
     summary, statement = records.normalize_text(candidate.summary), records.normalize_text(candidate.statement)
-    if {summary, statement} & (existing.texts | seen.texts):
+    both = {summary, statement}
+    if both & (existing.listed_texts | seen.texts):
+        return "duplicate", candidate
+    hits = [text for text in both if text in existing.forgotten]
+    if hits:
+        # A forgotten conclusion comes back only when the user says it again, in this session's
+        # words about it: not as the assistant's conclusion, not by re-quoting what the forgotten
+        # record quoted, not with words about something else.
+        again = records.normalize_text(candidate.evidence or "")
+        if (candidate.source != "user" or not again
+                or any(again in existing.forgotten[text] for text in hits)
+                or not any(claims.shares_content(again, text) for text in hits)):
+            return "forgotten", candidate
+    elif both & existing.texts:
         return "duplicate", candidate
     others = [*seen.computed.conclusions(existing, candidate.supersedes), *map(claims.conclusion, seen.raw)]
-    if any(claims.restates(text, others) for text in conclusion):
+    if not hits and any(claims.restates(text, others) for text in conclusion):
         return "duplicate", candidate
     target = candidate.supersedes
     if target is not None:

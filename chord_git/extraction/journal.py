@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from chord_git.support.dataclass_lazy import dataclass
-from chord_git.memory import index_file, records, store
+from chord_git.memory import folding, index_file, records, store
 from chord_git.memory.project import Project
 
 RUNS_DIR = "runs"
@@ -128,7 +128,7 @@ def recover(project: Project) -> Recovery:
                     insert=tuple(e for e in delta.insert if e.id in present),
                     replace={old: new for old, new in delta.replace.items() if new.id in present})
                 if not kept.is_empty():
-                    store.write_index(project, [kept])
+                    folding.write(project, [kept])  # on a side branch: pending entries (R33)
                     linked.extend(e.id for e in kept.insert)
                     linked.extend(e.id for e in kept.replace.values())
             path.unlink()

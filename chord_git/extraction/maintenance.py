@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
-from chord_git.memory import index_file, promotions, records, store, view
+from chord_git.memory import decisions, folding, index_file, promotions, records, store, view
 from chord_git.memory.project import PROMOTIONS_DIR, Project
 from chord_git.memory.textrules import absolute_paths
 
@@ -92,9 +92,22 @@ def _pending(project: Project) -> tuple[set[str], set[tuple[str, str]]]:
     return entries, texts
 
 
+def _decided(project: Project) -> tuple[set[str], set[tuple[str, str]]]:
+    """Entries and (path, normalized text) of the promotions the user accepted or rejected."""
+    entries: set[str] = set()
+    texts: set[tuple[str, str]] = set()
+    for decision in decisions.read_all(project.root):
+        if decision.kind == "forgotten":
+            continue
+        if decision.entry:
+            entries.add(decision.entry)
+        texts.update((decision.path or "", text) for text in decision.texts)
+    return entries, texts
+
+
 def _plan_promotion(project: Project, item: Promotion, listed: set[str], sources: dict[str, str | None],
                     taken: tuple[set[str], set[tuple[str, str]]], session_id: str | None,
-                    today: dt.date) -> tuple[promotions.PromotionFile, bool] | str:
+                    today: dt.date, decided: tuple[set[str], set[tuple[str, str]]] = (set(), set())) -> tuple[promotions.PromotionFile, bool] | str:
     """The file to write and whether its entry leaves the index, or why the item is dropped."""
     from chord_git.secrets import redact
 
@@ -118,6 +131,9 @@ def _plan_promotion(project: Project, item: Promotion, listed: set[str], sources
     if _secret_left(text) or _secret_left(reason):
         return "a secret remains after redaction"
     pending_entries, pending_texts = taken
+    decided_entries, decided_texts = decided
+    if (item.id is not None and item.id in decided_entries) or (path, records.normalize_text(text)) in decided_texts:
+        return "decided already: the user accepted or rejected this suggestion"
     if item.id is not None and item.id in pending_entries:
         return f"a promotion for entry {item.id} is already pending"
     key = (path, records.normalize_text(text))
@@ -147,9 +163,10 @@ def plan(project: Project, output: ModelOutput, snapshot: view.Snapshot, *, sess
     sources = {rid: snapshot.facts(rid).loaded_source for rid in mentioned & listed}
     result = _Plan()
     taken = _pending(project)
+    decided = _decided(project)
     for number, suggestion in enumerate(output.promotions):
         try:
-            planned = _plan_promotion(project, suggestion, listed, sources, taken, session_id, today)
+            planned = _plan_promotion(project, suggestion, listed, sources, taken, session_id, today, decided)
         except (OSError, ValueError) as exc:  # one bad suggestion never stops the others
             planned = f"cannot use its target path: {getattr(exc, 'strerror', None) or exc}"
         if isinstance(planned, str):
@@ -294,11 +311,10 @@ def maintain(project: Project, output: ModelOutput, *, session_id: str | None, d
         done = decide(project, output, snapshot, session_id=session_id, dry_run=True, today=today)
         return done.report, snapshot.index
     with store.locked(project), store.read_index_locked(project) as read:
-        current = snapshot.refreshed(project, read.state)
+        current = snapshot.refreshed(project, view.overlaid(project, read.state))
         done = decide(project, output, current, session_id=session_id, dry_run=False, today=today)
-        after = read.state
-        if not done.delta.is_empty():
-            after = store.write_index(project, [done.delta], read=read).state(read.state.rel)
+        # Curation is a writer too: on the default branch it folds what is pending (R33).
+        after = folding.write(project, [done.delta], read=read).state
     log(project, list(done.events))
     return done.report, after
 

@@ -39,7 +39,7 @@ from chord_git.extraction.input import ExtractionInput, build_input
 from chord_git.extraction.maintenance import MaintenanceReport
 from chord_git.extraction.pool import Attempt, PoolResult, call_pool
 from chord_git.extraction.schema import ModelOutput, Promotion
-from chord_git.memory import collisions, records, store, view
+from chord_git.memory import collisions, decisions, folding, records, store, view
 from chord_git.memory.project import Project
 
 
@@ -140,7 +140,8 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
 def _judge(project: Project, snapshot: view.Snapshot, candidates: tuple[Any, ...], built: ExtractionInput,
            tag: str) -> tuple[guards.GuardResult, tuple[writer.Planned, ...]]:
     listed = frozenset(entry.id for entry in snapshot.index.entries)
-    existing = guards.existing_memory(snapshot, collisions.orphans(project, listed))
+    forgotten = [(d.texts, d.evidence) for d in decisions.read_all(project.root) if d.kind == "forgotten"]
+    existing = guards.existing_memory(snapshot, collisions.orphans(project, listed), forgotten)
     verdict = guards.check(candidates, built.user_texts, existing, turns=built.turns, agents_md=built.agents_md)
     planned = writer.plan(verdict.accepted, session=tag, index_ids=existing.index_ids, today=dt.date.today())
     return verdict, planned
@@ -186,7 +187,7 @@ def _write(project: Project, result: PoolResult, built: ExtractionInput, snapsho
         with store.locked(project):
             journal.recover(project)  # a run that died before its index write: finish it first
             with store.read_index_locked(project) as read:
-                current = snapshot.refreshed(project, read.state)
+                current = snapshot.refreshed(project, view.overlaid(project, read.state))
                 verdict, planned = _judge(project, current, output.records, built, tag)
                 run = journal.start(project, writer.delta_for(planned))
                 try:
@@ -203,13 +204,11 @@ def _write(project: Project, result: PoolResult, built: ExtractionInput, snapsho
                     failed = "index maintenance failed"
                     # Retirements and promotions (R26, R29) are judged on the index with the new lines.
                     carried = maintenance.decide(project, _with_suggestions(output, verdict),
-                                                 current.with_index(writer.after(read.state, delta)),
+                                                 current.with_index(writer.after(current.index, delta)),
                                                  session_id=tag, dry_run=False)
                     failed = "writing memory failed"
                     deltas = [d for d in (delta, carried.delta) if not d.is_empty()]
-                    after = read.state
-                    if deltas:
-                        after = store.write_index(project, deltas, read=read).state(read.state.rel)
+                    after = folding.write(project, deltas, read=read).state  # R33: pending on a side branch
                 except BaseException:
                     _remove_unindexed(project, planned)
                     if carried is not None:
@@ -256,8 +255,11 @@ def _curate(project: Project, cfg: Config, report: ExtractionReport, should_canc
     """R27: an extraction that leaves the index over budget triggers the index-only round.
 
     Its failure does not undo the extraction: curation has set MEMORY-FAIL itself, and a
-    preempted round simply runs again after the next extraction.
+    preempted round simply runs again after the next extraction. On a side branch it waits for
+    the default branch (R33): it rewrites the shared index, which two branches must not both do.
     """
+    if folding.side_branch(project) is not None:
+        return report
     try:
         curated = curation.curate_if_over_budget(project, cfg, should_cancel=should_cancel, env=env,
                                                  snapshot=snapshot)

@@ -249,3 +249,55 @@ def commit_exists(start: Path, rev: str) -> bool:
     except (KeyError, ValueError, pygit2.GitError):
         return False
     return True
+
+
+def range_base(start: Path, spec: str) -> str:
+    """The commit whose tree holds the policy a range is judged by: ``A`` of ``A..B``, the merge
+    base of ``A...B``."""
+    repo = open_repo(start)
+    if repo is None:
+        raise RepoError(f"{start}: not inside a git repository")
+    old, new = split_range(spec)
+    base = _resolve(repo, old)
+    if "..." in spec:
+        found = repo.merge_base(base.id, _resolve(repo, new).id)
+        if found is not None:
+            return str(found)
+    return str(base.id)
+
+
+def file_at(start: Path, rev: str, path: str) -> bytes | None:
+    """The bytes of ``path`` (repository-relative) in ``rev``'s tree; None when it has no such file."""
+    repo = open_repo(start)
+    if repo is None:
+        return None
+    tree = _resolve(repo, rev).tree
+    try:
+        entry = tree[path]
+    except KeyError:
+        return None
+    blob = repo.get(entry.id)
+    return bytes(blob.data) if isinstance(blob, pygit2.Blob) else None
+
+
+def list_dir(start: Path, rev: str, folder: str) -> list[str]:
+    """The names of the regular files directly in ``folder`` of ``rev``'s tree (sorted)."""
+    repo = open_repo(start)
+    if repo is None:
+        return []
+    tree = _resolve(repo, rev).tree
+    try:
+        sub = repo.get(tree[folder].id)
+    except KeyError:
+        return []
+    if not isinstance(sub, pygit2.Tree):
+        return []
+    return sorted(entry.name for entry in sub if entry.type_str == "blob" and entry.name is not None)
+
+
+def commit_id(start: Path, rev: str) -> str:
+    """The full id of the commit ``rev`` names."""
+    repo = open_repo(start)
+    if repo is None:
+        raise RepoError(f"{start}: not inside a git repository")
+    return str(_resolve(repo, rev).id)

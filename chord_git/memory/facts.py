@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from chord_git.memory import atomic, paths
+from chord_git.memory import atomic, paths, pending
 from chord_git.memory.project import Project
 
 FILE_NAME = "index-facts.json"
@@ -30,6 +30,22 @@ def _memory_digest(project: Project) -> str:
     except (OSError, paths.UnsafePath) as exc:
         return f"unreadable {type(exc).__name__}"
     return hashlib.sha256(data).hexdigest()
+
+
+def _pending_digest(project: Project) -> str:
+    """The pending entry files' names and bytes (a handful of small files, or none)."""
+    names = pending.names(project.root)
+    if not names:
+        return "none"
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            digest.update(paths.read_inside(project.root, pending.pending_dir(project.root) / name, pending.MAX_PENDING_BYTES + 1))
+        except (OSError, paths.UnsafePath) as exc:
+            digest.update(type(exc).__name__.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
 
 
 def _records_digest(project: Project) -> tuple[str, list[str] | None]:
@@ -52,7 +68,7 @@ def cached(project: Project, name: str, settings: Mapping[str, Any],
     folder as listed for the key (None when it was not listed), so it is listed once."""
     records_digest, names = _records_digest(project)
     key = hashlib.sha256(json.dumps(
-        [FORMAT, name, dict(settings), _memory_digest(project), records_digest],
+        [FORMAT, name, dict(settings), _memory_digest(project), _pending_digest(project), records_digest],
         sort_keys=True).encode()).hexdigest()
     path = project.state_dir / FILE_NAME
     try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -53,7 +54,8 @@ def _skip_rest(read: object) -> None:
 
 
 def read(path: Path, budget: int, rel: str = "MEMORY.md",
-         verdicts: loadable.Verdicts | None = None, *, deadline: float | None = None) -> StreamedIndex:
+         verdicts: loadable.Verdicts | None = None, *, deadline: float | None = None,
+         top: Sequence[str] = (), swap: Mapping[str, str] | None = None) -> StreamedIndex:
     """Stream MEMORY.md into at most ``budget`` characters of entries and the user's text.
 
     With markers: index entries from the top until the budget is spent (R28), then the user's
@@ -62,7 +64,12 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
     whole, as parse judges it. Past ``deadline`` (``time.monotonic()``) no record is read: an
     entry whose verdict is not cached is left out this time (the verdicts reached so far are
     cached for the next start).
+
+    ``top`` and ``swap`` are the pending entries (R33), as the fold will place them: ``top`` the
+    lines that go above the section's first line, ``swap`` old id -> the line that revises it in
+    place. A revision of an entry past the budget is not shown, as that entry is not.
     """
+    swap = swap or {}
     warnings: list[str] = []
     skipped: list[tuple[int, str | None, str]] = []
     ids: list[str] = []
@@ -97,6 +104,26 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
                 marker = scanner.feed(number, text)
                 if marker == "begin":
                     state = "inside"
+                    for line in top:
+                        entry = parse_entry(line)
+                        if isinstance(entry, str) or entry.id in seen:
+                            continue
+                        seen[entry.id] = 0
+                        if used + line_cost(line) > budget:
+                            truncated = True
+                            cut = (0, entry.id)  # line 0: a pending entry, not a line of the file
+                            break
+                        unloadable = (verdicts or loadable.Verdicts(path.parent)).why_not(
+                            entry.id, entry.summary, read=deadline is None or time.monotonic() < deadline)
+                        if unloadable is None:
+                            entries.append(line)
+                            used += line_cost(line)
+                            ids.append(entry.id)
+                        else:
+                            skipped.append((0, entry.id, unloadable))
+                    if truncated:
+                        state = "skip"
+                        break
                 elif marker:
                     warnings.append(f"{rel}:{number}: {END} before {BEGIN}; loading the file as plain text")
                     state = "plain"
@@ -127,6 +154,12 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
                     warnings.append(f"{rel}:{number}: skipped: {entry}")
                     skipped.append((number, None, entry))
                     continue
+                if entry.id in swap and entry.id not in seen:
+                    seen[entry.id] = number  # the old line is listed: its revision takes its place
+                    revised = parse_entry(swap[entry.id])
+                    if isinstance(revised, str) or revised.id in seen:
+                        continue
+                    text, entry = swap[entry.id], revised
                 if entry.id in seen:
                     warnings.append(f"{rel}:{number}: skipped: id {entry.id} is already listed at line {seen[entry.id]}")
                     skipped.append((number, entry.id, f"already listed at line {seen[entry.id]}"))

@@ -11,7 +11,7 @@ from enum import Enum
 from pathlib import Path
 
 from chord_git.support.dataclass_lazy import dataclass, field, replace
-from chord_git.memory import index_stream, loadable, paths
+from chord_git.memory import index_file, index_stream, loadable, paths, pending
 from chord_git.memory.index_file import index_chars
 
 MEMORY_DISCIPLINE = (
@@ -60,25 +60,37 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md",
     ``deadline``: see ``index_stream.read``.
     Returns (content, entries shown, truncated, warnings).
     """
-    content, truncated, read = _compose(path, budget, rel, verdicts, deadline=deadline)
-    return content, len(read.entries), truncated, read.warnings
+    content, shown, truncated, read = _compose(path, budget, rel, verdicts, deadline=deadline)
+    return content, shown, truncated, read.warnings
 
 
 def _compose(path: Path, budget: int, rel: str, verdicts: loadable.Verdicts | None, *,
-             deadline: float | None) -> tuple[str, bool, index_stream.StreamedIndex]:
-    read = index_stream.read(path, budget, rel, verdicts, deadline=deadline)
+             deadline: float | None) -> tuple[str, int, bool, index_stream.StreamedIndex]:
+    """(content, entries shown, truncated, what was read)."""
+    top, swap = _pending_lines(path.parent)
+    try:
+        read = index_stream.read(path, budget, rel, verdicts, deadline=deadline, top=top, swap=swap)
+    except FileNotFoundError:
+        if not top:
+            raise
+        read = index_stream.StreamedIndex(False, [], [], False, [])
     notes = read.notes
     if not read.section:
+        # No managed section yet (a branch whose first entries wait in pending files): they go
+        # first, then the file as plain text.
+        shown = top[:index_file.fit_count(top, budget)]
         note_text = "\n".join(notes).strip("\n")
-        content = _take(note_text, budget) if note_text.strip() else ""
-        return content, len(note_text) > budget, read
+        room = budget - index_chars(shown) - (2 if shown else 0)
+        content = _take(note_text, room) if note_text.strip() and room > 0 else ""
+        content = "\n".join(shown) + ("\n\n" + content if shown and content else "") if shown else content
+        return content, len(shown), len(note_text) > room or len(shown) < len(top), read
     content = "\n".join(read.entries)
     room = budget - index_chars(read.entries)
     hand = "\n".join(line for line in notes if line.strip()).strip()
     substantive = any(line.strip() and not line.lstrip().startswith("#") for line in notes)
     if substantive and not read.truncated and room > 40:
         content = (content + "\n\n" if content else "") + _take(hand, room - 2)
-    return content, read.truncated, read
+    return content, len(read.entries), read.truncated, read
 
 
 def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = "MEMORY.md",
@@ -88,7 +100,7 @@ def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = 
     notice = EXTRACTION_NOTICE if extraction_enabled else ""
     try:
         verdicts = loadable.Verdicts(memory_md.parent, cache)
-        content, truncated, read = _compose(memory_md, budget, rel, verdicts, deadline=deadline)
+        content, shown, truncated, read = _compose(memory_md, budget, rel, verdicts, deadline=deadline)
         verdicts.save()
     except FileNotFoundError:
         return Summary(text=notice, entries_shown=0, truncated=False, loaded=False)
@@ -98,7 +110,7 @@ def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = 
     except OSError as exc:
         return Summary(text=notice, entries_shown=0, truncated=False, loaded=False,
                        warnings=(f"{rel}: cannot read: {exc.strerror}",))
-    warnings, shown = tuple(read.warnings), len(read.entries)
+    warnings = tuple(read.warnings)
     found = Summary(text=notice, entries_shown=0, truncated=False, loaded=False, warnings=warnings,
                     shown_ids=tuple(read.ids), skipped=tuple(read.skipped), cut=read.cut, managed=read.section)
     if not content.strip():
@@ -109,6 +121,21 @@ def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = 
     if notice:
         parts += ["", notice]
     return replace(found, text="\n".join(parts), entries_shown=shown, truncated=truncated, loaded=True)
+
+
+def _pending_lines(root: Path) -> tuple[list[str], dict[str, str]]:
+    """The pending entries (R33) as the summary places them: new ones on top, revisions in place."""
+    if not pending.names(root):  # the usual case: one listdir of a folder that is not there
+        return [], {}
+    found = pending.read_all(root)
+    top: list[str] = []
+    swap: dict[str, str] = {}
+    for item in found.items:
+        if item.replaces and item.replaces not in swap:
+            swap[item.replaces] = item.entry.render()
+        else:
+            top.append(item.entry.render())
+    return top, swap
 
 
 class RefreshEvent(str, Enum):

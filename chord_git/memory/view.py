@@ -9,7 +9,7 @@ from pathlib import Path
 from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
 from chord_git.findings import Problem
-from chord_git.memory import index_file, paths, records
+from chord_git.memory import index_file, paths, pending, records
 from chord_git.memory.project import MEMORY_FILE, Project
 from chord_git.memory.records import RecordFacts
 
@@ -23,6 +23,7 @@ class IndexState:
     problems: tuple[Problem, ...]
     exists: bool
     rel: str = MEMORY_FILE
+    pending: frozenset[str] = frozenset()  # ids of the entries that wait in pending files (R33)
 
     @property
     def blocking(self) -> Problem | None:
@@ -58,7 +59,23 @@ def parse_index(data: bytes | None, rel: str) -> IndexState:
     return IndexState(doc=doc, problems=tuple(problems), exists=True, rel=rel)
 
 
+def overlaid(project: Project, state: IndexState, found: pending.PendingSet | None = None) -> IndexState:
+    """``state`` as readers see it: with the pending entries folded in where the fold will put
+    them (R33). A file with broken markers stays as it is: nothing can be placed in it."""
+    found = found if found is not None else pending.read_all(project.root)
+    if not found or (state.exists and state.doc is None):
+        return state
+    doc = pending.overlay(state.doc, found.items)
+    return replace(state, doc=doc, pending=found.ids() - frozenset(state.doc.ids() if state.doc else ()))
+
+
 def read_index(project: Project) -> IndexState:
+    """MEMORY.md with its pending entries, as every reader sees the index (R33)."""
+    return overlaid(project, read_index_file(project))
+
+
+def read_index_file(project: Project) -> IndexState:
+    """MEMORY.md alone, as its bytes parse."""
     rel = project.relative(project.memory_md)
     try:
         data = paths.read_inside(project.root, project.memory_md)
@@ -73,7 +90,10 @@ def read_index(project: Project) -> IndexState:
 
 def read_clean_section(project: Project) -> index_file.CleanSection | IndexState:
     """MEMORY.md's managed section when it is clean (``index_file.clean_section``: a few string
-    searches and one regex pass, for counts over a large index); else ``read_index``."""
+    searches and one regex pass, for counts over a large index); else ``read_index``, which
+    also serves a project with pending entries (R33)."""
+    if pending.names(project.root):
+        return read_index(project)
     try:
         data = paths.read_inside(project.root, project.memory_md)
     except (OSError, paths.UnsafePath):

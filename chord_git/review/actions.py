@@ -14,7 +14,7 @@ from pathlib import Path
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.findings import Problem
-from chord_git.memory import index_file, promotions, records, store, view
+from chord_git.memory import decisions, folding, index_file, promotions, records, store, view
 from chord_git.memory.project import Project
 
 PRUNE_GRACE_SECONDS = 60.0  # a record this new may belong to an extraction still writing its index line
@@ -84,8 +84,9 @@ def accept(project: Project, pid: str) -> Accepted:
         after = store.cas_rewrite(project, target, lambda current: appended(current, parsed.text))
     entry_removed = False
     if parsed.entry and _listed(project, parsed.entry):
-        store.apply_delta(project, index_file.IndexDelta(remove=frozenset({parsed.entry})))
+        folding.apply_delta(project, index_file.IndexDelta(remove=frozenset({parsed.entry})), fold=False)
         entry_removed = True
+    decisions.write(project, decisions.promotion("accepted", parsed.id, parsed.entry, parsed.path, parsed.text))
     path.unlink()
     return Accepted(promotion=parsed, target=parsed.path, created=before is None, changed=after != before,
                     diff=_diff(parsed.path, before, after), entry_removed=entry_removed)
@@ -94,6 +95,8 @@ def accept(project: Project, pid: str) -> Accepted:
 def reject(project: Project, pid: str) -> promotions.PromotionFile | None:
     """Delete the promotion file. An entry that left the index for it stays out (R29)."""
     path, parsed, _problems = _promotion(project, pid)
+    if parsed is not None:  # the decision sticks: the same suggestion is not made again
+        decisions.write(project, decisions.promotion("rejected", parsed.id, parsed.entry, parsed.path, parsed.text))
     path.unlink()
     return parsed
 
@@ -102,7 +105,9 @@ def forget(project: Project, rid: str) -> None:
     """Remove an entry's index line; its record file becomes an orphan (R25, R34)."""
     if not _listed(project, rid):
         raise InputError(project.relative(project.memory_md), None, f"no index entry with id {rid}")
-    store.apply_delta(project, index_file.IndexDelta(remove=frozenset({rid})))
+    summary = next((e.summary for e in view.read_index(project).entries if e.id == rid), "")
+    decisions.write(project, decisions.forgotten(view.load_record(project, rid), rid, [summary]))
+    folding.apply_delta(project, index_file.IndexDelta(remove=frozenset({rid})), fold=False)
 
 
 def record_text(project: Project, rid: str) -> tuple[Path, str]:

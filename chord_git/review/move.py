@@ -49,7 +49,10 @@ def move(project: Project, rid: str, where: str) -> bool:
     rel = project.relative(project.memory_md)
     if state.exists and not state.usable:
         raise state.unusable_error()
-    ids = [entry.id for entry in state.entries]
+    if rid in state.pending:
+        raise InputError(rel, None, f"entry {rid} is pending (new on this branch): it takes its place in "
+                                    f"{rel} when folded (git memory fold), and can be moved then")
+    ids = [entry.id for entry in state.entries if entry.id not in state.pending]  # lines of the file only
     if rid not in ids:
         raise InputError(rel, None, f"no index entry with id {rid}")
     planned = plan_move(ids, rid, where)

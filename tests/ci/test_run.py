@@ -104,3 +104,31 @@ def test_gitlab_job_script_on_a_merge_request(tmp_path: Path) -> None:
     assert "scanning the merge request's commits" in done.stderr and "[github-token]" in done.stdout
     results = json.loads((repo / "chord-memory-scan.sarif").read_text())["runs"][0]["results"]
     assert [r["properties"]["commit"] for r in results] == [leak]
+
+
+def test_action_writes_the_memory_review_to_the_job_summary(tmp_path: Path, runner: dict[str, str]) -> None:
+    repo, base, leak = leaky_repo(tmp_path / "repo")
+    summary = tmp_path / "step-summary.md"
+    env = {**pull_request(tmp_path, runner, base, leak), **inputs(CHORD_SUMMARY="true"),
+           "GITHUB_STEP_SUMMARY": str(summary)}
+    scanned = run_step(action_steps()["Scan memory files for secrets"], env, repo)
+    assert scanned.returncode == 0, scanned.stderr
+    text = summary.read_text()
+    assert text.startswith(f"## Project memory in {base[:12]}..{leak[:12]}\n")
+    assert f"| added | Note leak. (`{RECORDS}/{record_id('leak')}.md`) | fact | user | stated |" in text
+    assert "**github-token at line" in text and github_token() not in text
+    gated = run_step(action_steps()["Scan memory files for secrets"], {**env, "CHORD_GATE": "true"}, repo)
+    assert gated.returncode == 0 and "--fail-on-assistant-entries" not in gated.stderr
+
+
+def test_gitlab_job_keeps_the_memory_review_as_an_artifact(tmp_path: Path) -> None:
+    repo, base, leak = leaky_repo(tmp_path / "repo")
+    doc = yaml.safe_load((ROOT / "ci/gitlab/memory-scan.yml").read_text())
+    assert "$CHORD_MEMORY_REVIEW" in doc[".chord-memory-scan"]["artifacts"]["paths"]
+    script = "\n".join(doc[".chord-memory-scan"]["script"])
+    env = {**cli_env(), **{k: str(v) for k, v in doc["variables"].items()}, "GITLAB_CI": "true",
+           "CI_MERGE_REQUEST_DIFF_BASE_SHA": base, "CI_COMMIT_SHA": leak, "CI_PIPELINE_SOURCE": "merge_request_event"}
+    done = subprocess.run(["sh", "-e", "-c", script], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    review = (repo / "chord-memory-review.md").read_text()
+    assert review.startswith(f"## Project memory in {base[:12]}..{leak[:12]}\n") and github_token() not in review

@@ -68,7 +68,7 @@ def bash_complete(script: Path, words: list[str], cwd: Path, git_completion: boo
     (["git-memory", "review", "move", "some-id", "--"], ["--help", "--top", "--up", "--down"]),
     (["git-memory", "agent", "st"], ["statusline", "status"]),
     (["git-memory", "queue", ""], ["list", "retry", "drop"]),
-    (["git-memory", "-C", "somewhere", "fo"], ["forget"]),
+    (["git-memory", "-C", "somewhere", "fo"], ["forget", "fold"]),
     (["git-memory", "completion", "f"], ["fish"]),
     (["git-memory", "help", "rev"], []),  # help takes free words
 ])

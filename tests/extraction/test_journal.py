@@ -121,5 +121,5 @@ def test_an_entry_a_stale_editor_buffer_overwrote_may_be_written_again(repo: Pat
         store.apply_delta(project, IndexDelta(remove=frozenset({second})))  # what `git memory forget` does
         third = extract_session(project, cfg, write_session(repo.parent / "c.jsonl", [user(rule)], session_id="c"),
                                 env=KEY_ENV)
-    assert third.written == () and third.dropped == {"duplicate": 1}
+    assert third.written == () and third.dropped == {"forgotten": 1}
     assert "my edit" in (repo / "MEMORY.md").read_text()

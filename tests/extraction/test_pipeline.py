@@ -167,7 +167,7 @@ def test_a_deleted_entry_is_not_resurrected(repo: Path, fake_openai: FakeOpenAI)
     rid = _run(repo, session).written[0]
     assert run(forget, repo, rid=rid).returncode == 0
     again = _run(repo, session)
-    assert again.written == () and again.dropped == {"duplicate": 1}
+    assert again.written == () and again.dropped == {"forgotten": 1}
     project, _ = project_and_config(repo)
     assert view.read_index(project).entries == () and view.orphan_ids(project) == [rid]
 

@@ -1,0 +1,28 @@
+"""``git memory fold``: pending entries into MEMORY.md (R33), for the default branch and CI."""
+from __future__ import annotations
+
+from chord_git.memory import folding, pending
+from chord_git.memory.project import Project
+from chord_git.ui import Output
+
+
+def fold(project: Project, out: Output, *, as_json: bool = False) -> int:
+    found = pending.read_all(project.root)
+    rel = project.relative(project.memory_md)
+    for name, problem in found.problems:
+        out.line(f"skipped {problem.at(name)}")
+    branch = folding.side_branch(project)
+    written = folding.fold_now(project) if found else None
+    folded = list(written.folded) if written is not None else []
+    if as_json:
+        out.json({"folded": folded, "skipped": [name for name, _ in found.problems], "branch": branch})
+        return 0
+    if not folded:
+        out.line("nothing to fold: no pending entries")
+        return 0
+    out.line(f"folded {len(folded)} pending entr{'y' if len(folded) == 1 else 'ies'} into {rel}; "
+             f"their files under {pending.PENDING_DIR}/ were deleted")
+    if branch is not None:
+        out.line(f"note: {branch} is not the default branch; a fold here edits {rel}'s lines, "
+                 "which other branches may edit too")
+    return 0

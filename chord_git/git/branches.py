@@ -1,0 +1,72 @@
+"""Which branch a work tree is on, and whether it is the project's default branch (R33).
+
+New memory on the default branch goes into MEMORY.md directly; on any other branch it waits in
+pending files, because the servers that merge pull requests run no merge driver. The default
+branch is the one the remote's HEAD names (``refs/remotes/origin/HEAD``, as ``git clone`` and
+``git remote set-head`` leave it), else ``init.defaultBranch``, else ``main`` or ``master``.
+HEAD and the remote's HEAD are read as files the way git writes them (a session start must not
+spawn git); only ``init.defaultBranch`` asks git.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from chord_git.errors import RepoError
+from chord_git.git.layout import RepoInfo
+
+_FALLBACK_DEFAULTS = ("main", "master")
+_HEADS = "refs/heads/"
+
+
+def _symbolic(path: Path, prefix: str) -> str | None:
+    """The branch a symbolic ref file names under ``prefix``, or None."""
+    try:
+        text = path.read_text("utf-8", "replace").strip()
+    except OSError:
+        return None
+    if not text.startswith("ref: " + prefix):
+        return None
+    name = text[len("ref: " + prefix):].strip()
+    return name or None
+
+
+def current_branch(repo: RepoInfo) -> str | None:
+    """The branch HEAD is on (unborn included), or None when HEAD is detached."""
+    return _symbolic(repo.git_dir / "HEAD", _HEADS)
+
+
+def remote_head(repo: RepoInfo, remote: str = "origin") -> str | None:
+    """The branch the remote's HEAD names, as ``git clone`` records it."""
+    found = _symbolic(repo.common_dir / "refs" / "remotes" / remote / "HEAD", f"refs/remotes/{remote}/")
+    if found is not None:
+        return found
+    # ``git pack-refs`` never packs a symbolic ref, so a missing file means it was not set.
+    return None
+
+
+def default_branches(repo: RepoInfo) -> tuple[str, ...]:
+    """The names that count as the default branch, best first."""
+    remote = remote_head(repo)
+    if remote is not None:
+        return (remote,)
+    workdir = repo.workdir or repo.git_dir
+    from chord_git.git import command  # spawns git: only when the remote does not say
+
+    try:
+        configured = command.config_value(workdir, "init.defaultBranch")
+    except RepoError:  # git missing: the usual names
+        configured = None
+    if configured:
+        return (configured.strip(),)
+    return _FALLBACK_DEFAULTS
+
+
+def on_side_branch(repo: RepoInfo | None) -> str | None:
+    """The branch name when the work tree is on a named branch other than the default one; None on
+    the default branch, with HEAD detached (CI checkouts, a rebase in progress) or outside git."""
+    if repo is None:
+        return None
+    branch = current_branch(repo)
+    if branch is None:
+        return None
+    return None if branch in default_branches(repo) else branch

@@ -1,0 +1,146 @@
+"""New memory on a side branch waits in pending files; the default branch folds them (R33)."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from chord_git.extraction.pipeline import ExtractionReport, extract_session
+from chord_git.memory import pending
+from testing.fake_openai import FakeOpenAI, Reply
+from testing.gitutil import cli_env, git, index_digest, run_cli
+from tests.extraction.extract_support import KEY_ENV, configure, project_and_config, record, reply, user, write_session
+
+PNPM_SAID = "this repo only uses pnpm, please never run npm install"
+PNPM = record("Use pnpm, never npm.", "All JS dependency commands use pnpm.", PNPM_SAID)
+MAKE_SAID = "always run make check before you ask me for a review"
+MAKE = record("Run make check before review.", "Every review request follows a green make check.", MAKE_SAID,
+              type="workflow")
+TABS_SAID = "we indent the Makefile with tabs and nothing else please"
+TABS = record("Indent the Makefile with tabs.", "Makefile recipes use tabs only.", TABS_SAID, type="fact")
+
+
+def _extract(repo: Path, server: FakeOpenAI, said: str, *records: dict[str, object], sid: str) -> ExtractionReport:
+    server.script("m1", Reply(reply(*records)))
+    session = write_session(repo.parent / f"{sid}.jsonl", [user(said)], session_id=sid)
+    project, cfg = project_and_config(repo)
+    return extract_session(project, cfg, session, env=KEY_ENV)
+
+
+def _base(repo: Path, server: FakeOpenAI) -> str:
+    configure(repo, server)
+    _extract(repo, server, TABS_SAID, TABS, sid="base")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "memory")
+    return (repo / "MEMORY.md").read_text()
+
+
+def _entries(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("- [")]
+
+
+def test_side_branch_writes_pending_files_and_leaves_memory_md(repo: Path, fake_openai: FakeOpenAI) -> None:
+    before_md = _base(repo, fake_openai)
+    git(repo, "switch", "-q", "-c", "feature")
+    before_index = index_digest(repo)
+    report = _extract(repo, fake_openai, PNPM_SAID, PNPM, sid="s1")
+    assert len(report.written) == 1
+    rid = report.written[0]
+    assert (repo / "MEMORY.md").read_text() == before_md
+    text = (repo / pending.PENDING_DIR / f"{rid}.md").read_text()
+    header, line = text.splitlines()
+    assert header.startswith("<!-- chord:memory:pending at=") and header.endswith(" seq=0 -->")
+    assert line == f"- [preference] Use pnpm, never npm. ([{rid}](.chord/memory/records/{rid}.md))"
+    assert index_digest(repo) == before_index  # R37: nothing staged
+    # Every reader sees it as an entry, on top.
+    summary = run_cli(repo, "summary", env=cli_env())
+    assert _entries(summary.stdout) == [line, *_entries(before_md)]
+    status = run_cli(repo, "status", "--json", env=cli_env())
+    assert '"entries": 2' in status.stdout and '"orphans": 0' in status.stdout
+    assert run_cli(repo, "check", env=cli_env()).returncode == 0
+
+
+def test_default_branch_extraction_folds_pending(repo: Path, fake_openai: FakeOpenAI) -> None:
+    _base(repo, fake_openai)
+    git(repo, "switch", "-q", "-c", "feature")
+    first = _extract(repo, fake_openai, PNPM_SAID, PNPM, sid="s1").written[0]
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "feature memory")
+    git(repo, "switch", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge", "feature")
+    second = _extract(repo, fake_openai, MAKE_SAID, MAKE, sid="s2").written
+    ids = [line.split("([")[1].split("]")[0] for line in _entries((repo / "MEMORY.md").read_text())]
+    assert ids[:2] == [second[0], first]
+    assert not list((repo / pending.PENDING_DIR).glob("*.md"))
+
+
+def test_fold_command_and_forget_of_pending(repo: Path, fake_openai: FakeOpenAI) -> None:
+    _base(repo, fake_openai)
+    git(repo, "switch", "-q", "-c", "feature")
+    first = _extract(repo, fake_openai, PNPM_SAID, PNPM, sid="s1").written[0]
+    second = _extract(repo, fake_openai, MAKE_SAID, MAKE, sid="s2").written[0]
+    forgot = run_cli(repo, "forget", first, env=cli_env())
+    assert forgot.returncode == 0, forgot.stderr
+    assert "pending entry file was deleted" in forgot.stdout
+    assert not (repo / pending.PENDING_DIR / f"{first}.md").exists()
+    assert (repo / ".chord/memory/records" / f"{first}.md").exists()
+    folded = run_cli(repo, "fold", env=cli_env())
+    assert folded.returncode == 0, folded.stderr
+    assert folded.stdout.startswith("folded 1 pending entry into MEMORY.md")
+    entries = _entries((repo / "MEMORY.md").read_text())
+    assert second in entries[0] and not any(first in line for line in entries)
+    assert run_cli(repo, "fold", env=cli_env()).stdout == "nothing to fold: no pending entries\n"
+
+
+def test_two_branches_merge_without_a_driver(repo: Path, fake_openai: FakeOpenAI) -> None:
+    _base(repo, fake_openai)
+    git(repo, "switch", "-q", "-c", "one")
+    a = _extract(repo, fake_openai, PNPM_SAID, PNPM, sid="a").written[0]
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "one")
+    git(repo, "switch", "-q", "-c", "two", "main")
+    b = _extract(repo, fake_openai, MAKE_SAID, MAKE, sid="b").written[0]
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "two")
+    git(repo, "switch", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "-m", "m1", "one")
+    merged = subprocess.run(["git", "merge", "--no-ff", "-m", "m2", "two"], cwd=repo, capture_output=True, text=True)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    summary = _entries(run_cli(repo, "summary", env=cli_env()).stdout)
+    assert [b in summary[0], a in summary[1]] == [True, True]  # newest run first
+    assert run_cli(repo, "fold", env=cli_env()).returncode == 0
+    assert _entries((repo / "MEMORY.md").read_text()) == summary
+    assert run_cli(repo, "check", env=cli_env()).returncode == 0
+
+
+def test_bad_pending_file_is_named_by_check(repo: Path, fake_openai: FakeOpenAI) -> None:
+    _base(repo, fake_openai)
+    folder = repo / pending.PENDING_DIR
+    folder.mkdir(parents=True)
+    (folder / "20261201-bad-entry-0001.md").write_text("- [fact] no header ([x](y))\n")
+    result = run_cli(repo, "check", env=cli_env())
+    assert result.returncode == 1
+    assert ".chord/memory/pending/20261201-bad-entry-0001.md:1: expected '<!-- chord:memory:pending" in result.stdout
+
+
+def test_order_is_newest_run_first_then_reply_order() -> None:
+    def item(at: str, seq: int, rid: str) -> pending.Pending:
+        from chord_git.memory import index_file
+        return pending.Pending(index_file.Entry("fact", "x", rid), at, seq)
+
+    items = [item("2026-12-01T10:00:00.000000Z", 1, "bbb"), item("2026-12-01T11:00:00.000000Z", 0, "ccc"),
+             item("2026-12-01T10:00:00.000000Z", 0, "zzz")]
+    assert [p.id for p in pending.ordered(items)] == ["ccc", "zzz", "bbb"]
+    text = pending.render(items[0])
+    assert pending.parse(text, "bbb") == items[0]
+
+
+def test_a_pending_entry_is_listed_by_review_and_moved_only_once_folded(repo: Path, fake_openai: FakeOpenAI) -> None:
+    _base(repo, fake_openai)
+    git(repo, "switch", "-q", "-c", "feature")
+    rid = _extract(repo, fake_openai, PNPM_SAID, PNPM, sid="s1").written[0]
+    listed = run_cli(repo, "review", "list", "--json", env=cli_env())
+    assert listed.returncode == 0 and rid in listed.stdout
+    moved = run_cli(repo, "review", "move", rid, "--down", env=cli_env())
+    assert moved.returncode == 2
+    assert moved.stderr.strip().endswith(f"entry {rid} is pending (new on this branch): it takes its place in "
+                                         "MEMORY.md when folded (git memory fold), and can be moved then")
