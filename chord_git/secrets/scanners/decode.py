@@ -129,11 +129,17 @@ def _partial_value(piece: str, minimum: int = 12) -> bool:
     """Could ``piece`` be half of a generated value: long enough, letters and digits mixed?"""
     if len(piece) < minimum or "://" in piece:
         return False
-    digits = len(_DIGITS.findall(piece))
-    letters = len(_LETTERS.findall(piece))
+    # Searches that stop at the first character deciding each test, not counts over the piece:
+    # every line of a column of blobs is tested twice (as a tail and as a head), and the counts
+    # were half the time of a 326 KiB column of hex values (``_join_at`` 268 of 511 ms profiled;
+    # the whole column 179-207 -> 133-135 ms CPU, base64 values 156-180 -> 129-135 ms).
+    first = _LETTERS.search(piece)
+    if first is None or _LETTERS.search(piece, first.end()) is None:
+        return False  # fewer than two letters
     upper = _UPPER.search(piece) is not None
-    mixed = upper and _LOWER.search(piece) is not None
-    return letters >= 2 and ((digits >= 1 and (len(piece) >= 16 or upper)) or (mixed and len(piece) >= 12))
+    if (len(piece) >= 16 or upper) and _DIGITS.search(piece) is not None:
+        return True
+    return upper and len(piece) >= 12 and _LOWER.search(piece) is not None
 
 
 def _join_at(view: str, text: str, newline: int) -> tuple[int, int, int, str] | None:
