@@ -46,6 +46,7 @@ from chord_git.transcripts.model import (
     ToolCall,
     ToolResult,
     Transcript,
+    drop_blocks,
     number_items,
 )
 
@@ -284,23 +285,7 @@ def _plain_text(content: Any) -> str:
 
 
 def _drop_reminders(text: str) -> str:
-    # str.find instead of a regex: linear on adversarial input.
-    open_tag, close_tag = "<system-reminder>", "</system-reminder>"
-    start = text.find(open_tag)
-    if start < 0:
-        return text
-    kept: list[str] = []
-    pos = 0
-    while start >= 0:
-        kept.append(text[pos:start])
-        end = text.find(close_tag, start)
-        if end < 0:
-            pos = len(text)
-            break
-        pos = end + len(close_tag)
-        start = text.find(open_tag, pos)
-    kept.append(text[pos:])
-    return "".join(kept)
+    return drop_blocks(text, "<system-reminder>", "</system-reminder>")
 
 
 def _strings(value: Any) -> list[str]:

@@ -29,7 +29,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from chord_git.transcripts.jsonl import Record, require_object
-from chord_git.transcripts.model import Item, Message, ToolCall, ToolResult, Transcript, number_items
+from chord_git.transcripts.model import (
+    Item, Message, ToolCall, ToolResult, Transcript, drop_blocks, number_items,
+)
 
 FORMAT = "gemini"
 HOOK_CONTEXT = ("<hook_context>", "</hook_context>")
@@ -130,20 +132,4 @@ def _text(content: Any) -> str:
 
 def strip_hook_context(text: str) -> str:
     """``text`` without its ``<hook_context>`` blocks (an unclosed one runs to the end)."""
-    # str.find instead of a regex: linear on adversarial input.
-    open_tag, close_tag = HOOK_CONTEXT
-    start = text.find(open_tag)
-    if start < 0:
-        return text
-    kept: list[str] = []
-    pos = 0
-    while start >= 0:
-        kept.append(text[pos:start])
-        end = text.find(close_tag, start)
-        if end < 0:
-            pos = len(text)
-            break
-        pos = end + len(close_tag)
-        start = text.find(open_tag, pos)
-    kept.append(text[pos:])
-    return "".join(kept)
+    return drop_blocks(text, *HOOK_CONTEXT)

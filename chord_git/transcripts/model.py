@@ -104,3 +104,25 @@ def number_items(drafts: list[Item]) -> tuple[Item, ...]:
         else:
             out.append(Compaction(item.summary, position))
     return tuple(out)
+
+
+def drop_blocks(text: str, open_tag: str, close_tag: str) -> str:
+    """``text`` without its ``open_tag … close_tag`` blocks (an unclosed one runs to the end): what
+    a host injected into a message it stores as the user's (Claude Code's system reminders, Gemini
+    CLI's hook context)."""
+    # str.find instead of a regex: linear on adversarial input.
+    start = text.find(open_tag)
+    if start < 0:
+        return text
+    kept: list[str] = []
+    pos = 0
+    while start >= 0:
+        kept.append(text[pos:start])
+        end = text.find(close_tag, start)
+        if end < 0:
+            pos = len(text)
+            break
+        pos = end + len(close_tag)
+        start = text.find(open_tag, pos)
+    kept.append(text[pos:])
+    return "".join(kept)
