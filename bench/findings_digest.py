@@ -5,7 +5,7 @@ the generated credential forms, every adversarial unit (repeated and in lines), 
 (two seeds each), ``tests/data/secrets`` and ordinary bench text, then ``scan_added_lines`` over a
 set of units as added lines of files. Run it before and after a change: the digest must match.
 
-    python bench/findings_digest.py [--corpus /work/shared/corpus/secrets] [-v]
+    python bench/findings_digest.py [--corpus DIR] [-v]   # DIR: $CHORD_CORPUS, else ../shared/corpus/secrets
 """
 from __future__ import annotations
 
@@ -75,7 +75,8 @@ def digest(corpus: Path, verbose: bool = False) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=Path(os.environ.get("CHORD_CORPUS", "/work/shared/corpus/secrets")))
+    default_corpus = os.environ.get("CHORD_CORPUS") or str(REPO.parent / "shared" / "corpus" / "secrets")
+    parser.add_argument("--corpus", type=Path, default=Path(default_corpus))
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     print(digest(args.corpus, args.verbose))
