@@ -110,6 +110,8 @@ def dangling(change: FileChange, contains: Callable[[str], bool], noun: str = "r
     from chord_git.memory import index_file, pending
 
     if split[1].startswith(pending.PENDING_DIR + "/") and split[1].endswith(".md"):
+        if pending.removal_id(split[1][len(pending.PENDING_DIR) + 1:]) is not None:
+            return []  # a pending removal points at nothing
         # A pending entry (R33) points at its record like an index line does.
         try:
             parsed = pending.parse(change.data.decode("utf-8"), split[1][len(pending.PENDING_DIR) + 1:-3])

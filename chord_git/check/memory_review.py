@@ -63,7 +63,15 @@ def entries_at(start: Path, rev: str) -> tuple[index_file.Entry, ...]:
     data = libgit2.file_at(start, rev, MEMORY_FILE)
     doc = index_file.parse_bytes(data)[0] if data is not None else None
     items: list[pending.Pending] = []
+    hidden: list[str] = []
     for name in libgit2.list_dir(start, rev, pending.PENDING_DIR):
+        removed = pending.removal_id(name)
+        if removed is not None:
+            blob = libgit2.file_at(start, rev, f"{pending.PENDING_DIR}/{name}")
+            if blob is not None and isinstance(pending.parse_removal(blob.decode("utf-8", "replace"), removed),
+                                               pending.Removal):
+                hidden.append(removed)
+            continue
         match = _PENDING_NAME.match(name)
         blob = libgit2.file_at(start, rev, f"{pending.PENDING_DIR}/{name}") if match else None
         if match is None or blob is None:
@@ -71,7 +79,7 @@ def entries_at(start: Path, rev: str) -> tuple[index_file.Entry, ...]:
         parsed = pending.parse(blob.decode("utf-8", "replace"), match.group(1))
         if isinstance(parsed, pending.Pending):
             items.append(parsed)
-    folded = pending.overlay(doc, pending.ordered(items))
+    folded = pending.overlay(doc, pending.ordered(items), hidden)
     return folded.entries if folded is not None else ()
 
 

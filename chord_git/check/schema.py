@@ -81,7 +81,17 @@ def check_promotion(rel: str, data: bytes) -> list[Problem]:
 
 
 def check_pending(rel: str, data: bytes) -> list[Problem]:
-    """A pending entry (R33): its header and one index line, named after its record."""
+    """A pending entry (R33): its header and one index line, named after its record; or a pending
+    removal, one header line named after the entry it removes."""
+    removed = pending.removal_id(rel[len(PENDING_DIR) + 1:])
+    if removed is not None:
+        if len(data) > pending.MAX_PENDING_BYTES:
+            return [Problem(None, "cap", f"removal file is over {pending.MAX_PENDING_BYTES} bytes")]
+        text = frontmatter_text(data)
+        if text is None:
+            return [Problem(None, "encoding", "not valid UTF-8")]
+        parsed_removal = pending.parse_removal(text, removed)
+        return [parsed_removal] if isinstance(parsed_removal, Problem) else []
     rid = _file_name(rel, PENDING_DIR, "pending entry")
     if isinstance(rid, Problem):
         return [rid]

@@ -14,14 +14,20 @@ def fold(project: Project, out: Output, *, as_json: bool = False) -> int:
     branch = folding.side_branch(project)
     written = folding.fold_now(project) if found else None
     folded = list(written.folded) if written is not None else []
+    removed = list(written.removed) if written is not None else []
     if as_json:
-        out.json({"folded": folded, "skipped": [name for name, _ in found.problems], "branch": branch})
+        out.json({"folded": folded, "removed": removed, "skipped": [name for name, _ in found.problems],
+                  "branch": branch})
         return 0
-    if not folded:
-        out.line("nothing to fold: no pending entries")
+    if not folded and not removed:
+        out.line("nothing to fold: no pending entries or removals")
         return 0
-    out.line(f"folded {len(folded)} pending entr{'y' if len(folded) == 1 else 'ies'} into {rel}; "
-             f"their files under {pending.PENDING_DIR}/ were deleted")
+    done = []
+    if folded:
+        done.append(f"folded {len(folded)} pending entr{'y' if len(folded) == 1 else 'ies'} into {rel}")
+    if removed:
+        done.append(f"took {len(removed)} removed entr{'y' if len(removed) == 1 else 'ies'} out of {rel}")
+    out.line(f"{'; '.join(done)}; their files under {pending.PENDING_DIR}/ were deleted")
     if branch is not None:
         out.line(f"note: {branch} is not the default branch; a fold here edits {rel}'s lines, "
                  "which other branches may edit too")

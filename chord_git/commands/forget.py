@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from chord_git.commands.ids import resolve
 from chord_git.errors import InputError
-from chord_git.memory import decisions, folding, index_file, view
+from chord_git.memory import pending, view
 from chord_git.memory.project import Project
+from chord_git.review import actions
 from chord_git.ui import Output
 
 
@@ -15,14 +16,13 @@ def forget(project: Project, rid: str, out: Output) -> int:
         raise InputError(rel, None, f"no index entry with id {rid}")
     # Any unique prefix of an id names the entry, as git takes abbreviated commits.
     rid = resolve(rid, [entry.id for entry in state.entries], noun="index entry", listing="git memory review list")
-    was_pending = rid in state.pending
-    summary = next((entry.summary for entry in state.entries if entry.id == rid), "")
-    # The decision sticks: a later extraction does not write this conclusion again (unless the
-    # user says it again in that session).
-    decisions.write(project, decisions.forgotten(view.load_record(project, rid), rid, [summary]))
-    folding.apply_delta(project, index_file.IndexDelta(remove=frozenset({rid})), fold=False)
-    if was_pending:  # R33: a pending entry is forgotten by deleting its file
+    written = actions.forget(project, rid)
+    if written.dropped:  # R33: a pending entry is forgotten by deleting its file
         out.line(f"forgot {rid}: its pending entry file was deleted; the record file stays as an orphan")
+    elif written.hidden:
+        out.line(f"forgot {rid}: hidden from sessions now; {pending.PENDING_DIR}/{rid}.removed.md takes its line "
+                 f"out of {rel} at the next fold on the default branch (so branches never conflict on it); "
+                 "the record file stays as an orphan")
     else:
         out.line(f"forgot {rid}: its line left {rel}; the record file stays as an orphan")
     return 0

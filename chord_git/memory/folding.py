@@ -6,7 +6,9 @@ caller folds explicitly) the pending entries go into MEMORY.md first, where the 
 and their files are deleted once MEMORY.md holds them; then the run's own change is applied as
 today. On a side branch MEMORY.md is left alone for what a run adds: each new entry and each
 revision becomes a pending file, so two branches never edit the same lines. Removals (retirement,
-promotion, ``forget``) of a pending entry delete its file; of an entry in MEMORY.md, its line.
+promotion, ``forget``) of a pending entry delete its file; of an entry in MEMORY.md, its line on the
+default branch, and on a side branch a pending removal file (readers hide the entry, the fold
+deletes the line): two branches that forget or retire neighbouring lines then never conflict.
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ class Written:
     pended: tuple[str, ...] = ()  # ids written as pending entries
     folded: tuple[str, ...] = ()  # pending ids now in MEMORY.md
     dropped: tuple[str, ...] = ()  # pending files deleted by a removal or a revision
+    hidden: tuple[str, ...] = ()  # entries a new pending removal file hides until the fold
+    removed: tuple[str, ...] = ()  # pending removals the fold carried out (their files deleted)
 
 
 def side_branch(project: Project) -> str | None:
@@ -33,17 +37,18 @@ def side_branch(project: Project) -> str | None:
 
 
 def write(project: Project, deltas: Sequence[index_file.IndexDelta], *, read: store.IndexRead | None = None,
-          fold: bool | None = None, ensure_markers: bool = False) -> Written:
-    """Apply ``deltas`` in order; ``fold`` None decides by the branch. The caller holds the lock."""
+          fold: bool | None = None, ensure_markers: bool = False, reason: str = "removed") -> Written:
+    """Apply ``deltas`` in order; ``fold`` None decides by the branch. The caller holds the lock.
+    ``reason``: what a removal is, as a side branch's removal file names it."""
     if read is None:
         with store.read_index_locked(project) as fresh:
-            return write(project, deltas, read=fresh, fold=fold, ensure_markers=ensure_markers)
+            return write(project, deltas, read=fresh, fold=fold, ensure_markers=ensure_markers, reason=reason)
     found = pending.read_all(project.root)
     folding = fold if fold is not None else side_branch(project) is None
     rel = read.state.rel
     if folding:
         listed = read.state.doc.ids() if read.state.doc is not None else []
-        todo = [d for d in (pending.fold_delta(found.items, listed), *deltas) if not d.is_empty()]
+        todo = [d for d in (pending.fold_delta(found.items, listed, found.hidden()), *deltas) if not d.is_empty()]
         if not todo and not ensure_markers:
             return Written(view.overlaid(project, read.state, found), False)
         if found and read.state.exists and not read.state.usable:
@@ -51,12 +56,16 @@ def write(project: Project, deltas: Sequence[index_file.IndexDelta], *, read: st
         result = store.write_index(project, todo, read=read, ensure_markers=ensure_markers)
         # Only once MEMORY.md holds them: a failed write leaves every pending file in place.
         gone = _remove(project, [item.id for item in found.items])
-        return Written(result.state(rel), result.changed or bool(gone), folded=tuple(gone))
-    return _pend(project, deltas, read, found)
+        carried = _remove(project, [item.id for item in found.removals], suffix=".removed.md")
+        return Written(result.state(rel), result.changed or bool(gone) or bool(carried), folded=tuple(gone),
+                       removed=tuple(carried))
+    # fold None reached here: a side branch. fold=False (forget, review) asks the branch.
+    defer = fold is None or side_branch(project) is not None
+    return _pend(project, deltas, read, found, reason, defer)
 
 
 def _pend(project: Project, deltas: Sequence[index_file.IndexDelta], read: store.IndexRead,
-          found: pending.PendingSet) -> Written:
+          found: pending.PendingSet, reason: str, defer: bool) -> Written:
     waiting = {item.id: item for item in found.items}
     at = pending.timestamp()
     new: list[pending.Pending] = []
@@ -84,17 +93,28 @@ def _pend(project: Project, deltas: Sequence[index_file.IndexDelta], read: store
     dropped = _remove(project, sorted(drop))
     state = read.state
     changed = bool(pended or dropped)
-    if remove_lines:
+    if remove_lines and not defer:
         result = store.write_index(project, [index_file.IndexDelta(remove=frozenset(remove_lines))], read=read)
         state, changed = result.state(read.state.rel), changed or result.changed
-    return Written(view.overlaid(project, state), changed, pended=tuple(pended), dropped=tuple(dropped))
+        remove_lines = set()
+    # On a side branch a line MEMORY.md lists stays until the fold; a removal file hides it meanwhile.
+    listed = set(read.state.doc.ids()) if read.state.doc is not None else set()
+    hidden: list[str] = []
+    for rid in sorted(remove_lines & listed - found.hidden()):
+        removal = pending.Removal(rid, at, reason if reason in pending.REASONS else "removed")
+        target = pending.pending_dir(project.root) / removal.file_name()
+        if store.create_exclusive(project, target, pending.render_removal(removal).encode("utf-8")):
+            hidden.append(rid)
+    return Written(view.overlaid(project, state), changed or bool(hidden), pended=tuple(pended),
+                   dropped=tuple(dropped), hidden=tuple(hidden))
 
 
-def _remove(project: Project, ids: Sequence[str]) -> list[str]:
-    """Delete the pending files of ``ids``; returns those that were there."""
+def _remove(project: Project, ids: Sequence[str], suffix: str = ".md") -> list[str]:
+    """Delete the pending files (``suffix`` ".removed.md": the removal files) of ``ids``; returns
+    those that were there."""
     gone: list[str] = []
     for rid in ids:
-        target = pending.pending_dir(project.root) / f"{rid}.md"
+        target = pending.pending_dir(project.root) / f"{rid}{suffix}"
         paths.require_inside(project.root, target)
         try:
             target.unlink()
@@ -105,10 +125,10 @@ def _remove(project: Project, ids: Sequence[str]) -> list[str]:
 
 
 def apply_delta(project: Project, delta: index_file.IndexDelta, *, fold: bool | None = None,
-                timeout: float = store.LOCK_TIMEOUT) -> Written:
+                timeout: float = store.LOCK_TIMEOUT, reason: str = "removed") -> Written:
     """Take the lock and apply one delta (``write``)."""
     with store.locked(project, timeout):
-        return write(project, [delta], fold=fold)
+        return write(project, [delta], fold=fold, reason=reason)
 
 
 def fold_now(project: Project, timeout: float = store.LOCK_TIMEOUT) -> Written:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set as AbstractSet
 from pathlib import Path
 from typing import BinaryIO
 
@@ -55,7 +55,8 @@ def _skip_rest(read: object) -> None:
 
 def read(path: Path, budget: int, rel: str = "MEMORY.md",
          verdicts: loadable.Verdicts | None = None, *, deadline: float | None = None,
-         top: Sequence[str] = (), swap: Mapping[str, str] | None = None) -> StreamedIndex:
+         top: Sequence[str] = (), swap: Mapping[str, str] | None = None,
+         hide: AbstractSet[str] = frozenset()) -> StreamedIndex:
     """Stream MEMORY.md into at most ``budget`` characters of entries and the user's text.
 
     With markers: index entries from the top until the budget is spent (R28), then the user's
@@ -67,7 +68,8 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
 
     ``top`` and ``swap`` are the pending entries (R33), as the fold will place them: ``top`` the
     lines that go above the section's first line, ``swap`` old id -> the line that revises it in
-    place. A revision of an entry past the budget is not shown, as that entry is not.
+    place. A revision of an entry past the budget is not shown, as that entry is not. ``hide``:
+    ids of entries a pending removal takes out (the fold deletes their lines); they cost nothing.
     """
     swap = swap or {}
     warnings: list[str] = []
@@ -160,6 +162,8 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
                     if isinstance(revised, str) or revised.id in seen:
                         continue
                     text, entry = swap[entry.id], revised
+                if entry.id in hide:
+                    continue
                 if entry.id in seen:
                     warnings.append(f"{rel}:{number}: skipped: id {entry.id} is already listed at line {seen[entry.id]}")
                     skipped.append((number, entry.id, f"already listed at line {seen[entry.id]}"))

@@ -18,6 +18,15 @@ entries, on top (revisions in place), exactly where the fold will put them. The 
 into MEMORY.md and deletes their files; it runs where only one writer works, on the default branch
 (its next extraction or curation, ``git memory fold``, or the CI step). Deleting a pending file
 forgets the entry, as deleting its index line does (R34).
+
+Removals wait the same way. A side branch that forgets, retires or promotes an entry MEMORY.md
+lists does not delete its line (two branches removing or moving neighbouring lines conflict);
+it creates ``.chord/memory/pending/<id>.removed.md`` instead::
+
+    <!-- chord:memory:removal at=2026-12-01T18:03:12.123456Z reason=forgotten -->
+
+Readers hide the entry at once; the fold deletes its line and the file. Deleting the file before
+the fold brings the entry back on that branch.
 """
 from __future__ import annotations
 
@@ -37,6 +46,12 @@ _HEADER_RE = re.compile(
     r"^<!-- chord:memory:pending at=(?P<at>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z) seq=(?P<seq>\d{1,6})"
     r"(?: replaces=(?P<replaces>[a-z0-9][a-z0-9-]{2,79}))? -->$")
 _NAME_RE = re.compile(r"^([a-z0-9][a-z0-9-]{2,79})\.md$")
+# A record id holds no dot, so a removal's name can never be a pending entry's.
+_REMOVAL_NAME_RE = re.compile(r"^([a-z0-9][a-z0-9-]{2,79})\.removed\.md$")
+REASONS = ("forgotten", "retired", "promoted", "removed")
+_REMOVAL_RE = re.compile(
+    r"^<!-- chord:memory:removal at=(?P<at>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z)"
+    r" reason=(?P<reason>" + "|".join(REASONS) + r") -->$")
 
 
 @dataclass(frozen=True)
@@ -54,6 +69,43 @@ class Pending:
 
     def rel(self) -> str:
         return f"{PENDING_DIR}/{self.entry.id}.md"
+
+
+@dataclass(frozen=True)
+class Removal:
+    """An index entry a side branch removed: hidden by readers, its line deleted by the fold."""
+
+    id: str
+    at: str
+    reason: str = "removed"
+
+    def rel(self) -> str:
+        return f"{PENDING_DIR}/{self.id}.removed.md"
+
+    def file_name(self) -> str:
+        return f"{self.id}.removed.md"
+
+
+def removal_id(name: str) -> str | None:
+    """The entry id of a removal file's name, else None."""
+    match = _REMOVAL_NAME_RE.match(name)
+    return match.group(1) if match else None
+
+
+def render_removal(item: Removal) -> str:
+    return f"<!-- chord:memory:removal at={item.at} reason={item.reason} -->\n"
+
+
+def parse_removal(text: str, rid: str) -> Removal | Problem:
+    """The removal of file ``<rid>.removed.md`` from its text, or the first problem (pure)."""
+    lines = [line.rstrip("\r") for line in text.lstrip("\ufeff").split("\n") if line.strip()]
+    if len(lines) != 1:
+        return Problem(min(len(lines), 2) or 1, "pending-lines", "a removal file holds one line")
+    header = _REMOVAL_RE.match(lines[0].strip())
+    if header is None:
+        return Problem(1, "pending-header",
+                       "expected '<!-- chord:memory:removal at=<UTC time> reason=<" + "|".join(REASONS) + "> -->'")
+    return Removal(rid, header["at"], header["reason"])
 
 
 def pending_dir(root: Path) -> Path:
@@ -102,16 +154,21 @@ def ordered(items: Iterable[Pending]) -> list[Pending]:
 
 @dataclass(frozen=True)
 class PendingSet:
-    """The pending entries of a project, newest first, and the files that are not entries."""
+    """The pending entries of a project, newest first, its pending removals, and the files that
+    are neither."""
 
     items: tuple[Pending, ...] = ()
     problems: tuple[tuple[str, Problem], ...] = ()  # (project-relative file, problem)
+    removals: tuple[Removal, ...] = ()
 
     def ids(self) -> frozenset[str]:
         return frozenset(p.id for p in self.items)
 
+    def hidden(self) -> frozenset[str]:
+        return frozenset(r.id for r in self.removals)
+
     def __bool__(self) -> bool:
-        return bool(self.items)
+        return bool(self.items or self.removals)
 
 
 def names(root: Path) -> list[str]:
@@ -129,14 +186,17 @@ def read_all(root: Path) -> PendingSet:
     """Every pending entry file, parsed; a file that is not one is a problem (``check``) and is
     left out of the index, as a bad index line is."""
     items: list[Pending] = []
+    removals: list[Removal] = []
     problems: list[tuple[str, Problem]] = []
     folder = pending_dir(root)
     for name in names(root):
         match = _NAME_RE.match(name)
+        removed = removal_id(name)
         rel = f"{PENDING_DIR}/{name}"
-        if match is None:
+        if match is None and removed is None:
             if not name.startswith("."):
-                problems.append((rel, Problem(None, "pending-name", "not a pending entry file name (<record id>.md)")))
+                problems.append((rel, Problem(None, "pending-name",
+                                              "not a pending file name (<record id>.md or <id>.removed.md)")))
             continue
         try:
             data = paths.read_inside(root, folder / name, MAX_PENDING_BYTES + 1)
@@ -154,18 +214,24 @@ def read_all(root: Path) -> PendingSet:
         except UnicodeDecodeError:
             problems.append((rel, Problem(None, "encoding", "not valid UTF-8")))
             continue
-        parsed = parse(text, match.group(1))
+        parsed: Pending | Removal | Problem = (parse(text, match.group(1)) if match is not None
+                                               else parse_removal(text, removed or ""))
         if isinstance(parsed, Problem):
             problems.append((rel, parsed))
+        elif isinstance(parsed, Removal):
+            removals.append(parsed)
         else:
             items.append(parsed)
-    return PendingSet(tuple(ordered(items)), tuple(problems))
+    return PendingSet(tuple(ordered(items)), tuple(problems), tuple(removals))
 
 
-def fold_delta(items: Sequence[Pending], present: Iterable[str]) -> index_file.IndexDelta:
+def fold_delta(items: Sequence[Pending], present: Iterable[str],
+               hidden: Iterable[str] = ()) -> index_file.IndexDelta:
     """The index change that puts ``items`` (newest first) into an index listing ``present``:
     revisions of a listed entry in its place (the newest one when two revise the same entry),
-    everything else on top in order. Entries listed already are left alone (pure)."""
+    everything else on top in order. Entries listed already are left alone. The ``hidden``
+    entries (pending removals) go, except one a pending revision takes the place of: of a
+    forget on one branch and a revision on another, the newer words stay (pure)."""
     listed = set(present)
     inserts: list[index_file.Entry] = []
     revisions: dict[str, index_file.Entry] = {}
@@ -176,13 +242,16 @@ def fold_delta(items: Sequence[Pending], present: Iterable[str]) -> index_file.I
             revisions[item.replaces] = item.entry
         else:
             inserts.append(item.entry)
-    return index_file.IndexDelta(insert=tuple(inserts), replace=revisions)
+    remove = frozenset(rid for rid in hidden if rid in listed and rid not in revisions)
+    return index_file.IndexDelta(insert=tuple(inserts), replace=revisions, remove=remove)
 
 
-def overlay(doc: index_file.MemoryDoc | None, items: Sequence[Pending]) -> index_file.MemoryDoc | None:
-    """The index a reader sees: ``doc`` with ``items`` folded in (pure). A document with broken
-    markers stays None: nothing can be placed in it."""
-    if not items:
+def overlay(doc: index_file.MemoryDoc | None, items: Sequence[Pending],
+            hidden: Iterable[str] = ()) -> index_file.MemoryDoc | None:
+    """The index a reader sees: ``doc`` with ``items`` folded in and the ``hidden`` entries gone
+    (pure). A document with broken markers stays None: nothing can be placed in it."""
+    hidden = frozenset(hidden)
+    if not items and not hidden:
         return doc
     base = doc if doc is not None else index_file.new_document()
-    return index_file.apply(base, fold_delta(items, base.ids()))
+    return index_file.apply(base, fold_delta(items, base.ids(), hidden))

@@ -67,9 +67,9 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md",
 def _compose(path: Path, budget: int, rel: str, verdicts: loadable.Verdicts | None, *,
              deadline: float | None) -> tuple[str, int, bool, index_stream.StreamedIndex]:
     """(content, entries shown, truncated, what was read)."""
-    top, swap = _pending_lines(path.parent)
+    top, swap, hidden = _pending_lines(path.parent)
     try:
-        read = index_stream.read(path, budget, rel, verdicts, deadline=deadline, top=top, swap=swap)
+        read = index_stream.read(path, budget, rel, verdicts, deadline=deadline, top=top, swap=swap, hide=hidden)
     except FileNotFoundError:
         if not top:
             raise
@@ -123,10 +123,11 @@ def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = 
     return replace(found, text="\n".join(parts), entries_shown=shown, truncated=truncated, loaded=True)
 
 
-def _pending_lines(root: Path) -> tuple[list[str], dict[str, str]]:
-    """The pending entries (R33) as the summary places them: new ones on top, revisions in place."""
+def _pending_lines(root: Path) -> tuple[list[str], dict[str, str], frozenset[str]]:
+    """The pending entries (R33) as the summary places them: new ones on top, revisions in place;
+    and the ids of the entries pending removals hide."""
     if not pending.names(root):  # the usual case: one listdir of a folder that is not there
-        return [], {}
+        return [], {}, frozenset()
     found = pending.read_all(root)
     top: list[str] = []
     swap: dict[str, str] = {}
@@ -135,7 +136,7 @@ def _pending_lines(root: Path) -> tuple[list[str], dict[str, str]]:
             swap[item.replaces] = item.entry.render()
         else:
             top.append(item.entry.render())
-    return top, swap
+    return top, swap, found.hidden() - frozenset(swap)
 
 
 class RefreshEvent(str, Enum):

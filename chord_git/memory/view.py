@@ -65,7 +65,7 @@ def overlaid(project: Project, state: IndexState, found: pending.PendingSet | No
     found = found if found is not None else pending.read_all(project.root)
     if not found or (state.exists and state.doc is None):
         return state
-    doc = pending.overlay(state.doc, found.items)
+    doc = pending.overlay(state.doc, found.items, found.hidden())
     return replace(state, doc=doc, pending=found.ids() - frozenset(state.doc.ids() if state.doc else ()))
 
 

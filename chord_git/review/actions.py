@@ -84,7 +84,8 @@ def accept(project: Project, pid: str) -> Accepted:
         after = store.cas_rewrite(project, target, lambda current: appended(current, parsed.text))
     entry_removed = False
     if parsed.entry and _listed(project, parsed.entry):
-        folding.apply_delta(project, index_file.IndexDelta(remove=frozenset({parsed.entry})), fold=False)
+        folding.apply_delta(project, index_file.IndexDelta(remove=frozenset({parsed.entry})), fold=False,
+                            reason="promoted")
         entry_removed = True
     decisions.write(project, decisions.promotion("accepted", parsed.id, parsed.entry, parsed.path, parsed.text))
     path.unlink()
@@ -101,13 +102,18 @@ def reject(project: Project, pid: str) -> promotions.PromotionFile | None:
     return parsed
 
 
-def forget(project: Project, rid: str) -> None:
-    """Remove an entry's index line; its record file becomes an orphan (R25, R34)."""
-    if not _listed(project, rid):
+def forget(project: Project, rid: str) -> folding.Written:
+    """Remove an entry's index line; its record file becomes an orphan (R25, R34). A pending entry
+    loses its file; on a side branch a line MEMORY.md lists gets a removal file (R33)."""
+    entries = view.read_index(project).entries
+    if rid not in {entry.id for entry in entries}:
         raise InputError(project.relative(project.memory_md), None, f"no index entry with id {rid}")
-    summary = next((e.summary for e in view.read_index(project).entries if e.id == rid), "")
+    summary = next((e.summary for e in entries if e.id == rid), "")
+    # The decision sticks: a later extraction does not write this conclusion again (unless the
+    # user says it again in that session).
     decisions.write(project, decisions.forgotten(view.load_record(project, rid), rid, [summary]))
-    folding.apply_delta(project, index_file.IndexDelta(remove=frozenset({rid})), fold=False)
+    return folding.apply_delta(project, index_file.IndexDelta(remove=frozenset({rid})), fold=False,
+                               reason="forgotten")
 
 
 def record_text(project: Project, rid: str) -> tuple[Path, str]:

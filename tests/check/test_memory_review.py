@@ -92,3 +92,24 @@ def test_annotations_and_the_assistant_gate(tmp_path: Path) -> None:
     assert gated.returncode == 1
     assert gated.stderr.endswith("1 entry added by the assistant need a person's approval "
                                  f"(fail-on-assistant-entries): {ASSISTANT_ID}\n")
+
+
+def test_a_forget_waiting_in_a_removal_file_is_a_forgotten_row(tmp_path: Path) -> None:
+    repo = memory_repo(tmp_path / "repo")
+    old = _record(OLD_ID, type="fact", summary="Builds run on the old runner.", statement="Builds run on the old runner image.")
+    write(repo, f"{RECORDS}/{OLD_ID}.md", records.render(old))
+    write(repo, "MEMORY.md", f"# Project memory\n\n{index_file.BEGIN}\n{_entry(old)}\n{index_file.END}\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base memory")
+    git(repo, "switch", "-q", "-c", "pr")
+    removal = pending.Removal(OLD_ID, "2026-12-01T10:00:00.000000Z", "forgotten")
+    write(repo, removal.rel(), pending.render_removal(removal))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "forget on the branch")
+    summary = tmp_path / "summary.md"
+    result = run_cli(repo, "scan", "--range", "main..pr", "--summary", str(summary))
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = summary.read_text().splitlines()
+    assert lines[2] == "0 added, 0 revised (superseding an entry), 1 forgotten; 0 added by the assistant."
+    assert lines[-1] == (f"| forgotten | Builds run on the old runner. (`{RECORDS}/{OLD_ID}.md`) | fact | user | stated | "
+                         f"\"{old.evidence}\" | n/a |")

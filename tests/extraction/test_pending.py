@@ -1,6 +1,7 @@
 """New memory on a side branch waits in pending files; the default branch folds them (R33)."""
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -88,7 +89,7 @@ def test_fold_command_and_forget_of_pending(repo: Path, fake_openai: FakeOpenAI)
     assert folded.stdout.startswith("folded 1 pending entry into MEMORY.md")
     entries = _entries((repo / "MEMORY.md").read_text())
     assert second in entries[0] and not any(first in line for line in entries)
-    assert run_cli(repo, "fold", env=cli_env()).stdout == "nothing to fold: no pending entries\n"
+    assert run_cli(repo, "fold", env=cli_env()).stdout == "nothing to fold: no pending entries or removals\n"
 
 
 def test_two_branches_merge_without_a_driver(repo: Path, fake_openai: FakeOpenAI) -> None:
@@ -144,3 +145,87 @@ def test_a_pending_entry_is_listed_by_review_and_moved_only_once_folded(repo: Pa
     assert moved.returncode == 2
     assert moved.stderr.strip().endswith(f"entry {rid} is pending (new on this branch): it takes its place in "
                                          "MEMORY.md when folded (git memory fold), and can be moved then")
+
+
+def _ids(lines: list[str]) -> list[str]:
+    return [line.split("([")[1].split("]")[0] for line in lines]
+
+
+def test_side_branch_forget_of_a_listed_entry_waits_in_a_removal_file(repo: Path, fake_openai: FakeOpenAI) -> None:
+    before_md = _base(repo, fake_openai)
+    tabs = _ids(_entries(before_md))[0]
+    git(repo, "switch", "-q", "-c", "feature")
+    before_index = index_digest(repo)
+    forgot = run_cli(repo, "forget", tabs, env=cli_env())
+    assert forgot.returncode == 0, forgot.stderr
+    assert forgot.stdout.startswith(f"forgot {tabs}: hidden from sessions now; "
+                                    f".chord/memory/pending/{tabs}.removed.md takes its line out of MEMORY.md")
+    assert (repo / "MEMORY.md").read_text() == before_md  # the line stays until the fold
+    removal = (repo / pending.PENDING_DIR / f"{tabs}.removed.md").read_text()
+    assert removal.startswith("<!-- chord:memory:removal at=") and removal.endswith(" reason=forgotten -->\n")
+    assert (repo / ".chord/memory/decisions" / f"forgotten-{tabs}.md").is_file()
+    assert index_digest(repo) == before_index  # R37
+    # Every reader hides it at once.
+    assert tabs not in run_cli(repo, "summary", env=cli_env()).stdout
+    assert '"entries": 0' in run_cli(repo, "status", "--json", env=cli_env()).stdout
+    listed = json.loads(run_cli(repo, "review", "list", "--json", env=cli_env()).stdout)["items"]
+    assert [item["kind"] for item in listed if item["id"] == tabs] == ["orphan"]
+    assert run_cli(repo, "check", env=cli_env()).returncode == 0
+    again = run_cli(repo, "forget", tabs, env=cli_env())
+    assert again.returncode == 2 and f"no index entry '{tabs}'" in again.stderr
+    # Deleting the removal file brings the entry back on this branch.
+    (repo / pending.PENDING_DIR / f"{tabs}.removed.md").unlink()
+    assert tabs in run_cli(repo, "summary", env=cli_env()).stdout
+
+
+def test_two_branches_forget_neighbouring_lines_and_merge_without_a_driver(
+        repo: Path, fake_openai: FakeOpenAI) -> None:
+    _base(repo, fake_openai)
+    _extract(repo, fake_openai, PNPM_SAID, PNPM, sid="base2")
+    _extract(repo, fake_openai, MAKE_SAID, MAKE, sid="base3")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "three entries")
+    base = _ids(_entries((repo / "MEMORY.md").read_text()))
+    assert len(base) == 3
+    for branch, gone in (("one", base[0]), ("two", base[1])):
+        git(repo, "switch", "-q", "-c", branch, "main")
+        assert run_cli(repo, "forget", gone, env=cli_env()).returncode == 0
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", f"forget on {branch}")
+    # As a server merges: a plain text merge, no driver configured.
+    tree = subprocess.run(["git", "merge-tree", "--write-tree", "one", "two"], cwd=repo, capture_output=True,
+                          text=True)
+    assert tree.returncode == 0, tree.stdout
+    git(repo, "switch", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "-m", "m1", "one")
+    merged = subprocess.run(["git", "merge", "--no-ff", "-m", "m2", "two"], cwd=repo, capture_output=True, text=True)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert _ids(_entries(run_cli(repo, "summary", env=cli_env()).stdout)) == [base[2]]
+    folded = run_cli(repo, "fold", env=cli_env())
+    assert folded.stdout == ("took 2 removed entries out of MEMORY.md; their files under "
+                             ".chord/memory/pending/ were deleted\n")
+    assert _ids(_entries((repo / "MEMORY.md").read_text())) == [base[2]]
+    assert not list((repo / pending.PENDING_DIR).iterdir())
+    assert run_cli(repo, "check", env=cli_env()).returncode == 0
+
+
+def test_a_forget_on_one_branch_and_a_revision_on_another_keep_the_revision() -> None:
+    from chord_git.memory import index_file
+
+    doc = index_file.apply(index_file.new_document(), index_file.IndexDelta(
+        insert=(index_file.Entry("fact", "old words", "old-entry"), index_file.Entry("fact", "other", "other-one"))))
+    revision = pending.Pending(index_file.Entry("fact", "new words", "new-entry"), "2026-12-01T10:00:00.000000Z", 0,
+                               replaces="old-entry")
+    seen = pending.overlay(doc, [revision], {"old-entry", "other-one"})
+    assert seen is not None and seen.ids() == ["new-entry"]
+
+
+def test_a_bad_removal_file_is_named_by_check(repo: Path, fake_openai: FakeOpenAI) -> None:
+    _base(repo, fake_openai)
+    folder = repo / pending.PENDING_DIR
+    folder.mkdir(parents=True)
+    (folder / "20261201-some-entry-0001.removed.md").write_text("<!-- chord:memory:removal reason=bored -->\n")
+    result = run_cli(repo, "check", env=cli_env())
+    assert result.returncode == 1
+    assert (".chord/memory/pending/20261201-some-entry-0001.removed.md:1: expected '<!-- chord:memory:removal"
+            in result.stdout)
