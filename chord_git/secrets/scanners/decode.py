@@ -5,7 +5,8 @@
   marks the encoded run;
 - a value split over two adjacent lines (a long token wrapped in a record, a YAML ``\\``
   continuation): the end of the first line and the start of the next are joined and scanned, and
-  findings that cross the join are reported over both pieces.
+  findings that cross the join are reported over both pieces. A next line that opens with an
+  assignment (``LOG_LEVEL=40``, as every line of an env dump does) continues no value.
 
 Linear time: each candidate run is decoded at most once per encoding and is at most
 ``MAX_RUN`` characters long; a join looks at most ``_JOIN_CONTEXT`` characters either side; the
@@ -43,6 +44,9 @@ _LETTERS = lazy(r"[A-Za-z]")
 _UPPER = lazy(r"[A-Z]")
 _LOWER = lazy(r"[a-z]")
 _RUN = lazy(r"[A-Za-z0-9_\-+/=.~%\\]+")
+# A next line that opens with ``KEY=value`` (``KEY="…"``, ``KEY = …``) starts an assignment of its
+# own: no encoding of a value puts "=" anywhere but in its closing padding, which ends the line.
+_ASSIGNMENT_HEAD = lazy(r"[A-Za-z_][A-Za-z0-9_.\-]{0,127}[ \t]*=(?:[^=\s]|[ \t]+\S)")
 
 
 def _text(data: bytes) -> str | None:
@@ -145,17 +149,19 @@ def _partial_value(piece: str, minimum: int = 12) -> bool:
 def _join_at(view: str, text: str, newline: int) -> tuple[int, int, int, str] | None:
     """(start of the left piece, start of the right piece, where they meet in the joined text,
     the joined text) for the line break at ``newline``, or None when no value crosses it."""
+    head = newline + 1
+    while head < len(view) and head - newline <= 8 and view[head] in " \t":
+        head += 1
+    head_run = _RUN.match(view, head, head + _JOIN_CONTEXT)
+    # The next line first: in an env dump every line opens with an assignment, and that test is
+    # one match where the tail's is a reversed copy and three searches.
+    if head_run is None or _ASSIGNMENT_HEAD.match(view, head) or not _partial_value(head_run.group(0), 6):
+        return None
     back = _RUN.match(view[max(0, newline - _JOIN_CONTEXT):newline][::-1])
     tail_start = newline - (back.end() if back else 0)
     value_start = max(view.rfind(c, tail_start, newline) for c in "=:/") + 1 or tail_start
     if not _partial_value(view[max(tail_start, value_start):newline]):
         return None  # the line ends in a word, a date or a path, not in the middle of a value
-    head = newline + 1
-    while head < len(view) and head - newline <= 8 and view[head] in " \t":
-        head += 1
-    head_run = _RUN.match(view, head, head + _JOIN_CONTEXT)
-    if head_run is None or not _partial_value(head_run.group(0), 6):
-        return None
     cut = newline - 1 if view[newline - 1] == "\\" else newline  # YAML line continuation
     left = max(text.rfind("\n", max(0, tail_start - _JOIN_CONTEXT), tail_start) + 1, tail_start - _JOIN_CONTEXT)
     right_end = view.find("\n", head_run.end(), head_run.end() + _JOIN_CONTEXT)
