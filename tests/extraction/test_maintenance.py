@@ -204,3 +204,22 @@ def test_one_bad_promotion_never_aborts_the_rest(memo: Path, bad: str) -> None:
     assert [number for number, _why in report.dropped_promotions] == [0]
     assert len(report.promotions) == 1 and report.promoted_out == (ASSIST,)
     assert listed(memo) == [USER, ASSIST2]
+
+
+def test_a_retirement_on_a_side_branch_waits_in_a_removal_file(memo: Path) -> None:
+    """R33: on a branch other than the default one a retirement leaves MEMORY.md's lines alone."""
+    from chord_git.memory import pending
+
+    git(memo, "add", "-A")
+    git(memo, "commit", "-q", "-m", "memory")
+    git(memo, "switch", "-q", "-c", "feature")
+    before_md = (memo / "MEMORY.md").read_bytes()
+    before = index_digest(memo)
+    report = apply_maintenance(project_of(memo), output(retire=[{"id": ASSIST, "reason": "no longer true"}]),
+                               session_id="s9")
+    assert report.retired == ((ASSIST, "no longer true"),)
+    assert (memo / "MEMORY.md").read_bytes() == before_md
+    removal = (memo / pending.PENDING_DIR / f"{ASSIST}.removed.md").read_text()
+    assert removal.endswith(" reason=removed -->\n")
+    assert [entry.id for entry in view.read_index(project_of(memo)).entries] == [USER, ASSIST2]
+    assert index_digest(memo) == before
