@@ -84,22 +84,18 @@ def check_pending(rel: str, data: bytes) -> list[Problem]:
     """A pending entry (R33): its header and one index line, named after its record; or a pending
     removal, one header line named after the entry it removes."""
     removed = pending.removal_id(rel[len(PENDING_DIR) + 1:])
-    if removed is not None:
-        if len(data) > pending.MAX_PENDING_BYTES:
-            return [Problem(None, "cap", f"removal file is over {pending.MAX_PENDING_BYTES} bytes")]
-        text = frontmatter_text(data)
-        if text is None:
-            return [Problem(None, "encoding", "not valid UTF-8")]
-        parsed_removal = pending.parse_removal(text, removed)
-        return [parsed_removal] if isinstance(parsed_removal, Problem) else []
-    rid = _file_name(rel, PENDING_DIR, "pending entry")
+    rid = removed if removed is not None else _file_name(rel, PENDING_DIR, "pending entry")
     if isinstance(rid, Problem):
         return [rid]
+    what = "removal file" if removed is not None else "pending entry file"
     if len(data) > pending.MAX_PENDING_BYTES:
-        return [Problem(None, "cap", f"pending entry file is over {pending.MAX_PENDING_BYTES} bytes")]
+        return [Problem(None, "cap", f"{what} is over {pending.MAX_PENDING_BYTES} bytes")]
     text = frontmatter_text(data)
     if text is None:
         return [Problem(None, "encoding", "not valid UTF-8")]
+    if removed is not None:
+        parsed_removal = pending.parse_removal(text, removed)
+        return [parsed_removal] if isinstance(parsed_removal, Problem) else []
     parsed = pending.parse(text, rid)
     if isinstance(parsed, Problem):
         return [parsed]

@@ -5,6 +5,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from chord_git.extraction.pipeline import ExtractionReport, extract_session
 from chord_git.memory import pending
 from testing.fake_openai import FakeOpenAI, Reply
@@ -113,14 +115,20 @@ def test_two_branches_merge_without_a_driver(repo: Path, fake_openai: FakeOpenAI
     assert run_cli(repo, "check", env=cli_env()).returncode == 0
 
 
-def test_bad_pending_file_is_named_by_check(repo: Path, fake_openai: FakeOpenAI) -> None:
+@pytest.mark.parametrize(("name", "text", "expected"), [
+    ("20261201-bad-entry-0001.md", "- [fact] no header ([x](y))\n", "1: expected '<!-- chord:memory:pending"),
+    ("20261201-some-entry-0001.removed.md", "<!-- chord:memory:removal reason=bored -->\n",
+     "1: expected '<!-- chord:memory:removal"),
+])
+def test_bad_pending_file_is_named_by_check(repo: Path, fake_openai: FakeOpenAI, name: str, text: str,
+                                            expected: str) -> None:
     _base(repo, fake_openai)
     folder = repo / pending.PENDING_DIR
     folder.mkdir(parents=True)
-    (folder / "20261201-bad-entry-0001.md").write_text("- [fact] no header ([x](y))\n")
+    (folder / name).write_text(text)
     result = run_cli(repo, "check", env=cli_env())
     assert result.returncode == 1
-    assert ".chord/memory/pending/20261201-bad-entry-0001.md:1: expected '<!-- chord:memory:pending" in result.stdout
+    assert f".chord/memory/pending/{name}:{expected}" in result.stdout
 
 
 def test_order_is_newest_run_first_then_reply_order() -> None:
@@ -218,14 +226,3 @@ def test_a_forget_on_one_branch_and_a_revision_on_another_keep_the_revision() ->
                                replaces="old-entry")
     seen = pending.overlay(doc, [revision], {"old-entry", "other-one"})
     assert seen is not None and seen.ids() == ["new-entry"]
-
-
-def test_a_bad_removal_file_is_named_by_check(repo: Path, fake_openai: FakeOpenAI) -> None:
-    _base(repo, fake_openai)
-    folder = repo / pending.PENDING_DIR
-    folder.mkdir(parents=True)
-    (folder / "20261201-some-entry-0001.removed.md").write_text("<!-- chord:memory:removal reason=bored -->\n")
-    result = run_cli(repo, "check", env=cli_env())
-    assert result.returncode == 1
-    assert (".chord/memory/pending/20261201-some-entry-0001.removed.md:1: expected '<!-- chord:memory:removal"
-            in result.stdout)
