@@ -79,6 +79,9 @@ def _compose(path: Path, budget: int, rel: str, verdicts: loadable.Verdicts | No
         # No managed section yet (a branch whose first entries wait in pending files): they go
         # first, then the file as plain text.
         shown = top[:index_file.fit_count(top, budget)]
+        # The manifest (``why``) lists them like the entries of a section.
+        read = replace(read, ids=[entry.id for line in shown
+                                  if not isinstance(entry := index_file.parse_entry(line), str)])
         note_text = "\n".join(notes).strip("\n")
         room = budget - index_chars(shown) - (2 if shown else 0)
         content = _take(note_text, room) if note_text.strip() and room > 0 else ""

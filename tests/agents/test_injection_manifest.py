@@ -187,3 +187,20 @@ def test_a_codex_session_start_is_recorded_too(repo: Path) -> None:
     assert start.returncode == 0 and OK[0].encode() in start.stdout
     report = json.loads(_why(repo, "--json").stdout)
     assert report["session_start"]["host"] == "codex" and report["injected"][0] == OK[0]
+
+
+def test_pending_entries_above_a_file_without_markers_are_listed(repo: Path) -> None:
+    """A branch whose first memory waits in a pending file, over a MEMORY.md of plain notes."""
+    from chord_git.memory import pending
+
+    (repo / "MEMORY.md").write_text("# Notes\n\nWe deploy on Fridays only.\n", "utf-8")
+    rid = OK[0]
+    make_record(repo, rid, source="user", summary=f"Remember the {rid} convention.")
+    item = pending.Pending(Entry("fact", f"Remember the {rid} convention.", rid), "2026-12-01T10:00:00.000000Z", 0)
+    (repo / pending.PENDING_DIR).mkdir(parents=True)
+    (repo / pending.PENDING_DIR / f"{rid}.md").write_text(pending.render(item), "utf-8")
+    configure(None)
+    start = run_hook(event("SessionStart", repo, "plain-2", source="startup"), cwd=repo)
+    assert rid.encode() in start.stdout and b"Fridays" in start.stdout
+    report = json.loads(_why(repo, "--json").stdout)
+    assert report["injected"] == [rid]

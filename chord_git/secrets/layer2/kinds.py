@@ -8,7 +8,7 @@ from chord_git.findings import Finding, Problem
 _GENERIC_KINDS = frozenset({
     "password-assignment", "secret-assignment", "token-assignment", "api-key-assignment",
     "credential-assignment", "secret-keyword", "high-entropy-string",
-    "password-in-text", "secret-in-text", "login-credentials", "password-in-command",
+    "password-in-text", "secret-in-text", "login-credentials", "password-in-command", "credential-dump",
 })
 # detect-secrets type names -> our kinds (detect_secrets/plugins/*.py ``secret_type``); types
 # missing here become their slug ("Private Key" -> "private-key").

@@ -12,12 +12,14 @@ skipped, so the cost stays linear however the input repeats.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from ...support.regex_lazy import lazy
 from ..text.anchors import Occurrences
 from ..text.repeats import Reach, Runs
 from ..text.spans import RANK_ASSIGNMENT, Span
 from ..verdicts import benign
+from ..verdicts.dense import ShapeVerdicts
 from ..verdicts.values import is_reference_or_default
 from ..words import keys
 
@@ -190,7 +192,8 @@ _QUALIFIERS = keys.NON_SECRET_QUALIFIERS | keys.ID_KEY_QUALIFIERS
 
 
 def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int, sep: re.Match[str] | None,
-                   cache: KeyCache, verdicts: dict[tuple[str, str, str], bool]) -> tuple[Span | None, int]:
+                   cache: KeyCache, verdicts: dict[tuple[str, str, str], bool],
+                   dense: ShapeVerdicts) -> tuple[Span | None, int]:
     """The secret assigned at this key (``sep``: the separator after it), if any, and where
     scanning may resume."""
     if sep is None and view[hit - 1:hit] == "-" and view[key_end:key_end + 1] in (" ", "\t"):
@@ -231,7 +234,12 @@ def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int, sep: 
     verdict_key = (value, strength, word)
     secret = verdicts.get(verdict_key)
     if secret is None:
-        secret = verdicts[verdict_key] = _assigned_value_is_secret(value, strength, word)
+        if dense.known(value, (strength, word)):
+            secret = True  # dense text: a value shaped like a credential found before (``verdicts.dense``)
+        else:
+            secret = _assigned_value_is_secret(value, strength, word)
+            dense.remember(value, (strength, word), secret)
+        verdicts[verdict_key] = secret
     if not secret:
         return None, resume
     return Span(span[0], span[1], kind, RANK_ASSIGNMENT), resume
@@ -312,11 +320,13 @@ def assignments(view: str, text: str, occurrences: Occurrences | None = None) ->
     found: list[Span] = []
     cache: KeyCache = {}
     verdicts: dict[tuple[str, str, str], bool] = {}  # values repeat in notes: test each once per scan
+    dense = ShapeVerdicts()
     done = -1
     hits = occurrences.of_all(keys.ASSIGNMENT_TRIGGERS)
     count = len(hits)
     index = 0
     runs = Runs(text, view, hits, _RUNS)
+    last_end, on_line = 0, set[str]()  # the last finding's end, and the distinct values found on its line
     while index < count:
         hit = hits[index]
         index += 1
@@ -332,8 +342,48 @@ def assignments(view: str, text: str, occurrences: Occurrences | None = None) ->
         if sep is None and view[hit - 1:hit] != "-" and "=" not in view[max(0, hit - 8):hit]:
             index, done = runs.after(index, None, done, found)
             continue
-        span, done = _assignment_at(view, text, low, hit, key_end, sep, cache, verdicts)
+        span, done = _assignment_at(view, text, low, hit, key_end, sep, cache, verdicts, dense)
         if span is not None:
             found.append(span)
+            if view.find("\n", last_end, span.start) >= 0:
+                on_line = set()
+            on_line.add(text[span.start:span.end])
+            last_end = span.end
+            if len(on_line) == DUMP_AFTER:
+                settled = _settle_dump(view, span.end, found, occurrences)
+                if settled is not None:
+                    done, index = settled, bisect_left(hits, settled, index)
+                    continue
         index, done = runs.after(index, span, done, found)
     return found
+
+
+# A line dense with credentials (a pasted dump of assignments) settles in bulk: once one line has
+# yielded ``DUMP_AFTER`` distinct assigned credentials (a repeated one costs a lookup, not a
+# verdict, and a repetitive line is settled by ``repeats`` already), the rest of that line is
+# reported as one finding and
+# no rule reads words there again, except in its last ``DUMP_TAIL`` characters (a value or a label
+# there may reach onto the next line). Judging every value of such a line cost 25 times ordinary
+# text of the same size; no line of ordinary text holds 64 credentials.
+DUMP_AFTER = 64
+DUMP_TAIL = 256
+DUMP_KIND = "credential-dump"
+_DUMP_MIN = 1024  # a shorter rest is read value by value: settling it would save nothing
+
+
+def _settle_dump(view: str, start: int, found: list[Span], occurrences: Occurrences) -> int | None:
+    """Report the rest of the line from ``start`` as one finding and settle it (but its tail);
+    returns where reading resumes, or None when the rest is too short to be worth it."""
+    line_end = view.find("\n", start)
+    line_end = len(view) if line_end < 0 else line_end
+    resume = line_end - DUMP_TAIL
+    if resume - start < _DUMP_MIN:
+        return None
+    stop = line_end
+    while stop > start and view[stop - 1] in " \t\r":
+        stop -= 1
+    while start < stop and view[start] in " \t,;":
+        start += 1
+    found.append(Span(start, stop, DUMP_KIND, RANK_ASSIGNMENT))
+    occurrences.settle(start, resume)
+    return resume

@@ -8,6 +8,7 @@ filtering that word's positions instead of another pass.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -92,6 +93,24 @@ class Occurrences:
         self._scripts: bool | None = None
         self._windows: dict[int, list[tuple[int, int]]] = {}
         self._runs: list[tuple[int, int]] | None = None
+        self._settled: list[tuple[int, int]] = []  # stretches a rule reported whole: no word there is read
+
+    def settle(self, start: int, end: int) -> None:
+        """From now on, no word found in ``[start, end)`` is returned: the stretch is one finding
+        already (a line dense with credentials, ``scanners.assignments``), so later rules skip it."""
+        if end > start:
+            self._settled.append((start, end))
+            self._settled.sort()
+
+    def _unsettled(self, positions: list[int]) -> list[int]:
+        if not self._settled or not positions:
+            return positions
+        kept: list[int] = []
+        for low, high in self._settled:
+            cut, resume = bisect_left(positions, low), bisect_left(positions, high)
+            kept.extend(positions[:cut])
+            positions = positions[resume:]
+        return kept + positions
 
     def _non_ascii_runs(self) -> list[tuple[int, int]]:
         if self._runs is None:
@@ -136,6 +155,9 @@ class Occurrences:
         return found
 
     def of(self, word: str) -> list[int]:
+        return self._unsettled(self._of(word))
+
+    def _of(self, word: str) -> list[int]:
         found = self._found.get(word)
         if found is None:
             base = _base(word)
@@ -143,7 +165,7 @@ class Occurrences:
                 found = self._search(word)
             else:
                 offset, low = word.index(base), self.low
-                found = [p - offset for p in self.of(base) if p >= offset and low.startswith(word, p - offset)]
+                found = [p - offset for p in self._of(base) if p >= offset and low.startswith(word, p - offset)]
             self._found[word] = found
         return found
 
@@ -154,22 +176,22 @@ class Occurrences:
         if not isinstance(words, tuple):
             for word in words:
                 known = found.get(word)
-                positions.update(self.of(word) if known is None else known)
-            return sorted(positions)
+                positions.update(self._of(word) if known is None else known)
+            return self._unsettled(sorted(positions))
         # The detectors' word lists are constant tuples: grouped once by the word searched for
         # them, a group whose searched word does not occur is settled without a call per word.
         for searched, own, derived in _plan(words):
             hits = found.get(searched)
             if hits is None:
-                hits = self.of(searched)
+                hits = self._of(searched)
             if not hits:
                 continue
             if own:
                 positions.update(hits)
             for word in derived:
                 known = found.get(word)
-                positions.update(self.of(word) if known is None else known)
-        return sorted(positions)
+                positions.update(self._of(word) if known is None else known)
+        return self._unsettled(sorted(positions))
 
 
 __all__ = ["BASES", "Occurrences", "trie_pattern"]

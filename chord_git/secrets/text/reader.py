@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...support.regex_lazy import lazy
 from ..verdicts import values
+from ..verdicts.dense import ShapeVerdicts
 from ..words import vocab
 from .spans import RANK_ASSIGNMENT, Span
 
@@ -57,6 +58,7 @@ class ValueReader:
     def __init__(self, text: str) -> None:
         self.text = text
         self._verdicts: dict[tuple[str, str, bool, bool], bool] = {}
+        self._dense = ShapeVerdicts()
 
     def value_at(self, pos: int, end: int, cell: bool = False) -> Value | None:
         """The value that starts at ``pos`` (no further than ``end``)."""
@@ -95,7 +97,13 @@ class ValueReader:
         key = (value, cls, delimited, direct)
         verdict = self._verdicts.get(key)
         if verdict is None:
-            verdict = self._verdicts[key] = values.credential_value(value, cls, quoted=delimited, direct=direct)
+            context = (cls, delimited, direct)
+            if self._dense.known(value, context):
+                verdict = True  # dense text: shaped like a credential found before (``verdicts.dense``)
+            else:
+                verdict = values.credential_value(value, cls, quoted=delimited, direct=direct)
+                self._dense.remember(value, context, verdict)
+            self._verdicts[key] = verdict
         return verdict
 
     def span(self, got: Value | None, cls: str, kind: str, direct: bool = False) -> Span | None:
