@@ -10,7 +10,8 @@ from pathlib import Path
 from chord_git import config as config_mod
 from chord_git.commands.queue import counts as queue_counts
 from chord_git.support.dataclass_lazy import asdict, dataclass, field
-from chord_git.memory import index_file, store, view
+from chord_git.memory import index_file, records, store, view
+from chord_git.memory import pending as pending_mod
 from chord_git.memory.project import Project
 from chord_git.ui import Output
 
@@ -32,6 +33,9 @@ class Status:
     stale: int  # among the entries within the summary budget, the ones sessions see
     queue_pending: int
     queue_failed: int
+    # New entries and removals made on a side branch, waiting in their files for the fold (R33).
+    fold_entries: int = 0
+    fold_removals: int = 0
     config: dict[str, object] = field(default_factory=dict)  # which files are in force, and trust
     in_project: bool = True  # False: no git work tree, MEMORY.md or .chord/ here
     # Where file leases cannot be used on MEMORY.md: the one case in which a save can be lost.
@@ -54,6 +58,10 @@ class Status:
         if self.stale:
             out.append(f"{self.stale} stale {'entry' if self.stale == 1 else 'entries'} among those sessions see "
                        "(hints only; git memory review list shows all)")
+        if self.fold_entries or self.fold_removals:
+            out.append(f"waiting for the fold: {self.fold_entries} new entr{'y' if self.fold_entries == 1 else 'ies'}, "
+                       f"{self.fold_removals} removal{'' if self.fold_removals == 1 else 's'} "
+                       "(git memory fold, on the default branch)")
         if self.queue_pending or self.queue_failed:
             out.append(f"queue: {self.queue_pending} pending, {self.queue_failed} failed (git memory queue)")
         if self.config:
@@ -144,6 +152,9 @@ def collect(project: Project, cfg: config_mod.Config, refused: str | None = None
     label, reason = badge(project, cfg, unusable if isinstance(unusable, str) else None, refused)
     shown = [str(rid) for rid in facts["shown"]]
     pending, failed = queue_counts(project)
+    waiting = pending_mod.names(project.root)
+    removals = sum(1 for name in waiting if pending_mod.removal_id(name) is not None)
+    entries_waiting = sum(1 for name in waiting if name.endswith(".md") and records.valid_id(name[:-3]))
     return Status(
         badge=label if reason is None else f"{label}: {reason}",
         state=label,
@@ -158,6 +169,8 @@ def collect(project: Project, cfg: config_mod.Config, refused: str | None = None
         stale=_stale_count(project, cfg, shown),
         queue_pending=pending,
         queue_failed=failed,
+        fold_entries=entries_waiting,
+        fold_removals=removals,
         config={
             "user": next((s for s in cfg.sources if s != cfg.project_file), None),
             "project": project.relative(Path(cfg.project_file)) if cfg.project_file else None,

@@ -59,6 +59,7 @@ def test_side_branch_writes_pending_files_and_leaves_memory_md(repo: Path, fake_
     assert _entries(summary.stdout) == [line, *_entries(before_md)]
     status = run_cli(repo, "status", "--json", env=cli_env())
     assert '"entries": 2' in status.stdout and '"orphans": 0' in status.stdout
+    assert '"fold_entries": 1' in status.stdout and '"fold_removals": 0' in status.stdout
     assert run_cli(repo, "check", env=cli_env()).returncode == 0
 
 
@@ -176,6 +177,8 @@ def test_side_branch_forget_of_a_listed_entry_waits_in_a_removal_file(repo: Path
     # Every reader hides it at once.
     assert tabs not in run_cli(repo, "summary", env=cli_env()).stdout
     assert '"entries": 0' in run_cli(repo, "status", "--json", env=cli_env()).stdout
+    assert ("waiting for the fold: 0 new entries, 1 removal (git memory fold, on the default branch)"
+            in run_cli(repo, "status", env=cli_env()).stdout)
     listed = json.loads(run_cli(repo, "review", "list", "--json", env=cli_env()).stdout)["items"]
     assert [item["kind"] for item in listed if item["id"] == tabs] == ["orphan"]
     assert run_cli(repo, "check", env=cli_env()).returncode == 0
