@@ -4,7 +4,8 @@ For each pair, a clone of a base repository (an index of 0 to 2,000 entries, ``.
 naming the merge driver, as a team that ran ``git memory setup merge`` commits it) gets two
 branches from ``main``. Each branch runs 1-5 real extractions through the installed command
 (``git-memory extract``) against the loopback fake model (``testing/fake_openai.py``), and some
-branches also forget a base entry (``git-memory forget``) or move an index line to the top by hand.
+branches also forget a base entry (``git-memory forget``: on a side branch a removal file hides
+it until the fold) or move an index line to the top by hand.
 Each branch is committed, then the two are merged with ``git merge-tree --write-tree`` in the clone,
 first with no driver in its git config (a server runs none), then with ``git memory setup merge``
 done (``--no-driver`` skips that merge). Counted: pairs with a conflict in a memory file. For every
@@ -117,7 +118,10 @@ class Pair:
         self.added.extend(written)  # newest first within the run; reversed below when needed
 
     def forget(self) -> None:
-        listed = entries((self.work / "MEMORY.md").read_text())
+        # A line a removal file hides is forgotten already on this branch (readers skip it).
+        hidden = self.work / ".chord" / "memory" / "pending"
+        listed = [rid for rid in entries((self.work / "MEMORY.md").read_text())
+                  if not (hidden / f"{rid}.removed.md").exists()]
         if listed:
             rid = self.rng.choice(listed)
             run(self.work, "git-memory", "forget", rid, env=self.env)

@@ -37,12 +37,11 @@ def side_branch(project: Project) -> str | None:
 
 
 def write(project: Project, deltas: Sequence[index_file.IndexDelta], *, read: store.IndexRead | None = None,
-          fold: bool | None = None, ensure_markers: bool = False, reason: str = "removed") -> Written:
-    """Apply ``deltas`` in order; ``fold`` None decides by the branch. The caller holds the lock.
-    ``reason``: what a removal is, as a side branch's removal file names it."""
+          fold: bool | None = None, ensure_markers: bool = False) -> Written:
+    """Apply ``deltas`` in order; ``fold`` None decides by the branch. The caller holds the lock."""
     if read is None:
         with store.read_index_locked(project) as fresh:
-            return write(project, deltas, read=fresh, fold=fold, ensure_markers=ensure_markers, reason=reason)
+            return write(project, deltas, read=fresh, fold=fold, ensure_markers=ensure_markers)
     found = pending.read_all(project.root)
     folding = fold if fold is not None else side_branch(project) is None
     rel = read.state.rel
@@ -61,11 +60,11 @@ def write(project: Project, deltas: Sequence[index_file.IndexDelta], *, read: st
                        removed=tuple(carried))
     # fold None reached here: a side branch. fold=False (forget, review) asks the branch.
     defer = fold is None or side_branch(project) is not None
-    return _pend(project, deltas, read, found, reason, defer)
+    return _pend(project, deltas, read, found, defer)
 
 
 def _pend(project: Project, deltas: Sequence[index_file.IndexDelta], read: store.IndexRead,
-          found: pending.PendingSet, reason: str, defer: bool) -> Written:
+          found: pending.PendingSet, defer: bool) -> Written:
     waiting = {item.id: item for item in found.items}
     at = pending.timestamp()
     new: list[pending.Pending] = []
@@ -101,7 +100,7 @@ def _pend(project: Project, deltas: Sequence[index_file.IndexDelta], read: store
     listed = set(read.state.doc.ids()) if read.state.doc is not None else set()
     hidden: list[str] = []
     for rid in sorted(remove_lines & listed - found.hidden()):
-        removal = pending.Removal(rid, at, reason if reason in pending.REASONS else "removed")
+        removal = pending.Removal(rid)
         target = pending.pending_dir(project.root) / removal.file_name()
         if store.create_exclusive(project, target, pending.render_removal(removal).encode("utf-8")):
             hidden.append(rid)
@@ -125,10 +124,10 @@ def _remove(project: Project, ids: Sequence[str], suffix: str = ".md") -> list[s
 
 
 def apply_delta(project: Project, delta: index_file.IndexDelta, *, fold: bool | None = None,
-                timeout: float = store.LOCK_TIMEOUT, reason: str = "removed") -> Written:
+                timeout: float = store.LOCK_TIMEOUT) -> Written:
     """Take the lock and apply one delta (``write``)."""
     with store.locked(project, timeout):
-        return write(project, [delta], fold=fold, reason=reason)
+        return write(project, [delta], fold=fold)
 
 
 def fold_now(project: Project, timeout: float = store.LOCK_TIMEOUT) -> Written:

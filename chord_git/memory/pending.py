@@ -23,10 +23,11 @@ Removals wait the same way. A side branch that forgets, retires or promotes an e
 lists does not delete its line (two branches removing or moving neighbouring lines conflict);
 it creates ``.chord/memory/pending/<id>.removed.md`` instead::
 
-    <!-- chord:memory:removal at=2026-12-01T18:03:12.123456Z reason=forgotten -->
+    <!-- chord:memory:removal of=<id> -->
 
-Readers hide the entry at once; the fold deletes its line and the file. Deleting the file before
-the fold brings the entry back on that branch.
+Its bytes depend on the id alone, so two branches that both remove an entry add the same file,
+which a plain text merge takes as one. Readers hide the entry at once; the fold deletes its line
+and the file. Deleting the file before the fold brings the entry back on that branch.
 """
 from __future__ import annotations
 
@@ -48,10 +49,7 @@ _HEADER_RE = re.compile(
 _NAME_RE = re.compile(r"^([a-z0-9][a-z0-9-]{2,79})\.md$")
 # A record id holds no dot, so a removal's name can never be a pending entry's.
 _REMOVAL_NAME_RE = re.compile(r"^([a-z0-9][a-z0-9-]{2,79})\.removed\.md$")
-REASONS = ("forgotten", "retired", "promoted", "removed")
-_REMOVAL_RE = re.compile(
-    r"^<!-- chord:memory:removal at=(?P<at>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z)"
-    r" reason=(?P<reason>" + "|".join(REASONS) + r") -->$")
+_REMOVAL_RE = re.compile(r"^<!-- chord:memory:removal of=(?P<id>[a-z0-9][a-z0-9-]{2,79}) -->$")
 
 
 @dataclass(frozen=True)
@@ -76,8 +74,6 @@ class Removal:
     """An index entry a side branch removed: hidden by readers, its line deleted by the fold."""
 
     id: str
-    at: str
-    reason: str = "removed"
 
     def rel(self) -> str:
         return f"{PENDING_DIR}/{self.id}.removed.md"
@@ -93,7 +89,7 @@ def removal_id(name: str) -> str | None:
 
 
 def render_removal(item: Removal) -> str:
-    return f"<!-- chord:memory:removal at={item.at} reason={item.reason} -->\n"
+    return f"<!-- chord:memory:removal of={item.id} -->\n"
 
 
 def parse_removal(text: str, rid: str) -> Removal | Problem:
@@ -103,9 +99,10 @@ def parse_removal(text: str, rid: str) -> Removal | Problem:
         return Problem(min(len(lines), 2) or 1, "pending-lines", "a removal file holds one line")
     header = _REMOVAL_RE.match(lines[0].strip())
     if header is None:
-        return Problem(1, "pending-header",
-                       "expected '<!-- chord:memory:removal at=<UTC time> reason=<" + "|".join(REASONS) + "> -->'")
-    return Removal(rid, header["at"], header["reason"])
+        return Problem(1, "pending-header", "expected '<!-- chord:memory:removal of=<id> -->'")
+    if header["id"] != rid:
+        return Problem(1, "pending-name", f"removal of {header['id']} does not match the file name {rid}.removed.md")
+    return Removal(rid)
 
 
 def pending_dir(root: Path) -> Path:

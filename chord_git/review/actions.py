@@ -84,8 +84,7 @@ def accept(project: Project, pid: str) -> Accepted:
         after = store.cas_rewrite(project, target, lambda current: appended(current, parsed.text))
     entry_removed = False
     if parsed.entry and _listed(project, parsed.entry):
-        folding.apply_delta(project, index_file.IndexDelta(remove=frozenset({parsed.entry})), fold=False,
-                            reason="promoted")
+        folding.apply_delta(project, index_file.IndexDelta(remove=frozenset({parsed.entry})), fold=False)
         entry_removed = True
     decisions.write(project, decisions.promotion("accepted", parsed.id, parsed.entry, parsed.path, parsed.text))
     path.unlink()
@@ -112,8 +111,7 @@ def forget(project: Project, rid: str) -> folding.Written:
     # The decision sticks: a later extraction does not write this conclusion again (unless the
     # user says it again in that session).
     decisions.write(project, decisions.forgotten(view.load_record(project, rid), rid, [summary]))
-    return folding.apply_delta(project, index_file.IndexDelta(remove=frozenset({rid})), fold=False,
-                               reason="forgotten")
+    return folding.apply_delta(project, index_file.IndexDelta(remove=frozenset({rid})), fold=False)
 
 
 def record_text(project: Project, rid: str) -> tuple[Path, str]:

@@ -102,7 +102,7 @@ def test_a_forget_waiting_in_a_removal_file_is_a_forgotten_row(tmp_path: Path) -
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base memory")
     git(repo, "switch", "-q", "-c", "pr")
-    removal = pending.Removal(OLD_ID, "2026-12-01T10:00:00.000000Z", "forgotten")
+    removal = pending.Removal(OLD_ID)
     write(repo, removal.rel(), pending.render_removal(removal))
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "forget on the branch")

@@ -220,6 +220,6 @@ def test_a_retirement_on_a_side_branch_waits_in_a_removal_file(memo: Path) -> No
     assert report.retired == ((ASSIST, "no longer true"),)
     assert (memo / "MEMORY.md").read_bytes() == before_md
     removal = (memo / pending.PENDING_DIR / f"{ASSIST}.removed.md").read_text()
-    assert removal.endswith(" reason=removed -->\n")
+    assert removal == f"<!-- chord:memory:removal of={ASSIST} -->\n"
     assert [entry.id for entry in view.read_index(project_of(memo)).entries] == [USER, ASSIST2]
     assert index_digest(memo) == before

@@ -118,8 +118,8 @@ def test_two_branches_merge_without_a_driver(repo: Path, fake_openai: FakeOpenAI
 
 @pytest.mark.parametrize(("name", "text", "expected"), [
     ("20261201-bad-entry-0001.md", "- [fact] no header ([x](y))\n", "1: expected '<!-- chord:memory:pending"),
-    ("20261201-some-entry-0001.removed.md", "<!-- chord:memory:removal reason=bored -->\n",
-     "1: expected '<!-- chord:memory:removal"),
+    ("20261201-some-entry-0001.removed.md", "<!-- chord:memory:removal of=20261201-other-entry-0002 -->\n",
+     "1: removal of 20261201-other-entry-0002 does not match the file name"),
 ])
 def test_bad_pending_file_is_named_by_check(repo: Path, fake_openai: FakeOpenAI, name: str, text: str,
                                             expected: str) -> None:
@@ -171,7 +171,7 @@ def test_side_branch_forget_of_a_listed_entry_waits_in_a_removal_file(repo: Path
                                     f".chord/memory/pending/{tabs}.removed.md takes its line out of MEMORY.md")
     assert (repo / "MEMORY.md").read_text() == before_md  # the line stays until the fold
     removal = (repo / pending.PENDING_DIR / f"{tabs}.removed.md").read_text()
-    assert removal.startswith("<!-- chord:memory:removal at=") and removal.endswith(" reason=forgotten -->\n")
+    assert removal == f"<!-- chord:memory:removal of={tabs} -->\n"
     assert (repo / ".chord/memory/decisions" / f"forgotten-{tabs}.md").is_file()
     assert index_digest(repo) == before_index  # R37
     # Every reader hides it at once.
@@ -189,8 +189,8 @@ def test_side_branch_forget_of_a_listed_entry_waits_in_a_removal_file(repo: Path
     assert tabs in run_cli(repo, "summary", env=cli_env()).stdout
 
 
-def test_two_branches_forget_neighbouring_lines_and_merge_without_a_driver(
-        repo: Path, fake_openai: FakeOpenAI) -> None:
+@pytest.mark.parametrize("same", [False, True], ids=["neighbouring", "the-same-entry"])
+def test_two_branches_forget_and_merge_without_a_driver(repo: Path, fake_openai: FakeOpenAI, same: bool) -> None:
     _base(repo, fake_openai)
     _extract(repo, fake_openai, PNPM_SAID, PNPM, sid="base2")
     _extract(repo, fake_openai, MAKE_SAID, MAKE, sid="base3")
@@ -198,7 +198,8 @@ def test_two_branches_forget_neighbouring_lines_and_merge_without_a_driver(
     git(repo, "commit", "-q", "-m", "three entries")
     base = _ids(_entries((repo / "MEMORY.md").read_text()))
     assert len(base) == 3
-    for branch, gone in (("one", base[0]), ("two", base[1])):
+    forgotten = [base[0], base[0] if same else base[1]]
+    for branch, gone in zip(("one", "two"), forgotten):
         git(repo, "switch", "-q", "-c", branch, "main")
         assert run_cli(repo, "forget", gone, env=cli_env()).returncode == 0
         git(repo, "add", "-A")
@@ -211,11 +212,12 @@ def test_two_branches_forget_neighbouring_lines_and_merge_without_a_driver(
     git(repo, "merge", "-q", "--no-ff", "-m", "m1", "one")
     merged = subprocess.run(["git", "merge", "--no-ff", "-m", "m2", "two"], cwd=repo, capture_output=True, text=True)
     assert merged.returncode == 0, merged.stdout + merged.stderr
-    assert _ids(_entries(run_cli(repo, "summary", env=cli_env()).stdout)) == [base[2]]
+    left = [rid for rid in base if rid not in forgotten]
+    assert _ids(_entries(run_cli(repo, "summary", env=cli_env()).stdout)) == left
     folded = run_cli(repo, "fold", env=cli_env())
-    assert folded.stdout == ("took 2 removed entries out of MEMORY.md; their files under "
-                             ".chord/memory/pending/ were deleted\n")
-    assert _ids(_entries((repo / "MEMORY.md").read_text())) == [base[2]]
+    count = "1 removed entry" if same else "2 removed entries"
+    assert folded.stdout == f"took {count} out of MEMORY.md; their files under .chord/memory/pending/ were deleted\n"
+    assert _ids(_entries((repo / "MEMORY.md").read_text())) == left
     assert not list((repo / pending.PENDING_DIR).iterdir())
     assert run_cli(repo, "check", env=cli_env()).returncode == 0
 
