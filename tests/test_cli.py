@@ -44,7 +44,7 @@ def test_init_status_summary_check_forget_round(repo: Path) -> None:
     assert json.loads(status.stdout) == {
         "badge": "off", "state": "off", "reason": None, "enabled": False, "entries": 3,
         "entries_beyond_budget": 0, "records": 3, "orphans": 0, "promotions": 0, "summary_budget": 4000,
-        "stale": 0, "queue_pending": 0, "queue_failed": 0,
+        "stale": 0, "queue_pending": 0, "queue_failed": 0, "fold_entries": 0, "fold_removals": 0,
         "config": {"user": None, "project": None, "project_trusted": False, "ignored": [], "refused": False},
     }
     summary = run_cli(repo, "summary")
