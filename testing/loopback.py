@@ -46,19 +46,8 @@ class Exchange:
             pass
 
     def sse(self, events: Iterator[tuple[str, dict[str, Any]]]) -> None:
-        h = self._handler
-        try:
-            h.send_response(200)
-            h.send_header("content-type", "text/event-stream")
-            h.send_header("cache-control", "no-cache")
-            h.send_header("connection", "close")
-            h.end_headers()
-            for name, data in events:
-                h.wfile.write(f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode())
-                h.wfile.flush()
-        except OSError:
-            pass
-        h.close_connection = True
+        """Server-sent events with names (Anthropic Messages, OpenAI Responses)."""
+        self.sse_lines(f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n" for name, data in events)
 
     def sse_data(self, payloads: Iterator[str]) -> None:
         """Server-sent events without event names, one ``data:`` line each (Chat Completions)."""

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -18,6 +18,7 @@ from chord_git.agents import watch
 from chord_git.background import worker
 from chord_git.memory import project as project_mod
 from chord_git.memory.index_file import BEGIN, END
+from testing import agent_hosts
 from testing.fake_openai import FakeOpenAI, Reply
 from testing import waiting
 from testing.gitutil import cli_env
@@ -120,3 +121,43 @@ def memory_repo(repo: Path) -> Iterator[Path]:
             if pid:
                 os.kill(pid, signal.SIGTERM)
         pytest.fail("a watcher or worker was still running after the test")
+
+
+# ---------------------------------------------------------------------------- the real agent CLIs
+T = TypeVar("T")
+
+
+def installed(install: Callable[[], T]) -> T:
+    """An agent CLI installed into the user cache (``testing.agent_hosts``): the test is skipped
+    where it cannot be installed, and fails instead under CI, where it must run."""
+    try:
+        return install()
+    except agent_hosts.Unavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="session")
+def host_bins() -> agent_hosts.HostBins:
+    return installed(agent_hosts.ensure)
+
+
+@pytest.fixture(scope="session")
+def plugin_host_bins() -> agent_hosts.PluginHostBins:
+    return installed(agent_hosts.ensure_plugin_hosts)
+
+
+@pytest.fixture(scope="session")
+def qwen_bin() -> Path:
+    return installed(lambda: agent_hosts.ensure_package(agent_hosts.QWEN))
+
+
+@pytest.fixture(scope="session")
+def gemini_bin() -> Path:
+    return installed(lambda: agent_hosts.ensure_package(agent_hosts.GEMINI))
+
+
+@pytest.fixture(scope="session")
+def copilot_bin() -> Path:
+    return installed(lambda: agent_hosts.ensure_package(agent_hosts.COPILOT))

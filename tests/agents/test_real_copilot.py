@@ -7,7 +7,6 @@ never comes back as the user's words.
 """
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from collections.abc import Iterator
@@ -24,16 +23,6 @@ from tests.agents.conftest import CANARY, configure
 from tests.agents.test_real_hosts import Host, install, prove
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
-
-
-@pytest.fixture(scope="session")
-def copilot_bin() -> Path:
-    try:
-        return agent_hosts.ensure_package(agent_hosts.COPILOT)
-    except agent_hosts.Unavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
-        pytest.skip(str(exc))
 
 
 class Copilot(Host):

@@ -9,7 +9,6 @@ failed extraction that is visible and retried. The CLI's model is a loopback Gem
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,16 +25,6 @@ from tests.agents.test_real_hosts import Host, install, prove
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 MODEL = "gemini-2.5-flash"  # a fixed model: no router request before the turn
-
-
-@pytest.fixture(scope="session")
-def gemini_bin() -> Path:
-    try:
-        return agent_hosts.ensure_package(agent_hosts.GEMINI)
-    except agent_hosts.Unavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
-        pytest.skip(str(exc))
 
 
 class Gemini(Host):

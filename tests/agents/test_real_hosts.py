@@ -72,16 +72,6 @@ RESUME_WORDS = "Also, the generated client under api/gen is never edited by hand
 RUN_TIMEOUT = 180
 
 
-@pytest.fixture(scope="session")
-def host_bins() -> agent_hosts.HostBins:
-    try:
-        return agent_hosts.ensure()
-    except agent_hosts.Unavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
-        pytest.skip(str(exc))
-
-
 def strings(value: Any) -> str:
     """Every string inside a JSON body, one per line: what the model is shown, unescaped."""
     if isinstance(value, str):
@@ -314,16 +304,6 @@ def test_codex_without_an_end_event_is_frozen_when_quiet(codex: Codex, extractio
 
 
 # ---------------------------------------------------------------------------- pi
-@pytest.fixture(scope="session")
-def plugin_host_bins() -> agent_hosts.PluginHostBins:
-    try:
-        return agent_hosts.ensure_plugin_hosts()
-    except agent_hosts.Unavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
-        pytest.skip(str(exc))
-
-
 class Pi(Host):
     """pi 0.73.1: the extension chord-git installs forwards its events to the hook; its model
     speaks Chat Completions."""

@@ -8,7 +8,6 @@ sending it again. The CLI's model is a loopback Chat Completions API.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,16 +23,6 @@ from tests.agents.conftest import configure
 from tests.agents.test_real_hosts import Host, install, prove
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
-
-
-@pytest.fixture(scope="session")
-def qwen_bin() -> Path:
-    try:
-        return agent_hosts.ensure_package(agent_hosts.QWEN)
-    except agent_hosts.Unavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
-        pytest.skip(str(exc))
 
 
 class Qwen(Host):

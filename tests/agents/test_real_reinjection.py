@@ -17,7 +17,6 @@ the order is fixed by the protocol and no assertion depends on timing.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -87,16 +86,6 @@ def converse(command: list[str], cwd: Path, env: dict[str, str], texts: list[str
     return err
 
 
-@pytest.fixture(scope="session")
-def qwen_bin() -> Path:
-    try:
-        return agent_hosts.ensure_package(agent_hosts.QWEN)
-    except agent_hosts.Unavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
-        pytest.skip(str(exc))
-
-
 @pytest.mark.parametrize("command", ["/compress", "/clear"])
 def test_qwen_injects_memory_again_after_compress_and_clear(memory_repo: Path, qwen_bin: Path, tmp_path: Path,
                                                             command: str) -> None:
@@ -119,16 +108,6 @@ def test_qwen_injects_memory_again_after_compress_and_clear(memory_repo: Path, q
     assert LATE_SUMMARY in after and CANARY_SUMMARY in after
     assert after.count(LATE_SUMMARY) == 1  # the summary was replaced, not added a second time
     assert index_digest(memory_repo) == digest
-
-
-@pytest.fixture(scope="session")
-def host_bins() -> agent_hosts.HostBins:
-    try:
-        return agent_hosts.ensure()
-    except agent_hosts.Unavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
-        pytest.skip(str(exc))
 
 
 @pytest.mark.parametrize("command", ["/compact", "/clear"])

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +20,7 @@ from testing import agent_hosts
 from testing.fake_anthropic import FakeAnthropic
 from testing.gitutil import cli_env, index_digest
 from testing.loopback import Exchange
-from tests.agents.conftest import CANARY, CANARY_ID, git_memory, memory_repo  # noqa: F401 - a fixture
+from tests.agents.conftest import CANARY, CANARY_ID, git_memory, installed, memory_repo  # noqa: F401 - a fixture
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -65,12 +64,7 @@ class ToolCallingAnthropic(FakeAnthropic):
 
 @pytest.fixture(scope="module")
 def claude_bin() -> Path:
-    try:
-        return agent_hosts.ensure().claude
-    except agent_hosts.Unavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
-        pytest.skip(str(exc))
+    return installed(agent_hosts.ensure).claude
 
 
 def _tool_results(body: Any) -> list[str]:

@@ -153,8 +153,7 @@ def _join_at(view: str, text: str, newline: int) -> tuple[int, int, int, str] | 
     while head < len(view) and head - newline <= 8 and view[head] in " \t":
         head += 1
     head_run = _RUN.match(view, head, head + _JOIN_CONTEXT)
-    # The next line first: in an env dump every line opens with an assignment, and that test is
-    # one match where the tail's is a reversed copy and three searches.
+    # The next line first: one that opens with an assignment continues no value (``_ASSIGNMENT_HEAD``).
     if head_run is None or _ASSIGNMENT_HEAD.match(view, head) or not _partial_value(head_run.group(0), 6):
         return None
     back = _RUN.match(view[max(0, newline - _JOIN_CONTEXT):newline][::-1])

@@ -23,11 +23,10 @@ from collections.abc import Hashable
 from functools import lru_cache
 
 from ...support.regex_lazy import lazy
-from .shapes import _PLACEHOLDER_SUBSTRING, _SOFT_PLACEHOLDER_SUBSTRING, VERDICTS
+from .shapes import VERDICTS, has_stand_in_word
 
 DENSE_AFTER = 256  # distinct values judged in full by one rule in one scan before shapes count
 _MAX_SHAPE_LENGTH = 256  # longer values are rare and judged in full
-_SYMBOLS = lazy(r"[^A-Za-z0-9]")
 _LOWER = lazy(r"[a-z]")
 _UPPER = lazy(r"[A-Z]")
 _DIGIT = lazy(r"[0-9]")
@@ -41,13 +40,11 @@ def shape(value: str) -> tuple[object, ...] | None:
     full (a stand-in word inside, no digit, too long)."""
     if len(value) > _MAX_SHAPE_LENGTH or _DIGIT.search(value) is None:
         return None  # letters only: words and names, whose verdicts read more than a shape
-    low = value.lower()
-    if _PLACEHOLDER_SUBSTRING.search(low) or _SOFT_PLACEHOLDER_SUBSTRING.search(low):
+    if has_stand_in_word(value.lower()):
         return None
     chars = set(value)
-    symbols = "".join(sorted(chars - _ALNUM)) if _SYMBOLS.search(value) else ""
     return (len(value), _LOWER.search(value) is not None, _UPPER.search(value) is not None,
-            _NOT_HEX.search(value) is None, symbols, len(chars) // 4)
+            _NOT_HEX.search(value) is None, "".join(sorted(chars - _ALNUM)), len(chars) // 4)
 
 
 class ShapeVerdicts:
@@ -68,7 +65,7 @@ class ShapeVerdicts:
 
     def remember(self, value: str, context: Hashable, verdict: bool) -> None:
         self.judged += 1
-        if verdict and self.judged >= self.after // 2:
+        if verdict:
             found = shape(value)
             if found is not None:
                 self.credentials.add((context, found))

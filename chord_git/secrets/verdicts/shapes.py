@@ -138,6 +138,12 @@ def _placeholder_words(value: str) -> bool:
     return seen
 
 
+def has_stand_in_word(low: str) -> bool:
+    """Does ``low`` (a lower-cased value) hold a stand-in word anywhere: ``example``, ``xxxx``,
+    ``changeme``, and the softer ``token``, ``secret``, ``sample``…?"""
+    return _PLACEHOLDER_SUBSTRING.search(low) is not None or _SOFT_PLACEHOLDER_SUBSTRING.search(low) is not None
+
+
 @lru_cache(maxsize=VERDICTS)
 def is_placeholder(value: str) -> bool:
     """A stand-in such as ``<YOUR_API_KEY>``, ``xxxx``, ``****``, ``sk-...`` or ``${VAR}``."""
