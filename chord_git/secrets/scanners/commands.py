@@ -116,13 +116,10 @@ _TOOL = lazy(r"(?<![\w.-])(?:" + trie_pattern(list(_RULES)) + r")(?![\w-])")
 _ANCHORS = (" -", " /p:", " /pass", "rabbitmqctl", "net use", "sqlplus", "password-stdin")  # "net use" finds "net user"
 _SEGMENT_SPLIT = lazy(r"[`|;()]|&&")
 _ARG = lazy(r"""(?:[^\s'"`|;&<>]+|'[^'\n]*'|"[^"\n]*")+""")
+_TOOL_TAIL = 32  # past the longest tool name (``convertto-securestring``) and the character after it
+_TOOL_AHEAD = 256  # how far past an anchor the tool search reads (dense flags share one search)
+_SEGMENT_AHEAD = 4096  # how far past a tool the separator search reads (dense commands share one)
 _ECHO = lazy(r"""(?:echo|printf(?:[ \t]+'%s')?)[ \t]+(?:-n[ \t]+)?(?P<value>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s|'"]{1,200})[ \t]*\|\Z""")
-
-
-def _segments(view: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The shell segments of a line: split at pipes, ``;``, ``&&``, parentheses and backticks."""
-    cuts = [start] + [m.end() for m in _SEGMENT_SPLIT.finditer(view, start, end)] + [end]
-    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
 def _tool_name(arg: str) -> str:
@@ -130,18 +127,84 @@ def _tool_name(arg: str) -> str:
     return arg.rsplit("/", 1)[-1].rsplit(":", 1)[-1].lower()
 
 
-def _commands(view: str, start: int, end: int) -> list[tuple[str, list[re.Match[str]]]]:
-    """Each known tool in the segment with the arguments that follow it (up to the next tool)."""
-    found: list[tuple[str, list[re.Match[str]]]] = []
-    # The segment is bounded (``_MAX_COMMAND`` either way of the anchor); the cap is on what a tool
-    # is given, so a long sentence before the command does not use it up.
-    for match in _ARG.finditer(view, start, end):
-        name = _tool_name(match.group(0))
-        if name in _RULES and not match.group(0).startswith("-"):
-            found.append((name, []))
-        elif found and len(found[-1][1]) <= _MAX_ARGS:
-            found[-1][1].append(match)
-    return found
+class _SegmentEnds:
+    """Where the command of a tool ends: its line's end, ``2 * _MAX_COMMAND`` after the tool, or
+    the first shell separator (a pipe, ``;``, ``&&``, a parenthesis or a backtick) after it.
+
+    Tools come in order, so the separator search runs ahead in steps of ``_SEGMENT_AHEAD`` and
+    its answer serves every tool before that separator (dense commands share one search).
+    """
+
+    def __init__(self, view: str) -> None:
+        self._view = view
+        self._from = self._known = 0  # no separator starts in [_from, _known) but at ``_at``
+        self._at = -1  # the first separator starting at or after ``_from`` (-1: none before ``_known``)
+
+    def end(self, tool: int) -> int:
+        view = self._view
+        end = view.find("\n", tool, tool + 2 * _MAX_COMMAND)
+        end = end if end >= 0 else min(len(view), tool + 2 * _MAX_COMMAND)
+        if not (self._from <= tool and (tool <= self._at or (self._at < 0 and end <= self._known))):
+            stop = min(len(view), max(end, tool + _SEGMENT_AHEAD))
+            found = _SEGMENT_SPLIT.search(view, tool, stop)
+            # An ``&&`` starting at the last character searched was cut off: that one is unknown.
+            self._from, self._known = tool, stop if stop == len(view) else stop - 1
+            self._at = found.start() if found else -1
+        return self._at if 0 <= self._at < end else end
+
+
+def _command_at(text: str, view: str, tool: int, end: int) -> tuple[str, list[re.Match[str]]] | None:
+    """The command whose tool starts at ``tool``, with its arguments: up to the next tool or
+    ``end`` (``_SegmentEnds``), at most ``_MAX_ARGS`` + 1 (a flag is at most ``_MAX_COMMAND``
+    after its tool, its value after it)."""
+    args = _ARG.finditer(text, tool, end)
+    first = next(args, None)
+    name = _tool_name(first.group(0)) if first else ""
+    if name not in _RULES:
+        return None  # ``mysql:x`` names no tool
+    given: list[re.Match[str]] = []
+    for match in args:
+        if _tool_name(match.group(0)) in _RULES and not match.group(0).startswith("-"):
+            break  # the next tool's command
+        if len(given) > _MAX_ARGS:
+            break
+        given.append(match)
+    return name, given
+
+
+class _LastTool:
+    """The last tool name starting at or before a position, each character searched about once.
+
+    Anchors come in order and the bound below which a tool is too far back only grows, so the
+    search runs ahead of the anchors in steps of ``_TOOL_AHEAD`` and remembers what it found.
+    A tool word starts after a character that is no word character (``_TOOL``'s look-behind) and
+    ends before one, so where a search starts does not change which tools it finds; a search
+    trusts only the tools starting ``_TOOL_TAIL`` before its end, which it has read whole.
+    """
+
+    def __init__(self, low: str) -> None:
+        self._low = low
+        self._tools: list[int] = []  # the starts of the tools found, in order
+        self._resume = 0  # every tool starting before this (and at or after the bounds asked) is known
+        self._next = 0  # the first of ``_tools`` after the last anchor asked about
+
+    def last(self, anchor: int) -> int:
+        """The start of the last tool at most ``_MAX_COMMAND`` before ``anchor`` (or at it), or -1."""
+        lowest = anchor - _MAX_COMMAND
+        if anchor >= self._resume:
+            size = len(self._low)
+            stop = min(size, anchor + _TOOL_AHEAD)
+            resume = stop if stop == size else stop - _TOOL_TAIL
+            for match in _TOOL.finditer(self._low, max(self._resume, lowest, 0), stop):
+                if match.start() >= resume:
+                    break
+                self._tools.append(match.start())
+            self._resume = resume
+        tools, index = self._tools, self._next
+        while index < len(tools) and tools[index] <= anchor:
+            index += 1
+        self._next = index
+        return tools[index - 1] if index and tools[index - 1] >= lowest else -1
 
 
 def _value_span(text: str, match: re.Match[str], offset: int, rule: ToolRule) -> tuple[int, int] | None:
@@ -239,10 +302,18 @@ def _echo_into_stdin(view: str, anchor: int) -> tuple[int, int] | None:
 
 
 def scan(text: str, view: str, occurrences: Occurrences | None = None) -> list[Span]:
-    """Passwords given on the command line of a known tool."""
+    """Passwords given on the command line of a known tool.
+
+    What each anchor yields depends only on the characters around it: the last tool at most
+    ``_MAX_COMMAND`` before it on its line, and that tool's command (``_command_at``). So a
+    command in a long line is read whole wherever it sits, and the same text finds the same
+    passwords wherever it stands (``text.periods`` relies on that).
+    """
     occurrences = occurrences or Occurrences(view.lower(), text)
     found: list[Span] = []
-    read_until = -1  # lines (or windows of a long line) are read once
+    tools, ends = _LastTool(occurrences.low), _SegmentEnds(view)
+    commands: dict[int, list[tuple[int, int]]] = {}  # candidate values by their tool's start
+    judged: set[tuple[int, int]] = set()  # anchors of one command share its values: judge each once
     for anchor in occurrences.of_all(_ANCHORS):
         candidates: list[tuple[int, int]] = []
         if view.startswith((" -S", " --stdin"), anchor) and view.endswith("sudo", max(0, anchor - 4), anchor):
@@ -255,18 +326,18 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None) -> list[S
             echoed = _echo_into_stdin(view, anchor)
             if echoed:
                 candidates.append(echoed)
-        elif anchor >= read_until:
-            lo = max(0, anchor - _MAX_COMMAND, read_until)
-            line_start = max(lo, view.rfind("\n", lo, anchor) + 1)
-            line_end = view.find("\n", anchor, anchor + _MAX_COMMAND)
-            line_end = line_end if line_end >= 0 else min(len(view), anchor + _MAX_COMMAND)
-            read_until = line_end
-            if _TOOL.search(occurrences.low, line_start, line_end) is None:
-                continue  # flags, but of no tool we know
-            for start, end in _segments(view, line_start, line_end):
-                for tool, args in _commands(text, start, end):
-                    candidates.extend(_rule_spans(text, tool, args))
+        else:
+            tool = tools.last(anchor)
+            if tool < 0 or view.find("\n", tool, anchor) >= 0:
+                continue  # flags, but of no tool we know on their line
+            candidates = commands.get(tool, [])
+            if tool not in commands:
+                command = _command_at(text, view, tool, ends.end(tool))
+                candidates = commands[tool] = _rule_spans(text, *command) if command else []
         for vs, ve in candidates:
+            if (vs, ve) in judged:
+                continue
+            judged.add((vs, ve))
             if values.credential_value(text[vs:ve], vocab.PASSWORD, quoted=True):
                 found.append(Span(vs, ve, KIND, RANK_ASSIGNMENT))
     return found
