@@ -11,7 +11,9 @@ are decoded and scanned again (``scanners.decode``, depth-bounded). Spans land b
 caller's characters; documentation examples (``verdicts.examples``) are dropped. All scanning is
 linear in the input: every pattern in ``words.patterns`` starts with a literal or is applied at
 a token start found by one pass over a byte mask (``scanners.formats.candidate_runs``), lookups
-around a hit are bounded, and hits inside a region already handled are skipped.
+around a hit are bounded, and hits inside a region already handled are skipped. That bound is
+also why a long stretch repeating one unit can be read with whole periods cut out of its middle
+(``text.periods``): the shorter text holds every neighbourhood of the longer one.
 
 Both layers over the added lines of files: ``scan_added_lines`` is what the hooks and the CI
 scan call. Layer 2 runs first, on the part of each file it can afford (see ``LAYER2_MAX_LINE``),
@@ -34,6 +36,7 @@ from ..findings import Finding
 from .layer2 import prefilter
 from .layer2.kinds import LAYER1_FORMAT_FAMILIES, kind_family, secret_finding
 from .scanners import assignments, commands, decode, formats, languages, links, markup, pairs, prose, sayings
+from .text import periods
 from .text.anchors import Occurrences
 from .text.normalize import ascii_view, normalize
 from .text.reader import ValueReader
@@ -112,9 +115,21 @@ def _rescan_together(texts: list[str], depth: int) -> list[list[Span]]:
     return [_merge(spans) for spans in per_text]
 
 
+def _periodic_spans(text: str, view: str, min_cut: int = periods.MIN_CUT) -> list[Span] | None:
+    """The spans of ``text`` read with its long periodic stretch cut short (``text.periods``), or
+    None when it has none or the check of what was read fails."""
+    cut = periods.find_cut(text, min_cut)
+    if cut is None:
+        return None
+    short = cut.apply(text)
+    return periods.expand(_raw_spans(short, cut.apply(view), 0), cut)
+
+
 def _spans(text: str) -> list[Span]:
     norm = normalize(text)
-    spans = _raw_spans(norm.text, norm.view, 0)
+    spans = _periodic_spans(norm.text, norm.view)
+    if spans is None:
+        spans = _raw_spans(norm.text, norm.view, 0)
     if norm.removed:
         spans = [Span(norm.original(s.start), norm.original_end(s.end), s.kind, s.rank) for s in spans]
     return spans
