@@ -3,8 +3,9 @@
 The two npm packages are installed into a cache outside the work tree and reused across runs:
 ``$CHORD_AGENT_HOSTS_CACHE``, else ``${XDG_CACHE_HOME:-$HOME/.cache}/chord-git/agent-hosts/<versions>``.
 The path is resolved when this module is imported, i.e. before tests switch HOME to a private
-folder. Installing takes a lock, builds in a temporary folder and renames it into place, so
-parallel runs and an interrupted install never leave a half-installed cache behind.
+folder. Every install goes through ``_install``: it takes a lock, builds in a temporary folder and
+renames it into place, so parallel runs and an interrupted install never leave a half-installed
+cache behind.
 
     python -m testing.agent_hosts      # install (if needed) and print the versions
 
@@ -26,7 +27,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,6 +55,51 @@ _INSTALL_ENV = dict(os.environ)
 
 
 @dataclass(frozen=True)
+class _Step:
+    """One ``npm install`` of a build: into ``folder`` (relative to the build), these packages."""
+
+    packages: tuple[str, ...]
+    folder: str = "."
+    save: bool = False  # keep package.json and package-lock.json (a folder copied for a CLI to use)
+
+
+def _install(target: Path, steps: Sequence[_Step], ready: Callable[[Path], bool], log: Callable[[str], None],
+             *, needed_by: str = "the real-CLI tests", finish: Callable[[Path], None] = lambda _p: None,
+             then: Callable[[Path], object] = lambda _p: None) -> None:
+    """Install ``steps`` into ``target`` unless ``ready(target)``, the one way every CLI is installed:
+    under a lock beside it (parallel test workers share the cache), built in a temporary folder
+    (``finish`` completes it) and renamed into place, so that an interrupted or failed install
+    leaves nothing behind. ``then`` runs on the installed folder, still under the lock."""
+    npm = shutil.which("npm", path=_INSTALL_ENV.get("PATH"))
+    if npm is None:
+        raise Unavailable(f"npm is not installed: {needed_by} need Node.js and npm")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{target.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another run may be installing the same versions
+        if not ready(target):
+            building = target.with_name(f"{target.name}.partial-{os.getpid()}")
+            shutil.rmtree(building, ignore_errors=True)
+            try:
+                for step in steps:
+                    prefix = building / step.folder
+                    prefix.mkdir(parents=True, exist_ok=True)
+                    log(f"installing {' '.join(step.packages)} into {target / step.folder}")
+                    done = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
+                                           *(() if step.save else ("--no-save",)), "--loglevel=error", *step.packages],
+                                          env=_INSTALL_ENV, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+                    if done.returncode != 0:
+                        raise Unavailable(f"npm install {' '.join(step.packages)} failed ({done.returncode}): "
+                                          f"{done.stderr.strip()[-2000:]}")
+                finish(building)
+            except BaseException:
+                shutil.rmtree(building, ignore_errors=True)
+                raise
+            shutil.rmtree(target, ignore_errors=True)
+            os.rename(building, target)
+        then(target)
+
+
+@dataclass(frozen=True)
 class HostBins:
     claude: Path
     codex: Path
@@ -64,12 +110,13 @@ def bins(cache: Path = CACHE) -> HostBins:
 
 
 def _version(binary: Path) -> str:
+    """What ``--version`` printed, on either stream (pi writes it to stderr)."""
     try:
         done = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60,
                               stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
+    return (done.stdout + done.stderr).strip() if done.returncode == 0 else ""
 
 
 def works(found: HostBins) -> bool:
@@ -79,30 +126,8 @@ def works(found: HostBins) -> bool:
 def ensure(cache: Path = CACHE, log: Callable[[str], None] = lambda _t: None) -> HostBins:
     """The pinned CLIs, installed into ``cache`` first if they are not there yet."""
     found = bins(cache)
-    if works(found):
-        return found
-    npm = shutil.which("npm", path=_INSTALL_ENV.get("PATH"))
-    if npm is None:
-        raise Unavailable("npm is not installed: the real-CLI tests need Node.js and npm")
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    with open(cache.parent / f".{cache.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another run may be installing the same versions
-        if works(found):
-            return found
-        building = cache.with_name(f"{cache.name}.partial-{os.getpid()}")
-        shutil.rmtree(building, ignore_errors=True)
-        building.mkdir()
-        log(f"installing {' '.join(PACKAGES)} into {cache}")
-        done = subprocess.run([npm, "install", "--prefix", str(building), "--no-audit", "--no-fund",
-                               "--no-save", "--loglevel=error", *PACKAGES],
-                              env=_INSTALL_ENV, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
-        if done.returncode != 0:
-            shutil.rmtree(building, ignore_errors=True)
-            raise Unavailable(f"npm install failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-        _finish_claude(building)
-        shutil.rmtree(cache, ignore_errors=True)
-        os.rename(building, cache)
-    found = bins(cache)
+    if not works(found):
+        _install(cache, [_Step(PACKAGES)], lambda _c: works(found), log, finish=_finish_claude)
     if not works(found):
         raise Unavailable(f"installed, but `claude --version` / `codex --version` do not report "
                           f"{CLAUDE_CODE_VERSION} / {CODEX_VERSION} (cache: {cache})")
@@ -180,55 +205,17 @@ def plugin_host_bins(cache: Path = PLUGIN_HOSTS_CACHE) -> PluginHostBins:
     return PluginHostBins(pi=bin_dir / "pi", opencode=bin_dir / "opencode", opencode_deps=cache / "opencode-deps")
 
 
-def _reported_version(binary: Path) -> str:
-    """What ``--version`` printed, on either stream (pi writes it to stderr)."""
-    try:
-        done = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60,
-                              stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    return (done.stdout + done.stderr).strip() if done.returncode == 0 else ""
-
-
 def plugin_hosts_work(found: PluginHostBins) -> bool:
-    return (PI_VERSION in _reported_version(found.pi) and OPENCODE_VERSION in _reported_version(found.opencode)
+    return (PI_VERSION in _version(found.pi) and OPENCODE_VERSION in _version(found.opencode)
             and (found.opencode_deps / "node_modules" / "@opencode-ai" / "plugin" / "package.json").is_file())
 
 
 def ensure_plugin_hosts(cache: Path = PLUGIN_HOSTS_CACHE, log: Callable[[str], None] = lambda _t: None) -> PluginHostBins:
     """pi and OpenCode, pinned, installed into ``cache`` first if they are not there yet."""
     found = plugin_host_bins(cache)
-    if plugin_hosts_work(found):
-        return found
-    npm = shutil.which("npm", path=_INSTALL_ENV.get("PATH"))
-    if npm is None:
-        raise Unavailable("npm is not installed: the real-CLI tests need Node.js and npm")
-
-    def npm_install(prefix: Path, *packages: str) -> None:
-        prefix.mkdir(parents=True, exist_ok=True)
-        log(f"installing {' '.join(packages)} into {prefix}")
-        done = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-                               "--loglevel=error", *packages],
-                              env=_INSTALL_ENV, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
-        if done.returncode != 0:
-            raise Unavailable(f"npm install failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    with open(cache.parent / f".{cache.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another run may be installing the same versions
-        if plugin_hosts_work(found):
-            return found
-        building = cache.with_name(f"{cache.name}.partial-{os.getpid()}")
-        shutil.rmtree(building, ignore_errors=True)
-        try:
-            npm_install(building, *PLUGIN_HOST_PACKAGES)
-            npm_install(building / "opencode-deps", OPENCODE_PLUGIN_PACKAGE)
-        except BaseException:
-            shutil.rmtree(building, ignore_errors=True)
-            raise
-        shutil.rmtree(cache, ignore_errors=True)
-        os.rename(building, cache)
-    found = plugin_host_bins(cache)
+    if not plugin_hosts_work(found):
+        _install(cache, [_Step(PLUGIN_HOST_PACKAGES, save=True), _Step((OPENCODE_PLUGIN_PACKAGE,), "opencode-deps", save=True)],
+                 lambda _c: plugin_hosts_work(found), log)
     if not plugin_hosts_work(found):
         raise Unavailable(f"installed, but `pi --version` / `opencode --version` do not report "
                           f"{PI_VERSION} / {OPENCODE_VERSION} (cache: {cache})")
@@ -295,28 +282,8 @@ def ensure_package(package: Package, cache: Path = CACHE, log: Callable[[str], N
     binary = target / "node_modules" / ".bin" / package.bin
     if installed_version(package, target) == package.version and _warm(package, target):
         return binary
-    npm = shutil.which("npm", path=_INSTALL_ENV.get("PATH"))
-    if npm is None:
-        raise Unavailable(f"npm is not installed: the real-CLI tests of {package.bin} need Node.js and npm")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.parent / f".{target.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if installed_version(package, target) == package.version:
-            _warm(package, target, start=True)
-            return binary
-        building = target.with_name(f"{target.name}.partial-{os.getpid()}")
-        shutil.rmtree(building, ignore_errors=True)
-        building.mkdir()
-        log(f"installing {package.spec} into {target}")
-        done = subprocess.run([npm, "install", "--prefix", str(building), "--no-audit", "--no-fund",
-                               "--no-save", "--loglevel=error", package.spec],
-                              env=_INSTALL_ENV, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
-        if done.returncode != 0:
-            shutil.rmtree(building, ignore_errors=True)
-            raise Unavailable(f"npm install {package.spec} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-        shutil.rmtree(target, ignore_errors=True)
-        os.rename(building, target)
-        _warm(package, target, start=True)
+    _install(target, [_Step((package.spec,))], lambda t: installed_version(package, t) == package.version, log,
+             needed_by=f"the real-CLI tests of {package.bin}", then=lambda t: _warm(package, t, start=True))
     if installed_version(package, target) != package.version:
         raise Unavailable(f"installed, but {package.spec} is not in {target}")
     return binary
@@ -408,7 +375,7 @@ def main() -> int:
         print(f"agent hosts unavailable: {exc}", file=sys.stderr)
         return 1
     for binary in (found.claude, found.codex, more.pi, more.opencode):
-        print(_reported_version(binary))
+        print(_version(binary))
     for package in MORE:
         try:
             ensure_package(package, log=lambda text: print(text, file=sys.stderr))
