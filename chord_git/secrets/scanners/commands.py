@@ -175,8 +175,10 @@ def _command_at(text: str, view: str, tool: int, end: int) -> tuple[str, list[re
 class _LastTool:
     """The last tool name starting at or before a position, each character searched about once.
 
-    Anchors come in order and the bound below which a tool is too far back only grows, so the
-    search runs ahead of the anchors in steps of ``_TOOL_AHEAD`` and remembers what it found.
+    Anchors come in order and the bound below which a tool is too far back (``_MAX_COMMAND``, or
+    the line's start) only grows, so the search runs ahead of the anchors, up to ``_TOOL_AHEAD``
+    characters or the line's end, and remembers what it found; it starts at the anchor's line,
+    so that a text of short lines is searched line by line, not 400 characters back each time.
     A tool word starts after a character that is no word character (``_TOOL``'s look-behind) and
     ends before one, so where a search starts does not change which tools it finds; a search
     trusts only the tools starting ``_TOOL_TAIL`` before its end, which it has read whole.
@@ -189,13 +191,20 @@ class _LastTool:
         self._next = 0  # the first of ``_tools`` after the last anchor asked about
 
     def last(self, anchor: int) -> int:
-        """The start of the last tool at most ``_MAX_COMMAND`` before ``anchor`` (or at it), or -1."""
+        """The start of the last tool at most ``_MAX_COMMAND`` before ``anchor`` (or at it), or -1;
+        the caller checks that no line ends between them."""
         lowest = anchor - _MAX_COMMAND
         if anchor >= self._resume:
-            size = len(self._low)
-            stop = min(size, anchor + _TOOL_AHEAD)
-            resume = stop if stop == size else stop - _TOOL_TAIL
-            for match in _TOOL.finditer(self._low, max(self._resume, lowest, 0), stop):
+            low = self._low
+            # Tools on an earlier line do not count: the search starts at the anchor's line.
+            start = max(self._resume, lowest, low.rfind("\n", max(0, lowest), anchor) + 1)
+            stop = low.find("\n", anchor, anchor + _TOOL_AHEAD)
+            if stop >= 0:
+                resume = stop  # no tool runs over a line end: every one before it is whole
+            else:
+                stop = min(len(low), anchor + _TOOL_AHEAD)
+                resume = stop if stop == len(low) else stop - _TOOL_TAIL
+            for match in _TOOL.finditer(low, start, stop):
                 if match.start() >= resume:
                     break
                 self._tools.append(match.start())
