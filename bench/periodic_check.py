@@ -21,9 +21,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from chord_git.secrets import scan  # noqa: E402
-from chord_git.secrets.text.normalize import normalize  # noqa: E402
 from findings_digest import texts  # noqa: E402
-from testing.periodic_texts import merge_order, periodic  # noqa: E402
+from testing.periodic_texts import both_readings, merge_order, periodic  # noqa: E402
 
 
 def main() -> int:
@@ -38,13 +37,11 @@ def main() -> int:
     started = time.perf_counter()
     for number in range(args.count):
         text = periodic(rng, pool)
-        norm = normalize(text)
-        short = scan._periodic_spans(norm.text, norm.view, min_cut=1)
+        short, whole = both_readings(text)
         if short is None:
             refused += 1
             continue
         cut += 1
-        whole = scan._raw_spans(norm.text, norm.view, 0)
         if merge_order(short) == merge_order(whole):
             same += 1
         else:

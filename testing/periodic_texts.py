@@ -9,7 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from chord_git.secrets import scan
 from chord_git.secrets.text import periods
+from chord_git.secrets.text.normalize import normalize
 from chord_git.secrets.text.spans import Span
 
 SEPARATORS = (" ", "\n", "; ", " | ", "\n\n", ", ", "\t", "\u200b ")
@@ -35,4 +37,11 @@ def merge_order(spans: Sequence[Span]) -> list[Span]:
     return sorted(spans, key=lambda span: (span.start, span.rank))
 
 
-__all__ = ["SEPARATORS", "merge_order", "periodic", "repeated"]
+def both_readings(text: str, min_cut: int = 1) -> tuple[list[Span] | None, list[Span]]:
+    """The spans of ``text`` read with a cut (None: not cut) and read whole, in the normalized
+    text's offsets."""
+    norm = normalize(text)
+    return scan._periodic_spans(norm.text, norm.view, min_cut), scan._raw_spans(norm.text, norm.view, 0)
+
+
+__all__ = ["SEPARATORS", "both_readings", "merge_order", "periodic", "repeated"]

@@ -75,11 +75,11 @@ class Removal:
 
     id: str
 
-    def rel(self) -> str:
-        return f"{PENDING_DIR}/{self.id}.removed.md"
-
     def file_name(self) -> str:
         return f"{self.id}.removed.md"
+
+    def rel(self) -> str:
+        return f"{PENDING_DIR}/{self.file_name()}"
 
 
 def removal_id(name: str) -> str | None:

@@ -339,10 +339,11 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None) -> list[S
             tool = tools.last(anchor)
             if tool < 0 or view.find("\n", tool, anchor) >= 0:
                 continue  # flags, but of no tool we know on their line
-            candidates = commands.get(tool, [])
-            if tool not in commands:
+            known = commands.get(tool)
+            if known is None:
                 command = _command_at(text, view, tool, ends.end(tool))
-                candidates = commands[tool] = _rule_spans(text, *command) if command else []
+                known = commands[tool] = _rule_spans(text, *command) if command else []
+            candidates = known
         for vs, ve in candidates:
             if (vs, ve) in judged:
                 continue
