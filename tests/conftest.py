@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -17,6 +19,31 @@ from testing.gitutil import make_repo  # noqa: E402
 
 def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def needed(what: str) -> NoReturn:
+    """What a test needs is missing: it skips on a developer's machine, naming ``what``, and fails
+    under ``CI``, where every test must prove what it was written to prove."""
+    if in_ci():
+        pytest.fail(f"{what}; CI runs every test (.ci/run installs what the suite needs)", pytrace=False)
+    pytest.skip(what)
+
+
+def venv_tool(name: str) -> str:
+    """A console script of the Python running the tests (the venv's own ``bin/``), not whichever
+    copy PATH finds first; missing, the test skips outside CI and fails under it."""
+    path = Path(sys.executable).parent / name
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        needed(f"{name} is not installed next to {sys.executable}")
+    return str(path)
+
+
+def shell_tool(name: str) -> str:
+    """A program from the machine (a shell, Node.js) found on PATH; missing, as ``needed``."""
+    found = shutil.which(name)
+    if found is None:
+        needed(f"{name} is not installed (not on PATH)")
+    return found
 
 
 def corpus_problem(root: Path, name: str, env_var: str, holds: tuple[str, ...]) -> str | None:
@@ -47,9 +74,7 @@ def shared_corpus(name: str, env_var: str, *, holds: tuple[str, ...] = ()) -> Pa
     message = corpus_problem(root, name, env_var, holds)
     if message is None:
         return root
-    if in_ci():
-        pytest.fail(f"{message}; CI runs every corpus test", pytrace=False)
-    pytest.skip(message)
+    needed(message)
 
 
 @pytest.fixture(autouse=True)

@@ -22,6 +22,7 @@ from testing import agent_hosts
 from testing.fake_openai import FakeOpenAI, Reply
 from testing import waiting
 from testing.gitutil import cli_env
+from tests.conftest import needed
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 CANARY = "zebra-quartz-7731"
@@ -133,9 +134,7 @@ def installed(install: Callable[[], T]) -> T:
     try:
         return install()
     except agent_hosts.Unavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"the real-CLI tests must run in CI: {exc}")
-        pytest.skip(str(exc))
+        needed(f"the real-CLI tests need the pinned agent CLIs: {exc}")
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ import pytest
 
 from testing import agent_hosts
 from testing.waiting import wait_for
+from tests.conftest import needed
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -55,7 +56,7 @@ def blocked_on(lock: Path, pid: int) -> bool:
 def test_two_test_processes_install_the_clis_once(tmp_path: Path) -> None:
     """Parallel test workers share one cache: the second waits for the first's install and uses it."""
     if not Path("/proc/locks").exists():
-        pytest.skip("needs /proc/locks to see the second process wait")
+        needed("needs /proc/locks to see the second process wait")
     tools = tmp_path / "tools"
     tools.mkdir()
     (tools / "npm").write_text(FAKE_NPM.format(claude=agent_hosts.CLAUDE_CODE_VERSION, codex=agent_hosts.CODEX_VERSION))

@@ -20,6 +20,7 @@ from chord_git.memory.index_file import END
 from testing import agent_hosts
 from testing.gitutil import cli_env
 from testing.hook_recorder import HookRecorder
+from tests.conftest import needed, shell_tool
 from tests.agents.conftest import CANARY_ID, CANARY_SUMMARY, canary_record, git_memory
 
 pytestmark = pytest.mark.timeout(300)
@@ -64,16 +65,11 @@ console.log(JSON.stringify(results));
 """
 @pytest.fixture(scope="module")
 def jiti() -> Path:
-    if shutil.which("node") is None:
-        if os.environ.get("CI"):
-            pytest.fail("Node.js is needed in CI")
-        pytest.skip("Node.js is not installed")
+    shell_tool("node")
     try:
         found = agent_hosts.ensure_plugin_hosts()
     except agent_hosts.Unavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"the pinned pi (its TypeScript loader) is needed in CI: {exc}")
-        pytest.skip(str(exc))
+        needed(f"the pinned pi (its TypeScript loader) is not installed: {exc}")
     return found.pi.resolve().parents[3] / "jiti" / "lib" / "jiti.mjs"
 
 

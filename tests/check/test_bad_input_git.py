@@ -10,6 +10,7 @@ import pytest
 from chord_git.commands.check import check
 from testing.commands import run
 from testing.gitutil import git, make_repo, run_cli
+from tests.conftest import needed
 from tests.check.helpers import (
     RECORDS,
     commit,
@@ -179,7 +180,7 @@ def test_sha256_repository_falls_back_to_git(tmp_path: Path) -> None:
     repo = tmp_path / "sha256"
     repo.mkdir()
     if subprocess.run(["git", "init", "-q", "--object-format=sha256", str(repo)], capture_output=True).returncode:
-        pytest.skip("this git cannot create sha256 repositories")
+        needed("this git cannot create sha256 repositories")
     write(repo, "MEMORY.md", index_text())
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "memory")

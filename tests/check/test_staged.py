@@ -12,6 +12,7 @@ import pytest
 from chord_git.commands.check import check
 from testing.commands import run
 from testing.gitutil import cli_env, git, index_digest, run_cli
+from tests.conftest import needed
 from tests.check.helpers import (
     HOOK_SCRIPT,
     commit,
@@ -139,7 +140,7 @@ def test_commit_forms_with_the_hook(mrepo: Path, form: str) -> None:
 def test_hook_without_git_memory_on_path_refuses_clearly(mrepo: Path) -> None:
     env = {**os.environ, "PATH": "/usr/bin:/bin"}
     if subprocess.run(["sh", "-c", "command -v git-memory"], env=env, capture_output=True).returncode == 0:
-        pytest.skip("git-memory is installed system-wide here")
+        needed("git-memory is installed system-wide here, so no PATH lacks it")
     nothing_staged = subprocess.run(["sh", str(HOOK_SCRIPT)], cwd=mrepo, env=env, capture_output=True, text=True)
     assert nothing_staged.returncode == 0 and nothing_staged.stderr == ""
     write_record(mrepo, "staged")

@@ -1,7 +1,6 @@
 """``git memory completion bash|zsh|fish``: scripts generated from the parser, run in real shells."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -10,8 +9,10 @@ import pytest
 from chord_git import main as main_mod
 from chord_git.commands import completion
 from testing.gitutil import cli_env, run_cli
+from tests.conftest import needed, shell_tool
 
 SUPPORT = Path(__file__).resolve().parents[2] / "testing"
+GIT_COMPLETION = Path("/usr/share/bash-completion/completions/git")  # shipped with git on Debian
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +48,7 @@ def bash_complete(script: Path, words: list[str], cwd: Path, git_completion: boo
     quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
     line = " ".join(words)
     if git_completion:
-        call = ("source /usr/share/bash-completion/completions/git; source \"$1\"; "
+        call = (f"source {GIT_COMPLETION}; source \"$1\"; "
                 f"COMP_LINE={line!r}; COMP_POINT=${{#COMP_LINE}}; __git_wrap__git_main")
     else:
         call = 'source "$1"; _chord_git_memory'
@@ -84,21 +85,21 @@ def test_bash_completes_files_for_paths(scripts: dict[str, Path], tmp_path: Path
     assert bash_complete(scripts["bash"], ["git-memory", "-C", "sess"], tmp_path) == ["sessions"]
 
 
-@pytest.mark.skipif(not Path("/usr/share/bash-completion/completions/git").exists(),
-                    reason="git's bash completion script is not installed")
 def test_bash_through_gits_own_completion(scripts: dict[str, Path], tmp_path: Path) -> None:
+    if not GIT_COMPLETION.exists():
+        needed(f"git's bash completion script is not installed ({GIT_COMPLETION})")
     assert bash_complete(scripts["bash"], ["git", "memory", "sta"], tmp_path, git_completion=True) == ["status"]
     assert bash_complete(scripts["bash"], ["git", "memory", "scan", "--format", "j"], tmp_path,
                          git_completion=True) == ["json"]
 
 
-@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
 def test_zsh(scripts: dict[str, Path], tmp_path: Path) -> None:
+    zsh = shell_tool("zsh")
     out = tmp_path / "buffers"
     lines = ["git-memory sta", "git-memory check --format sa", "chord-git review mo", "git-memory agent bu",
              "git memory rev", "git memory review move x --to", "git memory check --for"]
-    subprocess.run(["zsh", "-n", str(scripts["zsh"])], check=True)
-    subprocess.run(["zsh", "-f", str(SUPPORT / "zsh_complete.zsh"), str(scripts["zsh"].parent), str(out), *lines],
+    subprocess.run([zsh, "-n", str(scripts["zsh"])], check=True)
+    subprocess.run([zsh, "-f", str(SUPPORT / "zsh_complete.zsh"), str(scripts["zsh"].parent), str(out), *lines],
                    cwd=tmp_path, env=cli_env(), check=True, timeout=120)
     assert out.read_text().splitlines() == [
         "BUF:git-memory status ", "BUF:git-memory check --format sarif ", "BUF:chord-git review move ",
@@ -107,14 +108,15 @@ def test_zsh(scripts: dict[str, Path], tmp_path: Path) -> None:
     ]
 
 
-@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
 def test_fish(scripts: dict[str, Path], tmp_path: Path) -> None:
+    fish = shell_tool("fish")
+
     def complete(line: str) -> list[str]:
-        done = subprocess.run(["fish", "--no-config", "-c", f"source {scripts['fish']}; complete -C {line!r}"],
+        done = subprocess.run([fish, "--no-config", "-c", f"source {scripts['fish']}; complete -C {line!r}"],
                               cwd=tmp_path, capture_output=True, text=True, env=cli_env(), timeout=60, check=True)
         return [row.split("\t")[0] for row in done.stdout.splitlines()]
 
-    subprocess.run(["fish", "--no-execute", str(scripts["fish"])], check=True)
+    subprocess.run([fish, "--no-execute", str(scripts["fish"])], check=True)
     assert complete("git-memory sta") == ["status"]
     assert complete("git-memory check --format ") == ["json", "sarif", "text"]
     assert complete("chord-git review mo") == ["move"]

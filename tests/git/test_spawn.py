@@ -10,6 +10,7 @@ import pytest
 
 from chord_git.errors import RepoError
 from chord_git.git import command
+from tests.conftest import needed
 
 
 def test_input_and_output_larger_than_a_pipe_flow_both_ways() -> None:
@@ -35,8 +36,9 @@ def test_a_missing_program_raises_oserror_and_leaks_no_descriptor() -> None:
         assert set(os.listdir("/proc/self/fd")) == before
 
 
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
 def test_the_child_gets_sigpipe_back() -> None:
+    if not Path("/proc/self/status").exists():
+        needed("reads /proc/<pid>/status")
     # Python ignores SIGPIPE, and a spawned program keeps what is ignored unless it is reset.
     code, out, _ = command._spawn(["sh", "-c", "grep SigIgn /proc/$$/status"], None)
     ignored = int(out.split()[1], 16)

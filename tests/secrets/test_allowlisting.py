@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from chord_git.errors import InputError
 from chord_git.secrets import scan_added_lines
 from chord_git.secrets.verdicts.allow import pragma_lines, value_hash
 from chord_git.secrets.verdicts.ignore import IgnoreList, fingerprint, parse
+from tests.conftest import venv_tool
 
 from . import fakes as f
 
@@ -60,7 +60,7 @@ def test_value_hash_is_detect_secrets_hashed_secret() -> None:
 @pytest.fixture()
 def baseline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A real baseline (the detect-secrets CLI) that lists TOKEN in MEMORY.md and nothing else."""
-    exe = shutil.which("detect-secrets") or pytest.skip("detect-secrets CLI not installed")
+    exe = venv_tool("detect-secrets")
     (tmp_path / "MEMORY.md").write_text(f"token: {TOKEN}\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     out = subprocess.run([exe, "scan", "MEMORY.md"], check=True, capture_output=True, text=True).stdout

@@ -41,7 +41,7 @@ def test_benign_memory_lines_raise_nothing_in_either_layer() -> None:
 def test_a_missing_corpus_fails_in_ci_and_skips_elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CHORD_CORPUS", str(tmp_path / "absent"))
     monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match="CI runs every corpus test"):
+    with pytest.raises(pytest.fail.Exception, match="CI runs every test"):
         shared_corpus("secrets", "CHORD_CORPUS", holds=FILES)
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="shared corpus not found"):

@@ -16,6 +16,7 @@ import pytest
 from chord_git.secrets import find, redact, scan_added_lines
 from chord_git.secrets.words.patterns import TEXT_FORMATS, TOKEN_FORMATS
 from testing.secret_corpus import CORPUS_DIR, FILES, Example, load_all
+from tests.conftest import venv_tool
 
 EXAMPLES = load_all()
 DEV = [e for e in EXAMPLES if e.split == "dev"]
@@ -84,7 +85,7 @@ def test_corpus_files_hold_no_token_shaped_value(name: str) -> None:
 
 def test_corpus_files_scan_clean_for_detect_secrets_token_plugins(tmp_path: Path) -> None:
     """detect-secrets finds at most typed passwords (keyword plugin) in the committed files."""
-    exe = shutil.which("detect-secrets") or pytest.skip("detect-secrets CLI not installed")
+    exe = venv_tool("detect-secrets")
     for name in FILES:
         shutil.copy(CORPUS_DIR / name, tmp_path / name)
     out = subprocess.run([exe, "scan", *FILES], cwd=tmp_path, check=True, capture_output=True, text=True).stdout

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from chord_git.errors import InputError
 from chord_git.secrets import scan_added_lines
 from chord_git.secrets.layer2.detect import detect_secrets_only, scan_with_baseline
 from chord_git.secrets.layer2.kinds import secret_finding
+from tests.conftest import venv_tool
 
 from . import fakes as f
 
@@ -90,7 +90,7 @@ def test_text_decoded_from_invalid_utf8_is_scanned() -> None:
 @pytest.fixture()
 def baselined_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list[str]]:
     """A note with two secrets, scanned into a real ``.secrets.baseline`` by the CLI."""
-    exe = shutil.which("detect-secrets") or pytest.skip("detect-secrets CLI not installed")
+    exe = venv_tool("detect-secrets")
     lines = [f"token: {f.GITHUB_CLASSIC}", f'blob: "{f.body(48, f.B64, seed=32)}"']
     (tmp_path / "note.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
