@@ -32,13 +32,13 @@ PIECES = ["password", "secret", "api_key", "Pwd", "AKIA", "aws", "ghp_", "glpat-
 ALPHABET = "abcdefABCDEF0123456789xyzXYZ+/=_-\\"
 
 
-@pytest.fixture
-def corpus_dir() -> Path | None:
-    """The shared corpus when present (CI requires it); the project's own corpora always run."""
-    try:
-        return shared_corpus("secrets", "CHORD_CORPUS", holds=("gitleaks.jsonl", "detect_secrets.jsonl"))
-    except pytest.skip.Exception:
+@pytest.fixture(params=["project", "shared"])
+def corpus_dir(request: pytest.FixtureRequest) -> Path | None:
+    """None: the project's own corpora, which every clone holds; a folder: those plus the shared
+    corpus, whose tests skip without it outside CI and fail without it under CI."""
+    if request.param == "project":
         return None
+    return shared_corpus("secrets", "CHORD_CORPUS", holds=("gitleaks.jsonl", "detect_secrets.jsonl"))
 
 
 def random_lines(seed: int, count: int) -> Iterator[str]:
@@ -145,9 +145,9 @@ def test_layer_2_findings_are_the_same_with_and_without_the_prefilter(corpus_dir
     picked = [(path, [(0 if i is None else lines[i][0], text) for i, text in part])
               for (path, lines), part in zip(units, prefilter.layer2_parts(gate, units))]
     contexts: list[str | None] = ["\n".join(text for _, text in lines) for _, lines in units]
-    # Enough findings for the comparison to mean something; the exact count follows the text of the
-    # docs and benchmarks the pool draws from.
-    assert sum(map(len, whole[0])) > 30
+    # Enough findings for the comparison to mean something: the project's own lines give about 27,
+    # the shared corpus about 40 more; the exact count follows the docs and benchmarks drawn from.
+    assert sum(map(len, whole[0])) > (30 if corpus_dir is not None else 15)
     assert detect.scan_units(picked, None, contexts) == whole
 
 
