@@ -150,7 +150,9 @@ def test_background_returns_at_once_and_the_record_appears_later(
 def test_busy_preempts_the_call_and_idle_retries_it(
         repo: Path, project: Project, server: FakeOpenAI, tmp_path: Path) -> None:
     configure(server.base_url)
-    server.script("main-m", Slow(10, reply_for(1)), reply_for(1))
+    # The first call is never answered: only the busy signal can end it. Ordered events, no clocks.
+    never = threading.Event()
+    server.script("main-m", Held(never, reply_for(1)), reply_for(1))
     session = write_session(tmp_path / "s.jsonl", "s-preempt", [FACTS[1]])
     proc, _ = submit(repo, session)
     assert proc.returncode == 0, proc.stderr
@@ -158,11 +160,9 @@ def test_busy_preempts_the_call_and_idle_retries_it(
     flag_written = time.time()
     busy = run_cli(repo, "agent", "busy")
     assert busy.returncode == 0, busy.stderr
-    assert wait_for(lambda: any("preempted" in line for line in log_lines(project)), timeout=5)
-    [line] = [line for line in log_lines(project) if "preempted" in line]
-    latency = float(re.search(r" t=([0-9.]+) ", line).group(1)) - flag_written  # type: ignore[union-attr]
-    assert latency < 1.5  # includes the `git memory agent busy` start-up
-    time.sleep(0.5)  # while busy: no new call, nothing written
+    # The worker logs that it was preempted, then that it waits for idle, and only then waits: from
+    # here until `agent idle` it is parked, so what it did so far is all it did while busy.
+    assert wait_for(lambda: _logged(project, "preempted", "waiting for the agent sessions to be idle"))
     assert server.hits("main-m") == 1 and record_files(project) == []
     assert len(queue.pending(project)) == 1
     idle = run_cli(repo, "agent", "idle")
@@ -170,7 +170,30 @@ def test_busy_preempts_the_call_and_idle_retries_it(
     assert wait_for(lambda: indexed(project, FACTS[1]))
     assert server.hits("main-m") == 2 and len(record_files(project)) == 1
     assert wait_for(lambda: worker_idle(project)) and queue.pending(project) == []
+    events = [line for line in log_lines(project) if "job " in line]
+    assert [_event(line) for line in events][:4] == ["extracting", "preempted", "waiting", "extracting"]
+    [preempted] = [line for line in events if "preempted" in line]
+    latency = float(re.search(r" t=([0-9.]+) ", preempted).group(1)) - flag_written  # type: ignore[union-attr]
     print(f"\npreemption: {latency * 1000:.0f} ms from `agent busy` start to the worker's Preempted")
+
+
+def _logged(project: Project, *phrases: str) -> bool:
+    """Every phrase is in the worker log, each on a later line than the one before."""
+    at = 0
+    lines = log_lines(project)
+    for phrase in phrases:
+        found = next((i for i in range(at, len(lines)) if phrase in lines[i]), None)
+        if found is None:
+            return False
+        at = found + 1
+    return True
+
+
+def _event(line: str) -> str:
+    for word in ("extracting", "preempted", "waiting", "done", "failed", "retry"):
+        if f": {word}" in line:
+            return word
+    return line
 
 
 def test_dedicated_pool_is_not_preempted(repo: Path, project: Project, server: FakeOpenAI, tmp_path: Path) -> None:
@@ -226,10 +249,20 @@ def test_extraction_off_queues_and_sends_nothing(
     session = write_session(tmp_path / "s.jsonl", "s-off", [FACTS[0]])
     proc, _ = submit(repo, session)
     assert proc.returncode == 0 and "off" in proc.stdout
-    time.sleep(0.5)
+    # The queue is the only way from a command to the worker, and the command wrote it before it
+    # returned: nothing is queued, and no worker started.
     assert queue.pending(project) == [] and not worker.log_path(project).exists()
-    assert server.requests == [] and record_files(project) == []
     assert git(repo, "status", "--porcelain") == ""
+    # Then a barrier: with extraction on, a second session goes through the same queue and worker.
+    # Once its record is written, anything the first command could have started would have run.
+    configure(server.base_url)
+    later = write_session(tmp_path / "later.jsonl", "s-on", [FACTS[1]])
+    server.script("main-m", reply_for(1))
+    assert submit(repo, later)[0].returncode == 0
+    assert wait_for(lambda: indexed(project, FACTS[1])) and wait_for(lambda: worker_idle(project))
+    [request] = server.requests
+    assert FACTS[1] in json.dumps(request.body) and FACTS[0] not in json.dumps(request.body)
+    assert len(record_files(project)) == 1 and not indexed(project, FACTS[0])
 
 
 def test_bad_usage_queues_nothing(repo: Path, project: Project, server: FakeOpenAI, tmp_path: Path) -> None:

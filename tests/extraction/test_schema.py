@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -19,6 +20,8 @@ from chord_git.extraction.schema import (
     parse_output,
     response_format,
 )
+
+SCHEMA_FILE = Path(__file__).resolve().parents[1] / "data" / "extraction" / "output-schema.json"
 
 
 def test_good_output_parses(good_output: dict[str, Any]) -> None:
@@ -181,8 +184,14 @@ def test_schema_matches_the_models() -> None:
     assert record["type"]["enum"] == ["preference", "fact", "workflow", "lesson"]
 
 
-def test_schema_is_stable_bytes() -> None:
-    assert json.dumps(json_schema()) == json.dumps(json_schema())
+def test_schema_is_the_committed_one_byte_for_byte() -> None:
+    """The schema is part of every request's static prefix: a change of a word or of key order
+    invalidates every cached prefix, so it changes only on purpose, with this file."""
+    committed = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))  # keeps the file's key order
+    sent = json.dumps(json_schema(), ensure_ascii=False)
+    assert sent == json.dumps(committed, ensure_ascii=False), (
+        f"the output schema changed; if on purpose, write it to {SCHEMA_FILE.name} "
+        "(json.dumps(json_schema(), ensure_ascii=False, indent=1))")
 
 
 def test_schema_agrees_with_parser(good_output: dict[str, Any]) -> None:
