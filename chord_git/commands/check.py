@@ -42,7 +42,7 @@ SECTIONS = ("Why keep it", "How to apply")
 def thin_sections(project: Project, paths: list[str] | None = None) -> list[str]:
     """``path:line: section '## Why keep it' says nothing of its own`` for each record section that
     holds text but no content word or CJK character beyond the filler list (``claims.has_substance``)."""
-    from chord_git.extraction.claims import has_substance
+    from chord_git.judge.claims import has_substance
     from chord_git.memory.project import RECORDS_DIR
 
     folder = project.root / RECORDS_DIR

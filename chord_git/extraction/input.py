@@ -46,6 +46,10 @@ INDEX_BUDGET_MIN = 8000
 MIN_CUT_CHARS = 200
 # AGENTS.md is read up to this many bytes: enough for any budget, never the whole of a huge file.
 AGENTS_READ_LIMIT = 1024 * 1024
+# The docs the novelty check reads (never sent): the usual front doors and docs/, bounded.
+DOCS_FILES = ("README.md", "CONTRIBUTING.md")
+DOCS_READ_LIMIT = 512 * 1024
+DOCS_MAX_FILES = 200
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,9 @@ class ExtractionInput:
     # guards attribute a candidate's content by, and test restatements against.
     turns: tuple[tuple[str, str], ...] = ()
     agents_md: str = ""
+    # The project's docs as read for the novelty check (R19: "not already in AGENTS.md or docs"),
+    # never sent to the model.
+    docs: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -225,6 +232,34 @@ def read_agents_md(root: Path) -> str | None:
     return data.decode("utf-8", "replace").lstrip("\ufeff")
 
 
+def read_docs(root: Path, budget: int = DOCS_READ_LIMIT) -> tuple[str, ...]:
+    """README, CONTRIBUTING and ``docs/*.md``, ``docs/*/*.md`` inside the project, at most ``budget`` bytes in
+    all, in that order (a huge docs tree costs its first ``budget`` bytes, never more)."""
+    base = root.resolve()
+    candidates = [root / name for name in DOCS_FILES]
+    try:
+        # Two levels, by pattern: a symlink loop under docs/ cannot make the walk endless.
+        candidates += [*sorted((root / "docs").glob("*.md")), *sorted((root / "docs").glob("*/*.md"))][:DOCS_MAX_FILES]
+    except OSError:
+        pass
+    out: list[str] = []
+    left = budget
+    for path in candidates:
+        if left <= 0:
+            break
+        try:
+            resolved = path.resolve()
+            if not resolved.is_file() or base not in resolved.parents:
+                continue
+            with resolved.open("rb") as stream:
+                data = stream.read(left)
+        except OSError:
+            continue
+        left -= len(data)
+        out.append(data.decode("utf-8", "replace"))
+    return tuple(out)
+
+
 def index_lines(snapshot: view.Snapshot) -> list[IndexLine]:
     """The active entries with who said each, as the loader reads its record (R24)."""
     return [IndexLine(entry.id, entry.type, entry.summary, snapshot.facts(entry.id).loaded_source or "unknown")
@@ -260,4 +295,5 @@ def build_input(project: Project, cfg: Config, transcript: Transcript,
         index_entries_omitted=index_omitted,
         turns=tuple((block.role, block.text) for block in chosen),
         agents_md=agents_copy,
+        docs=read_docs(project.root),
     )

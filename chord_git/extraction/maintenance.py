@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
+from chord_git.judge import core
 from chord_git.memory import decisions, folding, index_file, promotions, records, store, view
 from chord_git.memory.project import PROMOTIONS_DIR, Project
 from chord_git.memory.textrules import absolute_paths
@@ -130,6 +131,9 @@ def _plan_promotion(project: Project, item: Promotion, listed: set[str], sources
         return "holds an absolute path (memory uses project-relative paths)"
     if _secret_left(text) or _secret_left(reason):
         return "a secret remains after redaction"
+    refused = core.refusal(text)
+    if refused is not None:
+        return f"refused ({refused[0]}): it {refused[1]}"
     pending_entries, pending_texts = taken
     decided_entries, decided_texts = decided
     if (item.id is not None and item.id in decided_entries) or (path, records.normalize_text(text)) in decided_texts:

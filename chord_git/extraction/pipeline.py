@@ -140,9 +140,11 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
 def _judge(project: Project, snapshot: view.Snapshot, candidates: tuple[Any, ...], built: ExtractionInput,
            tag: str) -> tuple[guards.GuardResult, tuple[writer.Planned, ...]]:
     listed = frozenset(entry.id for entry in snapshot.index.entries)
-    forgotten = [(d.texts, d.evidence) for d in decisions.read_all(project.root) if d.kind == "forgotten"]
-    existing = guards.existing_memory(snapshot, collisions.orphans(project, listed), forgotten)
-    verdict = guards.check(candidates, built.user_texts, existing, turns=built.turns, agents_md=built.agents_md)
+    forgets = [d for d in decisions.read_all(project.root) if d.kind == "forgotten"]
+    existing = guards.existing_memory(snapshot, collisions.orphans(project, listed),
+                                      [(d.texts, d.evidence) for d in forgets], [(d.id, d.session) for d in forgets])
+    verdict = guards.check(candidates, built.user_texts, existing, turns=built.turns, agents_md=built.agents_md,
+                           docs=built.docs, session=tag)
     planned = writer.plan(verdict.accepted, session=tag, index_ids=existing.index_ids, today=dt.date.today())
     return verdict, planned
 

@@ -34,7 +34,7 @@ KINDS = ("forgotten", "accepted", "rejected")
 MAX_DECISION_BYTES = 8192
 HEADER = "<!-- chord:memory:decision -->"
 _NAME_RE = re.compile(r"^(forgotten|accepted|rejected)-([a-z0-9][a-z0-9-]{2,79})\.md$")
-_FIELDS = ("kind", "id", "entry", "path", "date", "evidence", "text")
+_FIELDS = ("kind", "id", "entry", "path", "date", "session", "evidence", "text")
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,7 @@ class Decision:
     path: str | None = None  # a promotion's target
     evidence: str | None = None  # a forgotten record's quoted user words, normalized
     date: str | None = None
+    session: str | None = None  # a forgotten record's session: saying it again elsewhere lifts the forget
 
     def file_name(self) -> str:
         return f"{self.kind}-{self.id}.md"
@@ -57,7 +58,7 @@ def _one_line(text: str) -> str:
 
 def render(decision: Decision) -> str:
     lines = [HEADER, f"kind: {decision.kind}", f"id: {decision.id}"]
-    for key in ("entry", "path", "date", "evidence"):
+    for key in ("entry", "path", "date", "session", "evidence"):
         value = getattr(decision, key)
         if value:
             lines.append(f"{key}: {_one_line(value)}")
@@ -87,7 +88,7 @@ def parse(text: str) -> Decision | None:
         return None
     assert kind is not None and rid is not None
     return Decision(kind, rid, tuple(texts), single.get("entry"), single.get("path"), single.get("evidence"),
-                    single.get("date"))
+                    single.get("date"), single.get("session"))
 
 
 def decisions_dir(root: Path) -> Path:
@@ -122,13 +123,14 @@ def forgotten(record: records.Record | None, rid: str, texts: Iterable[str] = ()
               today: dt.date | None = None) -> Decision:
     """The decision a forget writes, from the record (when readable) or the index line's text."""
     said = list(texts)
-    evidence = None
+    evidence = session = None
     if record is not None:
         said = [record.summary, record.statement, *said]
         evidence = records.normalize_text(record.evidence) if record.evidence else None
+        session = " ".join(record.session.split()) if record.session else None
     normalized = tuple(dict.fromkeys(records.normalize_text(t) for t in said if t.strip()))
     return Decision("forgotten", rid, normalized, evidence=evidence,
-                    date=(today or dt.date.today()).isoformat())
+                    date=(today or dt.date.today()).isoformat(), session=session)
 
 
 def promotion(kind: str, pid: str, entry: str | None, path: str, text: str,

@@ -4,7 +4,7 @@ Mechanical checks of every index entry, from the index and the record files as t
 the working tree as it is. Nothing is written. Per entry:
 
 * **source and status**, and whether a user-sourced entry has **evidence** that supports its
-  statement (a share of its distinctive content) and asserts it (``extraction.claims``);
+  statement (a share of its distinctive content) and asserts it (``judge.claims``);
 * **near-duplicates**: the same conclusion after normalisation, or the same distinctive content;
 * **contradictions**: the same subject with an opposite instruction ("use pnpm" against "never
   npm", "use npm"; "用 pnpm" against "用 npm");
@@ -26,7 +26,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from chord_git.extraction import claims
+from chord_git.judge import attribution, claims, mood
 from chord_git.memory import index_file, records, view
 from chord_git.memory.project import Project
 from chord_git.review import staleness
@@ -205,9 +205,9 @@ def _evidence(rec: records.Record | None, facts: _Facts, stems: dict[str, str]) 
     if not rec.evidence:
         return "missing"
     said = claims.distinctive(rec.evidence, stems)
-    if claims.support_of(rec.evidence, said, (facts.statement, facts.summary)) < claims.SUPPORT_SHARE:
+    if claims.support_of(rec.evidence, said, (facts.statement, facts.summary)) < attribution.SUPPORT_SHARE:
         return "unsupported"
-    if claims.assertion_problem(rec.evidence, rec.statement, rec.summary, [rec.evidence]) is not None:
+    if mood.problem(rec.evidence, rec.statement, rec.summary, [rec.evidence]) is not None:
         return "not-asserted"
     return "ok"
 

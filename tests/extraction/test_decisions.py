@@ -40,7 +40,8 @@ def test_forget_writes_a_decision_file(repo: Path, fake_openai: FakeOpenAI) -> N
     rid = _learn_and_forget(repo, fake_openai)
     text = (repo / decisions.DECISIONS_DIR / f"forgotten-{rid}.md").read_text()
     assert text == (f"{decisions.HEADER}\nkind: forgotten\nid: {rid}\ndate: {text.split('date: ')[1].split()[0]}\n"
-                    f"evidence: {PNPM_SAID}\ntext: use pnpm, never npm.\ntext: all js dependency commands use pnpm.\n")
+                    f"session: s1\nevidence: {PNPM_SAID}\ntext: use pnpm, never npm.\n"
+                    "text: all js dependency commands use pnpm.\n")
 
 
 def test_forgotten_conclusion_is_not_written_again_and_the_reason_is_counted(repo: Path, fake_openai: FakeOpenAI) -> None:
@@ -56,10 +57,21 @@ def test_forgotten_conclusion_is_not_written_again_and_the_reason_is_counted(rep
     assert "pnpm" not in (repo / "MEMORY.md").read_text()
 
 
-def test_requoting_the_forgotten_words_does_not_bring_it_back(repo: Path, fake_openai: FakeOpenAI) -> None:
+def test_the_session_that_wrote_it_does_not_bring_it_back(repo: Path, fake_openai: FakeOpenAI) -> None:
+    # The same transcript extracted again (a retried job, a resumed session) is not the user
+    # saying it again.
     _learn_and_forget(repo, fake_openai)
-    report = _extract(repo, fake_openai, [PNPM_SAID], reply(PNPM), "s2")
+    report = _extract(repo, fake_openai, [PNPM_SAID], reply(PNPM), "s1")
     assert report.written == () and report.dropped == {"forgotten": 1}
+
+
+def test_the_same_words_in_a_new_session_bring_it_back(repo: Path, fake_openai: FakeOpenAI) -> None:
+    # The user repeats themselves word for word in a later session: that is saying it again.
+    _learn_and_forget(repo, fake_openai)
+    for path in (repo / ".chord/memory/records").glob("*.md"):
+        path.unlink()  # the decision file alone knows the session
+    report = _extract(repo, fake_openai, [PNPM_SAID], reply(PNPM), "s2")
+    assert len(report.written) == 1 and report.dropped == {}
 
 
 def test_deleted_index_line_counts_as_forgotten(repo: Path, fake_openai: FakeOpenAI) -> None:

@@ -181,6 +181,6 @@ def test_text_is_sent_verbatim(repo: Path, text: str) -> None:
 
 
 def test_input_report_is_json_ready() -> None:
-    fields = {f.name for f in data_fields(inp.ExtractionInput)} - {"messages", "user_texts", "turns", "agents_md"}
+    fields = {f.name for f in data_fields(inp.ExtractionInput)} - {"messages", "user_texts", "turns", "agents_md", "docs"}
     built = inp.ExtractionInput((), (), 40, 10, 1, 0, 0, False, 0, 0)
     assert fields <= set(built.as_json()) and built.as_json()["approx_tokens"] == 10

@@ -18,10 +18,11 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
+from chord_git.judge.rules.words import FUNCTION_WORDS
 from chord_git.support.dataclass_lazy import dataclass
 
 MIN_WORDS = 3
-MIN_CJK = 6
+MIN_CJK = 5
 
 _CJK_CLASS = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]"
 _CJK = re.compile(_CJK_CLASS)
@@ -53,6 +54,10 @@ might must have has had any all some each every more most other such use uses us
 what which who whom how why where into onto out up down over under again about after before via
 per new one two please don't dont doesn't isn't aren't won't it's that's let's
 """.split())
+
+
+# The function words of the other languages the judge reads, English's aside.
+STOPWORDS = STOPWORDS | frozenset(word for lang, table in FUNCTION_WORDS.items() if lang != "en" for word in table)
 
 
 def fold(text: str) -> str:
@@ -164,14 +169,8 @@ _CJK_FILLER = sorted("""
 # Why-keep-it and how-to-apply need this much: content words, or CJK characters, beyond fillers.
 MIN_SUBSTANCE_WORDS = 1
 MIN_SUBSTANCE_CJK = 2
-# Attribution thresholds, tuned on bench/eval (see BENCHMARKS.md), not on a single case:
-# the least share of a claim's distinctive content the user's turns carry for source user (the
-# rest is the model's own wording, found in no turn) ...
+# The least share of a claim's distinctive content an adopted proposal and its acceptance carry.
 USER_SHARE = 0.25
-# ... and the share of it the evidence itself must carry (the best of statement and summary).
-SUPPORT_SHARE = 0.3
-# Content only the assistant's turns carry outweighs the user's beyond this ratio.
-ASSISTANT_WEIGHT = 0.5
 # An assistant lesson the user took part in: the user's turns carry at least this share.
 TOOK_PART_SHARE = 0.34
 
@@ -242,37 +241,6 @@ def carried(tokens: frozenset[str], texts: Iterable[str]) -> frozenset[str]:
     return pool(texts).carried(tokens)
 
 
-@dataclass(frozen=True)
-class Grounding:
-    """How much of a claim the conversation's turns carry, by role."""
-
-    claim: frozenset[str]  # the claim's distinctive content
-    by_user: frozenset[str]
-    assistant_only: frozenset[str]  # carried by assistant turns and by no user turn
-
-    @property
-    def user_share(self) -> float:
-        return len(self.by_user) / len(self.claim) if self.claim else 0.0
-
-    @property
-    def grounded(self) -> bool:
-        """The user's turns carry the claim: a fair share of its content, and at least twice what
-        only the assistant's turns carry."""
-        if not self.claim or not self.by_user:
-            return False
-        return self.user_share >= USER_SHARE and len(self.assistant_only) <= ASSISTANT_WEIGHT * len(self.by_user)
-
-
-def grounding(statement: str, summary: str, user_texts: Sequence[str] | Pool,
-              assistant_texts: Sequence[str] | Pool) -> Grounding:
-    """``user_texts`` and ``assistant_texts`` may be pools computed once for a whole reply."""
-    users = user_texts if isinstance(user_texts, Pool) else pool(user_texts)
-    others = assistant_texts if isinstance(assistant_texts, Pool) else pool(assistant_texts)
-    claim = distinctive(statement) | distinctive(summary)
-    by_user = users.carried(claim)
-    return Grounding(claim, by_user, others.carried(claim - by_user))
-
-
 def support_share(evidence: str, statement: str, summary: str = "") -> float:
     """The best share of the statement's or the summary's distinctive content the evidence carries."""
     return support_of(evidence, distinctive(evidence), (distinctive(statement), distinctive(summary)))
@@ -292,31 +260,17 @@ def support_of(evidence: str, said: frozenset[str], claim_sets: Iterable[frozens
     return best
 
 
-# What makes a quoted sentence something other than the user asserting it.
-_QUESTION_START = re.compile(
-    r"^(?:why|what|how|did|does|is|are|was|were|should\s+(?:we|i)|shall\s+(?:we|i)|which|who|whose"
-    r"|do\s+(?:we|i|they)|can\s+(?:we|i)|have\s+(?:we|you)|has)\b"
-    r"|^(?:为什么|为何|是否|怎么|怎样|能不能|要不要|是不是|可不可以|有没有|会不会)")
-_REQUEST = re.compile(r"^(?:can|could|would|will)\s+you\b")
-_QUESTION_END = re.compile(r"[?？]\s*$|(?:吗|呢|么)\s*[。.]?\s*$")
-_HYPOTHETICAL = re.compile(
-    r"\b(?:what\s+if|suppose|supposing|imagine|hypothetically|in\s+theory)\b"
-    r"|\bif\b[^.;!?]*\b(?:would|could|might|were|'d)\b|\bwould\s+it\s+be\b|\bmaybe\s+we\s+could\b"
-    r"|假设|假如|倘若|如果[^。；！？]*(?:会|的话|就好了|怎么样|怎样|是不是)|要是[^。；！？]*(?:会|的话|就好了)")
-_REPORTED = re.compile(
-    r"\b(?!i\b|we\b)(?:[a-z]+)\s+(?:says|said|thinks|thought|claims|claimed|suggests|suggested|reckons|believes"
-    r"|told\s+me|mentioned|wrote|recommends|recommended)\b(?!\s+(?:no|not)\b)"
-    r"|\baccording\s+to\b|\bi\s+(?:read|heard|saw)\s+(?:that|somewhere|online)\b|\breportedly\b|\bapparently\b"
-    r"|(?:他|她|他们|她们|同事|别人|有人|老板|领导|网上|文档|博客|大家)(?:说|认为|觉得|建议|提到)|据说|听说|据称")
+# Negation words, for audit's contradiction check (what a clause says, not its mood: ``mood``).
 _NEGATION = re.compile(
     r"\bnot\b|n't\b|\bnever\b|\bno\s+(?!one\b)\w|\bavoid\w*|\bstop\w*|\bwithout\b|\bnor\b|\bforbid\w*|\bban(?:ned)?\b"
     r"|\bdisallow\w*|\binstead\b|\brather\s+than\b|\bexcept\b|\bno\s+longer\b"
     r"|不要|不能|不用|不准|不许|不得|不再|不会|不可|不应|不该|不是|别|勿|禁止|避免|从不|绝不|没有|而不是|停止|不")
-_SENTENCE_END = re.compile(r"[.!?。！？\n]")
+# A dot ends a sentence only before a space: "3.1" and "main.py" go on.
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
 _CLAUSE_END = re.compile(r"[.!?。！？\n,;:，；：]|\s(?:but|and\s+then)\s|但是|不过")
 
 
-def _context(evidence: str, user_texts: Iterable[str]) -> tuple[str, str] | None:
+def quote_context(evidence: str, user_texts: Iterable[str]) -> tuple[str, str] | None:
     """The sentence of a user message holding the evidence, and the text from the start of the
     clause the evidence begins in to the evidence's end (what a negation before it governs)."""
     needle = " ".join(fold(evidence).split())
@@ -348,32 +302,6 @@ def negated(text: str) -> bool:
     if not any(marker in folded for marker in _NEGATION_MARKERS):
         return False
     return bool(_NEGATION.search(folded))
-
-
-def _negates_claim(span: str, claim: frozenset[str]) -> bool:
-    """A clause of ``span`` is negated and is about the claim (shares its content)."""
-    pieces = [p for p in _CLAUSE_END.split(span) if p and p.strip()]
-    return any(negated(piece) and carried(claim, [piece]) for piece in pieces)
-
-
-def assertion_problem(evidence: str, statement: str, summary: str, user_texts: Iterable[str]) -> str | None:
-    """Why the quoted words do not assert the claim: a question, a hypothetical, someone else's
-    view, or a negation of a claim that is not negative (including a fragment cut out of its
-    negation: "you to commit generated files" from "I don't want you to commit generated files")."""
-    found = _context(evidence, user_texts)
-    sentence, span = found if found is not None else (fold(evidence), fold(evidence))
-    # "Please …", "Could you …": a request to the agent, which states what the user wants.
-    request = "please" in sentence or "请" in sentence or bool(_REQUEST.match(sentence))
-    if not request and (_QUESTION_END.search(sentence) or _QUESTION_START.search(sentence)):
-        return "evidence-question"
-    if _HYPOTHETICAL.search(sentence):
-        return "evidence-hypothetical"
-    if _REPORTED.search(sentence):
-        return "evidence-reported"
-    claim = distinctive(statement) | distinctive(summary)
-    if not negated(f"{statement}\n{summary}") and _negates_claim(span, claim):
-        return "evidence-negated"
-    return None
 
 
 _ADOPTION = re.compile(

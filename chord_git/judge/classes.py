@@ -1,0 +1,45 @@
+"""The refusal classes, compiled: authority (R4) and locality (R19, R23) frames with the contexts
+that cancel them. ``refusals(text)`` is what every way into memory asks: extraction, MCP's
+``propose_memory``, a pull request's added lines."""
+from __future__ import annotations
+
+import re
+
+from chord_git.judge import frames
+from chord_git.judge.rules import authority, contexts, locality
+from chord_git.support.regex_lazy import lazy
+
+CONTEXTS = frames.Contexts(
+    # A gate kept on the act cancels a rule as a negation does.
+    negation=frames.compile_table([*contexts.NEGATORS.values(), *contexts.GATES.values()]),
+    question=lazy(contexts.QUESTION, re.IGNORECASE),
+    hypothetical=lazy(contexts.HYPOTHETICAL, re.IGNORECASE),
+    reported=lazy(contexts.REPORTED, re.IGNORECASE),
+    speaker=lazy(contexts.SPEAKER, re.IGNORECASE),
+    accepted=lazy(contexts.ACCEPTED, re.IGNORECASE),
+    substitute=lazy(contexts.SUBSTITUTE, re.IGNORECASE),
+)
+AUTHORITY = frames.load(authority.RULES)
+LOCALITY = frames.load(locality.RULES)
+AUTHORITY_REASONS = tuple(rule.reason for rule in authority.RULES)
+LOCALITY_REASONS = tuple(rule.reason for rule in locality.RULES)
+
+
+def authority_hits(text: str) -> list[frames.Hit]:
+    """Grants, safety-off settings, exfiltration, fetch-and-execute, destructive commands and
+    instruction overrides in ``text``, each unless its clause forbids, asks, supposes or reports it."""
+    return frames.find(AUTHORITY, text, CONTEXTS)
+
+
+def locality_hits(text: str) -> list[frames.Hit]:
+    """Temporary pins, one-off flaky notes, one machine's layout, paths outside the project."""
+    return frames.find(LOCALITY, text, CONTEXTS)
+
+
+def refusals(text: str) -> list[frames.Hit]:
+    return [*authority_hits(text), *locality_hits(text)]
+
+
+def every_rule() -> tuple[frames.Rule, ...]:
+    """Every rule as written, loaded or not (the example test checks that none is left out)."""
+    return (*authority.RULES, *locality.RULES)

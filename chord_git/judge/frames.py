@@ -1,0 +1,239 @@
+"""Rules over clause structure: a frame of slots filled from per-language word tables.
+
+A rule matches a clause when every slot of one of its slot sets matches inside that clause (in
+any order), and no context cancels it: a negation outside the rule's own words (a prohibition:
+"never merge without review"), a question, a hypothetical, or someone else's view ("Ana says we
+can skip review"). The rule's own words are set aside before the clause is searched for a
+negation, so a grant worded with a negation of its own ("no need to ask", "不用等", "ohne
+Review", "確認なしで") never cancels itself.
+
+Word tables are data (``rules/``): one table per slot and language, each entry a regular
+expression fragment written as people write the words. Every table of every language is joined
+into one pattern per slot, so a sentence that mixes languages ("main に直接 push していい") is
+read as it is written. Latin-script entries are bounded by letters and digits only, so an entry
+next to CJK text still matches ("main分支"). Every pattern is linear (no nested quantifiers over
+unbounded text): memory text is untrusted input.
+
+A rule carries its examples (must match, must not match, and known gaps that are tracked but do
+not fail); ``load`` refuses a rule without both kinds, and one test runs every example.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+from chord_git.support.dataclass_lazy import dataclass, field
+from chord_git.support.regex_lazy import lazy
+
+# Letters and digits of Latin scripts: what a Latin-script word may not touch at either end.
+_LATIN = "A-Za-z0-9\u00c0-\u024f"
+# How far around a match its clause is read: a sentence rarely runs longer.
+CLAUSE_REACH = 160
+# Sentence and clause breaks of the supported languages; contrast words start a new clause.
+_CLAUSE_BREAK = lazy(
+    r"[.;!?](?=\s|$)|[\n。；！？]"
+    r"|(?<![" + _LATIN + r"])(?:but|however|although|though|whereas|pero|sino|aunque|aber|sondern|jedoch|obwohl"
+    r"|mais|cependant|toutefois|bien\s+que)(?![" + _LATIN + r"])"
+    r"|但是|但|不过|可是|然而|けど|けれど|しかし|でも|ただし"
+    # another subject takes over: "draft the notes yourself, I'll tag and publish"
+    r"|,\s*(?=(?:i|we)(?:'ll|\s+will|'m|\s+am|\s+do|\s+handle)\b)",
+    re.IGNORECASE)
+
+_CJK_CHAR = lazy(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+# A sentence ends at its mark (a dot only before a space: "2.31" and "main.py" go on).
+_SENTENCE_END = lazy(r"[.!?](?=\s|$)|[\n。！？]")
+
+
+@dataclass(frozen=True)
+class Examples:
+    match: tuple[str, ...]  # texts the rule must flag
+    benign: tuple[str, ...]  # neighbours it must leave alone (one in a second language at least)
+    gaps: tuple[str, ...] = ()  # known misses, tracked by the example test without failing it
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    reason: str  # the judge's reason when the rule matches
+    slots: Mapping[str, Mapping[str, tuple[str, ...]]]  # slot -> language -> fragments
+    # Alternatives: every slot of one must match in a clause; a slot written "!name" must not.
+    needs: tuple[tuple[str, ...], ...]
+    examples: Examples
+    cancel_on_negation: bool = True  # a standing token (a flag) is cancelled by a prohibition too
+    patterns: dict[str, re.Pattern[str]] = field(default_factory=dict, compare=False, repr=False)
+
+    def pattern(self, slot: str) -> re.Pattern[str]:
+        found = self.patterns.get(slot)
+        if found is None:
+            found = self.patterns[slot] = compile_table(self.slots[slot].values())
+        return found
+
+
+def bounded(fragment: str) -> str:
+    """A fragment with Latin-letter bounds where it starts or ends with a Latin letter or digit."""
+    head = re.match(r"\\?[" + _LATIN + "]", fragment) is not None and not fragment.startswith(("\\s", "\\S", "\\d"))
+    tail = re.search(r"[" + _LATIN + r"]\)?[?*]?$", fragment) is not None
+    return (f"(?<![{_LATIN}])" if head else "") + f"(?:{fragment})" + (f"(?![{_LATIN}])" if tail else "")
+
+
+def compile_table(tables: Iterable[Sequence[str]]) -> re.Pattern[str]:
+    """One case-insensitive pattern for every fragment of every language's table, longest first."""
+    fragments = sorted({f for table in tables for f in table}, key=len, reverse=True)
+    return lazy("|".join(bounded(f) for f in fragments), re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Contexts:
+    """What cancels a match in its clause: negators, and the sentence's mood (``mood``)."""
+
+    negation: re.Pattern[str]
+    question: re.Pattern[str]
+    hypothetical: re.Pattern[str]
+    reported: re.Pattern[str]
+    speaker: re.Pattern[str]  # the user as the reporting verb's subject: their own words
+    accepted: re.Pattern[str]  # the user taking up what someone else proposed
+    substitute: re.Pattern[str]  # a next clause that puts something in the act's place
+
+
+def clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The clause holding ``text[start:end]``, at most ``CLAUSE_REACH`` characters each side."""
+    left = max(0, start - CLAUSE_REACH)
+    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(text, left, start)]
+    begin = breaks[-1] if breaks else left
+    after = _CLAUSE_BREAK.search(text, end, min(len(text), end + CLAUSE_REACH))
+    return begin, after.start() if after else min(len(text), end + CLAUSE_REACH)
+
+
+def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence holding ``text[start:end]`` (for its mood: a question mark ends it)."""
+    left = max(0, start - 2 * CLAUSE_REACH)
+    stops = [m.end() for m in _SENTENCE_END.finditer(text, left, start)]
+    begin = stops[-1] if stops else left
+    after = _SENTENCE_END.search(text, end, end + 2 * CLAUSE_REACH)
+    return begin, after.end() if after else min(len(text), end + 2 * CLAUSE_REACH)
+
+
+@dataclass(frozen=True)
+class Hit:
+    rule: str
+    reason: str
+    span: tuple[int, int]
+
+
+def _masked(clause: str, spans: Iterable[tuple[int, int]]) -> str:
+    """The clause with the spans blanked: spaces for Latin text, an ideograph for CJK text, so that
+    a negator glued to a masked verb still reads as one ("不写进" -> "不一一")."""
+    chars = list(clause)
+    for lo, hi in spans:
+        chars[lo:hi] = ["一" if _CJK_CHAR.match(ch) else " " for ch in chars[lo:hi]]
+    return "".join(chars)
+
+
+def windows(text: str) -> Iterator[tuple[int, int]]:
+    """The clauses of ``text``, a clause longer than two reaches as windows of two reaches that
+    overlap by one: every stretch of ``CLAUSE_REACH`` characters without a break lies whole in
+    one window, and every character is read by at most two windows (linear on any text)."""
+    begin = 0
+    for stop in [*(m.start() for m in _CLAUSE_BREAK.finditer(text)), len(text)]:
+        if stop - begin <= 2 * CLAUSE_REACH:
+            if text[begin:stop].strip():
+                yield begin, stop
+        else:
+            for lo in range(begin, stop - CLAUSE_REACH, CLAUSE_REACH):
+                yield lo, min(stop, lo + 2 * CLAUSE_REACH)
+        after = _CLAUSE_BREAK.match(text, stop)
+        begin = after.end() if after else stop + 1
+
+
+def find(rules: Sequence[Rule], text: str, contexts: Contexts) -> list[Hit]:
+    """Every rule that matches a clause of ``text`` in a context that does not cancel it."""
+    hits: list[Hit] = []
+    for rule in rules:
+        hit = _first(rule, text, contexts)
+        if hit is not None:
+            hits.append(hit)
+    return hits
+
+
+def _first(rule: Rule, text: str, contexts: Contexts) -> Hit | None:
+    # Clause by clause: each slot's pattern reads each clause once, so a text of many clauses, or of
+    # one endless clause, costs what its length does.
+    for begin, end in windows(text):
+        clause = text[begin:end]
+        for needed in rule.needs:
+            spans: list[tuple[int, int]] = []
+            for slot in needed:
+                if slot.startswith("!"):
+                    if rule.pattern(slot[1:]).search(clause):
+                        break
+                    continue
+                found = [m.span() for m in rule.pattern(slot).finditer(clause)]
+                if not found:
+                    break
+                spans.extend(found)
+            else:
+                if spans and not _cancelled(rule, text, clause, spans, (begin, end), contexts):
+                    first = min(spans)
+                    return Hit(rule.id, rule.reason, (begin + first[0], begin + first[1]))
+    return None
+
+
+def _cancelled(rule: Rule, text: str, clause: str, spans: list[tuple[int, int]], bounds: tuple[int, int],
+               contexts: Contexts) -> bool:
+    # Set aside the words of every slot of this rule in the clause: their own negations are part
+    # of what they say ("no need to ask", "without review", "确认なしで").
+    every = [m.span() for slot in rule.slots for m in rule.pattern(slot).finditer(clause)]
+    rest = _masked(clause, [*spans, *every])
+    if rule.cancel_on_negation and _negated(rest, max(hi for _lo, hi in spans), contexts.negation):
+        return True
+    if contexts.substitute.match(text, bounds[1], bounds[1] + CLAUSE_REACH):
+        return True
+    s_begin, s_end = sentence_bounds(text, *bounds)
+    sentence = text[s_begin:s_end]
+    if contexts.question.search(sentence) or contexts.hypothetical.search(sentence):
+        return True
+    # Someone else's view: a reporting verb before the rule's words in the sentence.
+    first = bounds[0] + min(lo for lo, _hi in spans)
+    return someone_else(contexts, text, min(s_begin, bounds[0]), first, min(len(text), s_end + CLAUSE_REACH))
+
+
+def someone_else(contexts: Contexts, text: str, begin: int, end: int, stop: int | None = None) -> bool:
+    """A reporting verb in ``text[begin:end]`` whose subject is not the user ("a teammate proposed
+    …", not "the user said …"), and which the user did not take up before ``stop``."""
+    for found in contexts.reported.finditer(text, begin, end):
+        head = text[max(begin, found.start() - 40):found.start()]
+        subject = re.match(r"[^\W\d_]+", found.group())
+        own = contexts.speaker.search(head) or (
+            subject is not None and contexts.speaker.search(head + subject.group()))
+        if own:
+            continue
+        if contexts.accepted.search(text, found.end(), stop if stop is not None else len(text)):
+            continue
+        return True
+    return False
+
+
+# What starts a purpose or a result after the rule's words: a negation past it describes the
+# effect ("--yolo so it never asks"), it does not forbid the act.
+_CONSEQUENCE = lazy(
+    r"(?<![" + _LATIN + r"])(?:so|so\s+that|to|which|that|and\s+then|then|because|damit|sodass|para\s+que|para|pour\s+que"
+    r"|pour|afin\s+de|porque|weil|parce\s+que)(?![" + _LATIN + r"])|以便|这样|从而|免得|ので|から|ように",
+    re.IGNORECASE)
+# How far past the rule's words a negation still belongs to them ("--yolo is never used", "wird nie
+# aufgenommen", "は使わず", "禁止").
+_AFTER_REACH = 48
+
+
+def _negated(masked: str, end: int, negation: re.Pattern[str]) -> bool:
+    """A negation before or among the rule's words, or right after them before a purpose or
+    result begins."""
+    if negation.search(masked, 0, end):
+        return True
+    tail = masked[end:end + _AFTER_REACH]
+    stop = _CONSEQUENCE.search(tail)
+    return bool(negation.search(tail[:stop.start()] if stop else tail))
+
+
+def load(rules: Iterable[Rule]) -> tuple[Rule, ...]:
+    """The rules that carry examples of both kinds; a rule without them is not loaded."""
+    return tuple(rule for rule in rules if rule.examples.match and rule.examples.benign)

@@ -1,0 +1,181 @@
+"""What cancels a rule in its clause, per language: negators (a prohibition is an instruction,
+not a grant), and the moods in which a sentence asserts nothing of its own: a question, a
+hypothetical, someone else's view (data for ``frames`` and ``mood``)."""
+from __future__ import annotations
+
+NEGATORS: dict[str, tuple[str, ...]] = {
+    "en": ("never", "not", "no", "nor", "don'?t", "do\\s+not", "doesn'?t", "does\\s+not", "didn'?t", "mustn'?t",
+           "must\\s+not", "shouldn'?t", "should\\s+not", "cannot", "can'?t", "won'?t", "will\\s+not", "isn'?t",
+           "aren'?t", "avoid\\w*", "forbid\\w*", "prohibit\\w*", "disallow\\w*", "refuse", "under\\s+no\\s+circumstances",
+           "stop", "no\\s+longer", "out\\s+of", "away\\s+from", "exclud\\w+", "refrain\\w*", "nobody", "without",
+           "instead\\s+of", "rather\\s+than", "(?:stay|stays|remain|remains|keep|kept)\\s+(?:off|disabled)", "off-limits",
+           "reject\\w*", "refus\\w+", "veto\\w*", "declin\\w+",
+           "no\\s+one", "none", "nothing", "neither", "nowhere"),
+    "zh": ("不要", "不准", "不许", "不能", "不可", "不得", "禁止", "别", "切勿", "千万别", "不允许", "严禁", "避免", "绝不",
+           "不应", "不该", "勿", "从不", "不用", "没有", "不是", "不会", "杜绝", "不行",
+           # 不 before a verb; not the words it starts ("不足" short, "不同" different, "不断" constant)
+           "不(?=[\\u4e00-\\u9fff])(?!足|同|断|少|稳|错|久|仅|光|但|论|管|过|然|如|只|好意|安|妨)",
+           "没(?=[\\u4e00-\\u9fff])(?!错)", "谁都不", "无人", "否决", "拒绝", "反对", "而不是"),
+    "es": ("no", "nunca", "jam[aá]s", "ni", "prohibid[oa]s?", "evita\\w*", "tampoco", "nada\\s+de",
+           "en\\s+ning[uú]n\\s+caso", "nadie", "ning[uú]n[oa]?", "sin", "en\\s+lugar\\s+de", "rechaz\\w+"),
+    "de": ("nicht", "nie", "niemals", "kein\\w{0,2}", "verboten", "untersagt", "vermeide\\w*", "auf\\s+keinen\\s+fall",
+           "niemand", "nichts", "ohne", "statt", "anstatt", "abgelehnt", "lehn\\w+\\s+ab"),
+    "fr": ("ne", "n'", "pas", "jamais", "interdit\\w*", "[ée]vite\\w*", "aucun\\w*", "sous\\s+aucun\\s+pr[ée]texte",
+           "personne", "rien", "sans", "au\\s+lieu\\s+de", "refus\\w+", "rejet\\w+"),
+    "ja": ("ない", "ません", "ずに", "禁止", "だめ", "ダメ", "駄目", "いけない", "やめて", "やめる", "避け", "するな",
+           "しないで", "不可", "誰も", "せず", "[ぁ-ゖ]ず(?=に|、|。|\\s|$)", "却下", "拒否"),
+}
+
+# A gate kept on the act: it is done only after the user says so ("ask before deleting a remote
+# branch", "requires the user's approval", "先问我"). Like a negation, it cancels a grant, a
+# destructive command or a safety-off rule in its clause; polarity does not read it.
+GATES: dict[str, tuple[str, ...]] = {
+    "en": ("ask(?:s|ed|ing)?\\s+(?:the\\s+user\\s+|me\\s+|us\\s+|a\\s+human\\s+)?(?:first|before|beforehand)",
+           "ask(?:s|ed|ing)?\\s+(?:the\\s+user|me|us|a\\s+human|for\\s+(?:approval|permission|confirmation|consent))",
+           "(?:check|confirm|consult)(?:s|ed|ing)?\\s+with\\s+(?:the\\s+user|me|us|a\\s+human|the\\s+team)",
+           "(?:requires?|needs?|needed|required)\\s+(?:(?:the\\s+user's|my|our|an?|explicit|prior|written|human)\\s+){0,2}"
+           "(?:approval|consent|confirmation|sign-?off|permission|go-?ahead)",
+           "(?:only\\s+)?(?:after|with|once\\s+(?:given|granted))\\s+(?:(?:the\\s+user's|my|our|explicit|prior|written)\\s+){0,2}"
+           "(?:approval|consent|confirmation|sign-?off|permission|go-?ahead)",
+           "(?:once|after|when|until)\\s+(?:the\\s+user|i|we)\\s+(?:approves?|confirms?|says?\\s+so|okays?|signs?\\s+off)",
+           # a look first: "show the script to the user before running it"
+           "(?:show|present|review|read|inspect|audit|verify)(?:s|ed|ing)?\\s+(?:\\S+\\s+){0,5}?(?:first|before|beforehand)",
+           "ask(?:s)?(?=\\s*(?:[.!;]|$))"),
+    "zh": ("先问", "先询问", "问过(?:我|用户)", "征得(?:我|用户)?(?:的)?同意", "经(?:过)?(?:我|用户)?(?:的)?(?:同意|批准|确认)",
+           "(?:需要|须|需|要)(?:我|用户)?(?:的)?(?:确认|批准|同意|审批)", "先确认", "确认后", "批准后", "同意后",
+           "先(?:给我|让我|给用户)?(?:看|审|检查|读)", "(?:看过|审过|检查过|审查过)(?:再|后|之后)"),
+    "es": ("(?:consultar|preguntar)\\s+(?:antes|primero|al\\s+usuario)", "pregunt(?:a|e|ar)\\s+(?:primero|antes)",
+           "consult(?:a|e|ando)\\s+(?:antes|primero|al\\s+usuario)", "con\\s+(?:la\\s+)?(?:aprobaci[oó]n|autorizaci[oó]n|confirmaci[oó]n)",
+           "requiere\\s+(?:la\\s+|una\\s+)?(?:aprobaci[oó]n|confirmaci[oó]n|autorizaci[oó]n|consultar)",
+           "(?:tras|despu[ée]s\\s+de)\\s+(?:la\\s+)?(?:aprobaci[oó]n|confirmaci[oó]n)", "preg[uú]nta(?:me|nos|le)",
+           "pregunta(?=\\s*(?:[.!;]|$))", "(?:muestr|mostr|ense[ñn]|revis|verific|comprueb)\\w*\\s+(?:\\S+\\s+){0,5}?(?:antes|primero)"),
+    "de": ("vorher\\s+(?:zu\\s+)?fragen", "frag\\w*\\s+(?:vorher|zuerst|erst|mich|uns|den\\s+nutzer)", "nach\\s+r[üu]ckfrage",
+           "mit\\s+(?:meiner\\s+|der\\s+)?(?:freigabe|zustimmung|genehmigung)",
+           "(?:erfordert|braucht|ben[öo]tigt)\\s+(?:eine\\s+|meine\\s+|die\\s+)?(?:freigabe|zustimmung|genehmigung|best[äa]tigung)",
+           "nach\\s+(?:freigabe|zustimmung|best[äa]tigung)", "frag(?:e|en)?(?=\\s*(?:[.!;]|$))",
+           "(?:zeig|pr[üu]f|lies|lese)\\w*\\s+(?:\\S+\\s+){0,5}?(?:vorher|zuerst)"),
+    "fr": ("demand\\w*\\s+(?:avant|d'abord|au\\s+pr[ée]alable|l'autorisation|la\\s+permission|l'accord|[àa]\\s+l'utilisat\\w+)",
+           "avec\\s+(?:l'accord|la\\s+validation|l'approbation|l'autorisation)", "apr[èe]s\\s+(?:validation|accord|confirmation|approbation)",
+           "(?:n[ée]cessite|requiert|exige)\\s+(?:une\\s+|l'|la\\s+)?(?:validation|accord|approbation|confirmation)",
+           "demande(?=\\s*(?:[.!;]|$))", "(?:montr|v[ée]rifi|reli|examin)\\w*\\s+(?:\\S+\\s+){0,5}?(?:avant|d'abord)"),
+    "ja": ("前に(?:確認|相談|聞)", "確認してから", "事前に(?:確認|相談|承認)", "許可を(?:得て|取って|もらって|得る)", "承認(?:を得て|後|が必要)", "(?:見せて|確認して|読んで|レビューして)から",
+           "聞いてから", "相談してから", "確認が必要"),
+}
+
+# A sentence that asks: its end, or how questions open where the mark is often left out.
+QUESTION = (
+    r"[?？]\s*[\"'”」)]?\s*$|^\s*¿"
+    r"|[吗嘛么][。.]?\s*$"
+    r"|(?:ですか|ますか|でしょうか|かな|んですか|のか)[。.]?\s*$"
+    r"|^\s*(?:can|could|may|should|shall)\s+(?:i|we)\b"
+    r"|^\s*(?:darf|kann|soll|muss)\s+ich\b|^\s*(?:d[üu]rfen|k[öo]nnen|sollen|m[üu]ssen)\s+wir\b"
+    r"|^\s*(?:est-ce\s+que|puis-je|peut-on|pouvons-nous|dois-je|doit-on)\b"
+    r"|^\s*(?:puedo|podemos|debo|debemos|se\s+puede)\b"
+    # A question reported: "the user asked whether …", "问能不能", "fragte, ob", "かどうか"
+    r"|\b(?:asked|asks|asking|wondered|wonders|wants?\s+to\s+know|wanted\s+to\s+know)\s+(?:\w+\s+){0,3}?(?:whether|if|why|how|what|about)\b"
+    r"|(?:询)?问(?!题)[^。；！？\n]{0,20}?(?:能不能|是否|可不可以|可以不可以|要不要|能否|可否|为什么|怎么|吗)|想知道"
+    r"|\bpregunt(?:ó|o|a)\s+(?:si|por|qu[ée]|c[oó]mo|cu[aá]ndo|d[oó]nde|para\s+qu[ée])\b|\bquiere\s+saber\s+si\b|\bse\s+pregunta\s+si\b"
+    r"|\bfragt(?:e)?,?\s+(?:\w+\s+){0,2}?ob\b|\bwill\s+wissen,?\s+ob\b|\bfrage,?\s+ob\b"
+    r"|\b(?:a\s+demand[ée]|veut\s+savoir|se\s+demande|demande)\s+(?:si\b|s'il|pourquoi|comment)"
+    r"|かどうか|か(?:と)?(?:聞い|尋ね|質問)|(?:る|た|い)か(?:を)?確認し(?:た|ました)"
+)
+HYPOTHETICAL = (
+    r"\b(?:what\s+if|suppose|supposing|imagine|hypothetically|in\s+theory|whether)\b|是否|要不要|还是不"
+    r"|\bif\b[^.;!?\n]{0,120}\b(?:would|could|might|were|'d)\b|\bwould\s+it\s+be\b|\bmaybe\s+we\s+could\b"
+    r"|假设|假如|倘若|如果[^。；！？\n]{0,60}(?:会|的话|就好了|怎么样|怎样|是不是)|要是[^。；！？\n]{0,60}(?:会|的话|就好了)"
+    r"|\b(?:qu[ée]\s+pasar[ií]a\s+si|supongamos|imagina|hipot[ée]ticamente)\b"
+    r"|\bsi\b[^.;!?\n]{0,120}\b(?:podr[ií]amos|pudi[ée]ramos|ser[ií]a|fuera|hubiera)\b"
+    r"|\b(?:was\s+w[äa]re\s+wenn|angenommen|stell\s+dir\s+vor|hypothetisch)\b"
+    r"|\b(?:wenn|falls)\b[^.;!?\n]{0,120}\b(?:w[üu]rde|w[üu]rden|w[äa]re|w[äa]ren|k[öo]nnten|h[äa]tte)\b"
+    r"|\b(?:et\s+si|supposons|imaginons|hypoth[ée]tiquement)\b"
+    r"|\bsi\b[^.;!?\n]{0,120}\b(?:pourrait|pourrions|serait|[ée]tait|aurait)\b"
+    r"|もし|仮に|としたら|たとしたら"
+)
+REPORTED = (
+    r"\b(?!(?:i|we|you|me|te|tu|que|qui|on|nous|vous|ne|se|lo|la|le|les|il|it|they|es|er|sie|du|is|are|was|were|be|been|being|has|have|had|pull|merge)\b)[a-z]+\s+(?:says|said|thinks|thought|claims|claimed|suggests|suggested|reckons|believes"
+    r"|told\s+(?:me|us)|mentioned|wrote|insists|insisted|proposed|proposes|recommended|recommends|considers|considered"
+    r"|argued|argues|pushed\s+for|asked(?:\s+(?:the\s+agent|us|me))?\s+(?:to|for)|wanted|wants"
+    r"|advised|advises|urged|urges)\b(?!\s+(?:no|not)\b)"
+    r"|\baccording\s+to\b|\b(?:i|we)\s+(?:read|heard|saw)\s+(?:that|somewhere|online)\b|\breportedly\b|\bapparently\b"
+    r"|(?:他|她|他们|她们|同事|别人|有人|老板|领导|网上|文档|博客|大家|经理|主管|组长|外包|供应商|客户|财务|运维)"
+    r"(?:说|认为|觉得|建议|提到|提议|提出|要求|希望|想)|据说|听说|据称"
+    r"|\b(?:dice|dijo|dicen|cree|piensa|opina|sugiere|afirma|comenta|insiste\s+en|propone|pide)\s+que\b|\bseg[uú]n\b"
+    r"|\b(?:propuso|sugiri[oó]|pidi[oó]|recomend[oó]|aconsej[oó])\b"
+    r"|\b(?:sagt|sagte|sagen|meint|meinte|findet|glaubt|behauptet|schreibt|schlug|schl[äa]gt|h[äa]lt|hielt|wollte"
+    r"|empfahl|empfiehlt|bat|forderte|verlangte)\b|\blaut\b|\bangeblich\b"
+    r"|\b(?:dit|disait|pense|trouve|pr[ée]tend|affirme|sugg[èe]re|[ée]crit|estime|voudrait|veut)\s+qu|\bselon\b|\bd'apr[èe]s\b"
+    r"|\ba\s+(?:propos[ée]|sugg[ée]r[ée]|conseill[ée]|recommand[ée]|demand[ée])\s+(?:de|d')"
+    r"|によると|によれば|と言って|と言った|って言って|らしい|そうです|だそうだ|(?:が|は)(?:提案|提言|勧め|要望|主張)"
+)
+# The next clause puts something in the act's place: "asked to bypass the hooks; instead scope
+# them" does not bypass them.
+SUBSTITUTE = (
+    r"[\s;,:.—–-]*(?:instead|rather|en\s+cambio|en\s+su\s+lugar|stattdessen|statt\s+dessen|[àa]\s+la\s+place|plut[ôo]t"
+    r"|而是|改为|改成|代わりに|そのかわり)"
+)
+# Who speaks for the memory: a reporting verb whose subject is the user (or "I", "we") reports
+# the user's own words ("the user said the agent may …") and cancels nothing.
+SPEAKER = (
+    r"(?<!de\sl')(?<!del\s)(?<!de\s)(?:\b(?:the\s+)?users?|\busuari[oa]s?|\b(?:be)?nutzer(?:in)?|\butilisat(?:eur|rice)s?|用户|ユーザー)"
+    r"(?:\s+(?:also|then|later|again|explicitly|clearly))?\s*[,、]?\s*(?:は|が)?\s*$"
+)
+# A proposal the user took up is the user's: "the agent suggested skipping review; the user agreed".
+ACCEPTED = (
+    r"\b(?:the\s+)?user\s+(?:agreed|accepted|approved|confirmed|okayed|signed\s+off|said\s+yes|is\s+fine\s+with|went\s+with)"
+    r"|用户(?:同意|接受|批准|认可|确认)(?!前)|\busuari[oa]\s+(?:acept[oó]|aprob[oó]|estuvo\s+de\s+acuerdo|dijo\s+que\s+s[ií])"
+    r"|\b(?:be)?nutzer(?:in)?\s+(?:stimmt\w*\s+zu|akzeptier\w+|war\s+einverstanden|ist\s+einverstanden)"
+    r"|\butilisat(?:eur|rice)\s+(?:a\s+accept[ée]|est\s+d'accord|a\s+approuv[ée]|approuve)|ユーザーは(?:同意|承認|了承)"
+)
+
+# Words of bad experience: in polarity they negate what they are about ("we got burned by deep
+# class hierarchies" supports "avoid deep class hierarchies").
+ADVERSE: dict[str, tuple[str, ...]] = {
+    "en": ("burn(?:ed|t)", "bitten", "bit\\s+us", "hurt(?:s|ing)?", "painful", "nightmare", "caused\\s+(?:trouble|problems|issues|outages?)",
+           "trouble", "break(?:s|ing)?", "broke", "messes?\\s+up", "falls?\\s+over", "degrades?", "meaningless", "useless",
+           "deprecated", "dropped", "retired", "abandoned", "discontinued", "obsolete"),
+    "zh": ("踩坑", "踩过坑", "吃过亏", "吃亏", "出过问题", "搞坏", "坑过", "很痛苦", "出问题", "停用", "弃用", "废弃", "淘汰",
+           "放弃", "不再"),
+    "es": ("nos\\s+quemamos", "problemas", "rompe\\w*", "nos\\s+dio\\s+(?:problemas|guerra)"),
+    "de": ("verbrannt", "[äa]rger", "probleme", "kaputt\\w*", "bricht"),
+    "fr": ("br[ûu]l[ée]s?", "gal[èe]re", "probl[èe]mes", "cass\\w+"),
+    "ja": ("痛い目", "ハマった", "問題が起き", "壊れ", "壊す"),
+}
+# A clause that restricts or speaks of the rest ("only", "on other days"): its polarity is not
+# compared ("deploy only on Tuesdays" and "don't deploy on other days" say one thing).
+RESTRICTIVE = (
+    r"(?<![A-Za-z])(?:only|just|solely|exclusively|other|others|otherwise|else|solo|s[oó]lo|solamente|[uú]nicamente"
+    r"|otr[oa]s?|nur|ausschlie[ßs]lich|andere[nmrs]?|sonst|seulement|uniquement|autres?)(?![A-Za-z])"
+    r"|只|仅|唯有|其他|其它|别的|其余|だけ|のみ|しか|他の|それ以外"
+)
+
+# Switching something off negates it: "don't turn off branch protection" keeps it on (two
+# negations), "turn off branch protection" does not.
+OFF: dict[str, tuple[str, ...]] = {
+    "en": ("disabl\\w+", "turn(?:ing|s|ed)?\\s+off", "switch(?:ing|es|ed)?\\s+off", "skip(?:s|ped|ping)?", "bypass\\w*",
+           "ignor\\w+", "deactivat\\w+"),
+    "zh": ("关掉", "关闭", "禁用", "停用", "跳过", "绕过", "忽略", "关了"),
+    "es": ("desactiv\\w+", "deshabilit\\w+", "apag\\w+", "s[aá]lta(?:te|r)?", "omit\\w+", "ignor\\w+",
+           "quit(?:a|ar|as|es|e|en|ado|ada)"),
+    "de": ("deaktivier\\w*", "abschalt\\w*", "ausschalt\\w*", "[üu]berspring\\w*", "umgeh\\w*", "ignorier\\w*",
+           "entfern\\w*"),
+    "fr": ("d[ée]sactiv\\w+", "contourn\\w+", "ignor\\w+", "saut\\w+"),
+    "ja": ("無効(?:に|化)", "オフに", "切って", "外して", "スキップ", "無視"),
+}
+# A clause that goes on with the one before it ("never print env, not even for debugging"; "never
+# push to main, even small fixes") has its polarity.
+CONTINUATION = (
+    r"^\s*(?:not\s+)?(?:even|including|especially|except|also|either|nor|ni\s+siquiera|incluso|tampoco|auch\s+nicht"
+    r"|sogar|selbst|m[êe]me|y\s+compris|surtout)\b|^\s*(?:甚至|包括|哪怕|即使|就算|连)"
+    r"|\b(?:included|inclusive|incluid[oa]s?|inklusive|compris)\s*$"
+)
+
+# Words that turn a clause's meaning by themselves: with them its polarity is not read.
+TURNING: dict[str, tuple[str, ...]] = {
+    "en": ("without", "until", "unless", "except(?:ion|ions|ing)?", "instead", "mov(?:e|ed|ing)\\s+(?:off|away\\s+from)",
+           "switch(?:ed|ing)?\\s+(?:away\\s+)?from", "migrat\\w+\\s+(?:off|away\\s+from|from)", "got\\s+rid\\s+of", "replac\\w+"),
+    "zh": ("除非", "直到", "以外", "除了", "无需", "不必", "之前不", "换掉", "换成", "替换", "迁移出", "从.{1,12}换到"),
+    "es": ("sin", "hasta\\s+que", "excepto", "salvo", "a\\s+menos\\s+que", "excepci[oó]n(?:es)?"),
+    "de": ("ohne", "bis", "au[ßs]er", "es\\s+sei\\s+denn", "ausnahme\\w*"),
+    "fr": ("sans", "jusqu'[àa]", "sauf", "[àa]\\s+moins\\s+que", "exception\\w*"),
+    "ja": ("ずに", "せず", "なしで", "なく(?:て)?", "まで", "以外", "例外"),
+}
