@@ -20,37 +20,50 @@ CACHE_LIMIT = 4000  # verdicts kept; a summary shows a few dozen entries
 NOT_CHECKED = "not checked within the session start's time budget"
 
 
+# An entry's standing, for the summary to show what the user said apart from what an assistant
+# concluded (R20): from its record's source and status, read with the verdict.
+SAID = "said"  # source user, stated or confirmed
+CONCLUDED = "concluded"  # source assistant (always unverified), or a user record left unverified
+UNKNOWN = "unknown"  # no readable record: a hand-written line, a dangling one
+
+
 def why_not(root: Path, rid: str) -> str | None:
     """Why the record of ``rid`` must not be loaded, or None (also when it does not exist:
     a dangling line's summary is all there is to show, and ``check`` reports it)."""
+    return judged(root, rid)[0]
+
+
+def judged(root: Path, rid: str) -> tuple[str | None, str]:
+    """``why_not`` and the entry's standing (``SAID``, ``CONCLUDED``, ``UNKNOWN``)."""
     from chord_git.memory import records  # deferred: parsing front matter loads yaml
 
     try:
         data = paths.read_inside(root, root / RECORDS_DIR / f"{rid}.md", records.MAX_RECORD_BYTES)
     except FileNotFoundError:
-        return None
+        return None, UNKNOWN
     except paths.UnsafePath as exc:
-        return exc.message
+        return exc.message, UNKNOWN
     except OSError as exc:
-        return f"record unreadable: {exc.strerror}"
+        return f"record unreadable: {exc.strerror}", UNKNOWN
     if len(data) > records.MAX_RECORD_BYTES:
-        return f"record file is over {records.MAX_RECORD_BYTES} bytes"
+        return f"record file is over {records.MAX_RECORD_BYTES} bytes", UNKNOWN
     try:
         text = data.decode("utf-8").lstrip("\ufeff")
     except UnicodeDecodeError:
-        return "record is not valid UTF-8"
+        return "record is not valid UTF-8", UNKNOWN
     record, problems = records.parse(text, expected_id=rid)
     if record is not None:
-        return None
+        said = record.source == "user" and record.status in ("stated", "confirmed")
+        return None, SAID if said else CONCLUDED
     first = next((p for p in problems if p.kind == "cap"), problems[0])
-    return f"record {first.message}" if first.kind == "cap" else f"record not loadable: {first.message}"
+    return (f"record {first.message}" if first.kind == "cap" else f"record not loadable: {first.message}"), UNKNOWN
 
 
 def _rules() -> str:
     """The caps a verdict was reached under: a cache from other caps is not used."""
     from chord_git.memory.records import MAX_RECORD_BYTES, STATEMENT_CAP, SUMMARY_CAP
 
-    return f"{SUMMARY_CAP}/{STATEMENT_CAP}/{MAX_RECORD_BYTES}"
+    return f"{SUMMARY_CAP}/{STATEMENT_CAP}/{MAX_RECORD_BYTES}/standing"
 
 
 class Verdicts:
@@ -62,6 +75,7 @@ class Verdicts:
         self.known: dict[str, list[object]] = {}
         self.used: set[str] = set()
         self.dirty = False
+        self.standing: dict[str, str] = {}  # the standing of every entry judged here
         if cache is not None:
             try:
                 data = atomic.read_state_json(cache)
@@ -69,7 +83,7 @@ class Verdicts:
                 data = {}
             verdicts = data.get("verdicts") if isinstance(data, dict) and data.get("rules") == _rules() else None
             if isinstance(verdicts, dict):
-                self.known = {k: v for k, v in verdicts.items() if isinstance(v, list) and len(v) == 2}
+                self.known = {k: v for k, v in verdicts.items() if isinstance(v, list) and len(v) == 3}
 
     def why_not(self, rid: str, summary: str, *, read: bool = True) -> str | None:
         """The verdict on ``rid``; with ``read`` False only a cached one (else ``NOT_CHECKED``)."""
@@ -79,7 +93,10 @@ class Verdicts:
             return f"index summary has {len(summary)} characters (cap {SUMMARY_CAP})"
         path = self.root / RECORDS_DIR / f"{rid}.md"
         if self.cache is None or paths.escape_reason(self.root, path):
-            return why_not(self.root, rid) if read else NOT_CHECKED
+            if not read:
+                return NOT_CHECKED
+            verdict, self.standing[rid] = judged(self.root, rid)
+            return verdict
         try:
             info = os.lstat(path)
             key: object = [info.st_size, info.st_mtime_ns, info.st_ino]
@@ -88,14 +105,16 @@ class Verdicts:
         self.used.add(rid)
         hit = self.known.get(rid)
         if key is not None and hit is not None and hit[0] == key:
-            verdict = hit[1]
-            if isinstance(verdict, str) or verdict is None:
-                return verdict
+            cached, standing = hit[1], hit[2]
+            if (isinstance(cached, str) or cached is None) and standing in (SAID, CONCLUDED, UNKNOWN):
+                self.standing[rid] = str(standing)
+                return cached
         if not read:
             return NOT_CHECKED
-        verdict = why_not(self.root, rid)
+        verdict, standing = judged(self.root, rid)
+        self.standing[rid] = standing
         if key is not None:
-            self.known[rid] = [key, verdict]
+            self.known[rid] = [key, verdict, standing]
             self.dirty = True
         return verdict
 

@@ -71,6 +71,7 @@ class Doc:
     statement: str | None  # None: the record file is missing (the index line is all there is)
     counts: dict[str, int]  # weighted word counts
     folded_summary: str
+    said: bool | None = None  # the user said it (source user, stated or confirmed); None: no record
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ class Hit:
     statement: str | None
     score: float
     position: int  # 1-based line order among the index entries (R28)
+    said: bool | None = None  # as ``Doc.said``
 
 
 def make_doc(entry: Entry, record: records.Record | None) -> Doc:
@@ -96,7 +98,8 @@ def make_doc(entry: Entry, record: records.Record | None) -> Doc:
             weighted[word] += weight
     return Doc(id=entry.id, type=entry.type, summary=entry.summary,
                statement=record.statement if record else None, counts=dict(weighted),
-               folded_summary=" ".join(entry.summary.casefold().split()))
+               folded_summary=" ".join(entry.summary.casefold().split()),
+               said=(record.source == "user" and record.status in ("stated", "confirmed")) if record else None)
 
 
 class Corpus:
@@ -175,7 +178,7 @@ def rank(found: Corpus, query: str, limit: int) -> list[Hit]:
     for score, position, rid in scored[:limit]:
         doc = found.docs[rid]
         hits.append(Hit(id=doc.id, type=doc.type, summary=doc.summary, statement=doc.statement,
-                        score=score, position=position))
+                        score=score, position=position, said=doc.said))
     return hits
 
 
