@@ -4,7 +4,7 @@
 |---|---|
 | SessionStart (startup, resume, clear, compact) | prints the summary in the host's form (R9–R12); the session is registered as open; other sessions that count as frozen now are handed off |
 | UserPromptSubmit | the session is busy (R15); a frozen session that continues is open again |
-| Stop | the session is idle; a quiet-freezing host's session gets a watcher; a host without a headless end event (``Host.ends_each_turn``) hands off what the session said so far, as at SessionEnd |
+| Stop | the session is idle; a quiet-freezing host's session gets a watcher, which freezes it once quiet, once its host process is gone (``Host.freezes_on_exit``), or when another session starts: a working session never adds entries (R14) |
 | SessionEnd | the session is frozen and handed to extraction in the background (R14) |
 | PreCompact | only on a host that reports a compaction before it happens and nothing after (``Host.prompt_after_compact``: Copilot CLI): the next UserPromptSubmit prints the summary again |
 
@@ -80,18 +80,14 @@ def handle(event: HookEvent, host: Host, project: Project) -> HookResult:
         _session_start(event, host, project, result)
     elif name == "UserPromptSubmit":
         activity.set_session_busy(host.name, event.session_id, owner_pid=host_pid())
-        _register(project, event, host, reopen=True)
+        _register(project, event, host, reopen=True, owner=_owner(host))
         if host.prompt_after_compact:
             _prompt_after_compact(event, host, project, result)
     elif name == "PreCompact" and host.prompt_after_compact:
         _pre_compact(event, host, project)
     elif name == "Stop":
         activity.set_session_idle(host.name, event.session_id)
-        if host.ends_each_turn:
-            _end(project, event, host, reason="turn end")  # reopened by the next prompt
-            _ensure_watcher(project, result)
-            return result
-        session = _register(project, event, host, reopen=False)
+        session = _register(project, event, host, reopen=False, owner=_owner(host))
         if host.freezes_when_quiet and session is not None and session.state == "open":
             _ensure_watcher(project, result)  # someone has to notice when it goes quiet
     elif name == "SessionEnd":
@@ -105,16 +101,25 @@ def _transcript(event: HookEvent) -> str | None:
     return str(event.transcript) if event.transcript is not None else None
 
 
-def _register(project: Project, event: HookEvent, host: Host, *, reopen: bool) -> AgentSession | None:
-    """Make sure the session is known; with ``reopen``, a frozen session that continues is open."""
+def _owner(host: Host) -> int | None:
+    """The host process, for a host whose sessions end with it (``Host.freezes_on_exit``)."""
+    return host_pid() if host.freezes_on_exit else None
+
+
+def _register(project: Project, event: HookEvent, host: Host, *, reopen: bool,
+              owner: int | None = None) -> AgentSession | None:
+    """Make sure the session is known; with ``reopen``, a frozen session that continues is open;
+    ``owner``: the host process it now runs in (a resumed session runs in a new one)."""
     def change(current: AgentSession | None) -> AgentSession | None:
         if current is None:
-            return sessions.transition(None, host.name, event.session_id, _transcript(event), "open")
+            return sessions.transition(None, host.name, event.session_id, _transcript(event), "open",
+                                       owner_pid=owner)
         state = "open" if reopen else current.state
-        if state == current.state and (current.transcript is not None or event.transcript is None):
+        if (state == current.state and (current.transcript is not None or event.transcript is None)
+                and owner in (None, current.owner_pid)):
             return None
         return sessions.transition(current, host.name, event.session_id, _transcript(event), state,
-                                   end_size=current.end_size, reason=current.end_reason)
+                                   end_size=current.end_size, reason=current.end_reason, owner_pid=owner)
 
     return sessions.update(project, host.name, event.session_id, change)
 
@@ -184,7 +189,7 @@ def _session_start(event: HookEvent, host: Host, project: Project, result: HookR
     cfg = _summary(project, host, event, result)
     if host.prompt_after_compact:
         _compacted_marker(project, host, event).unlink(missing_ok=True)  # injected here already
-    _register(project, event, host, reopen=True)
+    _register(project, event, host, reopen=True, owner=_owner(host))
     if event.source == "compact":
         return  # the same session, possibly mid-turn: its busy flag and the others stay as they are
     # A (re)started session is idle until a prompt. A busy flag that this very agent process set is

@@ -46,10 +46,10 @@ class Host:
     # UserPromptSubmit); pairs rather than a dict so that the host stays a plain frozen value.
     event_names: tuple[tuple[str, str], ...] = ()
     timeout_unit: int = 1   # the host counts hook timeouts in seconds (1) or milliseconds (1000)
-    # True where no end event arrives in headless use (Qwen Code's SessionEnd is interactive
-    # only): the end of every turn freezes what the session said so far and hands it off; the
-    # register's digests are the "extracted up to here" marker, and the next prompt reopens it.
-    ends_each_turn: bool = False
+    # True where a session ends when its host process does and nothing reports it (``qwen -p``,
+    # ``opencode run``): the watcher freezes an open session whose host process is gone. A
+    # quiet-freezing host's session is otherwise frozen when quiet or when another one starts.
+    freezes_on_exit: bool = False
     # True where the host reports a compaction only before it happens (PreCompact), never with a
     # SessionStart after it, and takes context from a prompt hook (Copilot CLI): PreCompact is
     # installed too, and the first prompt after it gets the summary again.

@@ -12,10 +12,12 @@
   ``session.compacted`` becomes a SessionStart with source ``compact``; ``chat.message``
   UserPromptSubmit.
 * OpenCode reports no session end (quitting the TUI sends nothing), only ``session.idle`` after
-  each turn. That is this host's SessionEnd: the payload carries the session's messages as
-  OpenCode's client returns them, which are written here as the session's transcript (format
-  ``opencode``), and each turn hands over what is new since the last one (the per-session digests
-  of ``sessions.py`` are the "extracted up to here" marker). A prompt reopens the session.
+  each turn: that is this host's Stop. Its payload carries the session's messages as OpenCode's
+  client returns them, written here as the session's transcript (format ``opencode``). A working
+  session never adds entries mid-way (R14): the session is frozen and handed off once OpenCode
+  has exited (``Host.freezes_on_exit``: every ``opencode run``), once it has been quiet for
+  ``memory.freeze_after_seconds``, or when another session starts; the per-session digests of
+  ``sessions.py`` keep a resumed session from sending again what was extracted.
 """
 from __future__ import annotations
 
@@ -62,5 +64,6 @@ def keep_transcript(event: HookEvent, state_dir: Path) -> Path:
 
 
 HOST = Host(name="opencode", title="OpenCode", transcript_format="opencode", settings=settings_path,
-            render_context=plain_context, freezes_when_quiet=False, has_statusline=False,
-            install_note=NOTE, shim="opencode-plugin.js", shim_label="plugin", keep_transcript=keep_transcript)
+            render_context=plain_context, freezes_when_quiet=True, has_statusline=False,
+            install_note=NOTE, shim="opencode-plugin.js", shim_label="plugin", keep_transcript=keep_transcript,
+            freezes_on_exit=True)

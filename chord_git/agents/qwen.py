@@ -8,8 +8,10 @@
   file. Qwen fires SessionStart again with ``source: "compact"`` after it compacted the history
   and puts the new output in place of the old, so memory survives compaction.
 * ``SessionEnd`` fires only when an interactive session is quit (and Qwen does not wait for a slow
-  hook); ``qwen -p`` never sends it. So the end of every turn (``Stop``) hands off what the
-  session said so far (``Host.ends_each_turn``), and the next prompt reopens the session.
+  hook); ``qwen -p`` never sends it. A working session never adds entries mid-way (R14), so a
+  turn's end only registers the session: it is frozen and handed off once its host process has
+  exited (``Host.freezes_on_exit``: every ``qwen -p``), once it has been quiet for
+  ``memory.freeze_after_seconds``, or when another session starts.
 * An installed file carries ``"$version": 4``: Qwen adds the key to a project settings file that
   lacks it, which would show as a change nobody made.
 * Folder trust is off by default, so project hooks run without a prompt; where a user turned it
@@ -33,8 +35,8 @@ SETTINGS_VERSION = 4
 
 TRUST_NOTE = (
     "Qwen Code runs project hooks at once unless folder trust is on (security.folderTrust.enabled); "
-    "then trust this folder when Qwen asks. Extraction runs after every turn: `qwen -p` never "
-    "reports the end of a session."
+    "then trust this folder when Qwen asks. A session is extracted once it has ended: when Qwen "
+    "exits, after memory.freeze_after_seconds without a turn, or when another session starts."
 )
 
 
@@ -66,6 +68,6 @@ def remove_hooks(doc: dict[str, Any], changes: Changes) -> dict[str, Any]:
 
 
 HOST = Host(name="qwen", title="Qwen Code", transcript_format="qwen", settings=settings_path,
-            render_context=json_context, freezes_when_quiet=False, has_statusline=False,
-            recognises=recognises, install_note=TRUST_NOTE, ends_each_turn=True,
+            render_context=json_context, freezes_when_quiet=True, has_statusline=False,
+            recognises=recognises, install_note=TRUST_NOTE, freezes_on_exit=True,
             layout=HookLayout(add=add_hooks, remove=remove_hooks))

@@ -47,6 +47,7 @@ class AgentSession:
     end_reason: str | None = None
     handed: tuple[str, ...] = field(default_factory=tuple)
     last_error: str | None = None
+    owner_pid: int | None = None     # the host process that reported the session last (``Host.freezes_on_exit``)
 
 
 def folder(project: Project) -> Path:
@@ -88,6 +89,7 @@ def _from_json(data: Any) -> AgentSession | None:
             end_reason=data.get("end_reason") if isinstance(data.get("end_reason"), str) else None,
             handed=tuple(d for d in data.get("handed") or () if isinstance(d, str)),
             last_error=data.get("last_error") if isinstance(data.get("last_error"), str) else None,
+            owner_pid=int(data["owner_pid"]) if isinstance(data.get("owner_pid"), int) else None,
         )
     except (KeyError, TypeError, ValueError):
         return None
@@ -135,13 +137,14 @@ def update(project: Project, host: str, session_id: str,
 
 def transition(session: AgentSession | None, host: str, session_id: str, transcript: str | None,
                state: str, *, end_size: int | None = None, reason: str | None = None,
-               now: float | None = None) -> AgentSession:
+               now: float | None = None, owner_pid: int | None = None) -> AgentSession:
     """The session in ``state`` (pure): a hook event's change, bumping the generation."""
     now = time.time() if now is None else now
     base = session or AgentSession(host=host, session_id=session_id, transcript=transcript)
     return replace(base, transcript=transcript or base.transcript, state=state, generation=base.generation + 1,
                    updated=now, end_size=end_size if state == "ended" else None,
-                   end_reason=reason if state == "ended" else None, last_error=None)
+                   end_reason=reason if state == "ended" else None, last_error=None,
+                   owner_pid=owner_pid if owner_pid is not None else base.owner_pid)
 
 
 def kept_transcripts(project: Project) -> Path:

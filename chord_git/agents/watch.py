@@ -4,9 +4,10 @@ Hooks must return at once, so they only record what happened (``sessions``) and 
 watcher runs. The watcher, holding ``<state_dir>/agents/watch.lock``:
 
 * hands every ``ended`` session to extraction (``handoff``), once per piece of content;
-* for hosts whose sessions may never report an end (``Host.freezes_when_quiet``: Codex), freezes
-  an ``open`` session once its transcript has not changed for ``memory.freeze_after_seconds`` and
-  the session is not busy, then hands it off;
+* for hosts whose sessions may never report an end (``Host.freezes_when_quiet``: Codex, Qwen Code,
+  OpenCode), freezes an ``open`` session once its transcript has not changed for
+  ``memory.freeze_after_seconds`` and the session is not busy, or at once when its host process
+  has exited (``Host.freezes_on_exit``), then hands it off;
 * exits when no session is left to wait for. As with the worker, it looks again after releasing
   its lock, so a session registered while it was leaving is not stranded.
 
@@ -99,11 +100,24 @@ def _size(path: str | None) -> int | None:
         return None
 
 
+def host_gone(session: AgentSession) -> bool:
+    """The session's host process has exited (``Host.freezes_on_exit``): nothing more can come."""
+    if session.owner_pid is None or not hosts.get(session.host).freezes_on_exit:
+        return False
+    try:
+        os.kill(session.owner_pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # alive, someone else's
+    return False
+
+
 def freeze_due(session: AgentSession, freeze_after: float, now: float) -> bool:
     """Whether an open session of a quiet-freezing host counts as frozen now."""
     if activity.session_busy(session.host, session.session_id):
         return False
-    return _quiet_for(session, now) >= freeze_after
+    return host_gone(session) or _quiet_for(session, now) >= freeze_after
 
 
 def freeze(project: Project, session: AgentSession, reason: str) -> None:
@@ -159,8 +173,12 @@ def one_pass(project: Project, cfg: Config, say: Log, *, now: float | None = Non
             if not freeze_due(session, cfg.memory.freeze_after_seconds, now):
                 waiting = True
                 continue
-            say(f"session {session.session_id}: frozen after {cfg.memory.freeze_after_seconds}s without change")
-            freeze(project, session, "quiet")
+            if host_gone(session):
+                say(f"session {session.session_id}: frozen, its host process {session.owner_pid} has exited")
+                freeze(project, session, "host exited")
+            else:
+                say(f"session {session.session_id}: frozen after {cfg.memory.freeze_after_seconds}s without change")
+                freeze(project, session, "quiet")
             session = sessions.load(project, session.host, session.session_id) or session
         if session.state == "ended":
             _hand_off(project, cfg, session, say)

@@ -3,9 +3,10 @@
 //
 // OpenCode loads this file without asking, so it does one thing only: it hands OpenCode's session
 // events, as a JSON payload, to `git-memory agent hook --host opencode` and adds what that prints
-// at a session's first prompt to the system prompt. At the end of each turn (OpenCode has no
-// session-end event) the payload also carries the session's messages, read through OpenCode's own
-// client, so that chord-git can extract what is new since the last turn. It imports nothing from
+// at a session's first prompt to the system prompt. At the end of each turn the payload also
+// carries the session's messages, read through OpenCode's own client: OpenCode has no session-end
+// event, so chord-git keeps them and extracts them once the session is over (OpenCode exited, the
+// session went quiet, or another one started). It imports nothing from
 // the project and runs no other command; memory itself, and every decision about it, lives in
 // chord-git.
 import { spawn } from "node:child_process";
@@ -68,7 +69,7 @@ export const ChordGitMemory = async ({ client, directory }) => {
         await summary(sessionID, "compact");
       } else if (event.type === "session.idle") {
         const found = await client.session.messages({ path: { id: sessionID } }).catch(() => undefined);
-        await hook(directory, { hook_event_name: "SessionEnd", session_id: sessionID, reason: "idle",
+        await hook(directory, { hook_event_name: "Stop", session_id: sessionID, reason: "idle",
                                 messages: Array.isArray(found?.data) ? found.data.map(slim) : undefined });
       }
     },

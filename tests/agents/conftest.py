@@ -29,7 +29,11 @@ CANARY = "zebra-quartz-7731"
 CANARY_ID = "20261120-deploy-pipeline-7731"
 CANARY_SUMMARY = f"Deploys go through the {CANARY} pipeline."
 PNPM_WORDS = "We use pnpm, never npm, in this repo."
-PNPM_SUMMARY = "JS dependencies are managed with pnpm only (npm is never used)."
+# The record as an instruction-following model writes it: category words added, not an echo.
+PNPM_SUMMARY = "Use pnpm, never npm, for JS dependencies."
+PNPM_STATEMENT = "All JS dependency commands in this repo use pnpm; npm is never used."
+# How an agent's model answers it, restating it: an echo, never a reason to doubt who said it.
+RESTATED = "Noted. I will use pnpm for every dependency command in this repo."
 
 
 def canary_record() -> str:
@@ -48,15 +52,15 @@ def write_canary_memory(repo: Path) -> None:
     (repo / "MEMORY.md").write_text(f"# Project memory\n\n{BEGIN}\n{line}\n{END}\n", encoding="utf-8")
 
 
-def record(summary: str, evidence: str) -> dict[str, Any]:
-    return {"type": "preference", "summary": summary, "statement": summary, "why": "The user said so.",
+def record(summary: str, evidence: str, statement: str | None = None) -> dict[str, Any]:
+    return {"type": "preference", "summary": summary, "statement": statement or summary, "why": "The user said so.",
             "how_to_apply": "Check it before touching that part of the repository.", "source": "user", "status": "stated",
             "evidence": evidence, "supersedes": None}
 
 
 def pnpm_reply() -> Reply:
     """The scripted extraction: one record quoting the user, one quoting the injected canary."""
-    return Reply({"records": [record(PNPM_SUMMARY, PNPM_WORDS),
+    return Reply({"records": [record(PNPM_SUMMARY, PNPM_WORDS, PNPM_STATEMENT),
                               record("Deploys use the zebra pipeline.", CANARY_SUMMARY)],
                   "retire": [], "promotions": []})
 
@@ -78,6 +82,14 @@ def run_hook(payload: dict[str, Any] | str | bytes, host: str | None = "claude-c
         payload.encode() if isinstance(payload, str) else json.dumps(payload).encode())
     args = [git_memory(), "agent", "hook"] + (["--host", host] if host else [])
     return subprocess.run(args, input=data, capture_output=True, env=env or cli_env(), cwd=cwd, timeout=60)
+
+
+def run_hook_then_exit(payload: dict[str, Any], host: str) -> subprocess.CompletedProcess[bytes]:
+    """The hook run from a host process that exits right after it (``opencode run``, ``qwen -p``):
+    the hook's parent is a short-lived interpreter, gone once this returns."""
+    relay = "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], input=sys.stdin.buffer.read()).returncode)"
+    return subprocess.run([sys.executable, "-c", relay, git_memory(), "agent", "hook", "--host", host],
+                          input=json.dumps(payload).encode(), capture_output=True, env=cli_env(), timeout=60)
 
 
 def event(name: str, repo: Path, session: str, transcript: Path | None = None, **extra: Any) -> dict[str, Any]:

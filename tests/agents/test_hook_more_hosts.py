@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from chord_git.agents import hosts, sessions
-from chord_git.background import activity
+from chord_git.background import activity, queue
 from chord_git.memory import project as project_mod
 from chord_git.memory.summary import MEMORY_DISCIPLINE
 from testing.fake_openai import FakeOpenAI
@@ -24,6 +24,7 @@ from tests.agents.conftest import (
     conversation_of,
     event,
     run_hook,
+    run_hook_then_exit,
     wait_for,
 )
 
@@ -110,10 +111,11 @@ def test_gemini_payloads_are_recognised_without_host(memory_repo: Path) -> None:
 
 
 # ---------------------------------------------------------------------------- Qwen Code
-def test_qwen_hands_off_at_every_turn_end_and_only_what_is_new(memory_repo: Path, extraction: FakeOpenAI,
-                                                                tmp_path: Path) -> None:
-    """No SessionEnd in ``qwen -p``: each Stop hands off what the session said so far, and the
-    digests ("extracted up to here") keep the next turn from sending it again."""
+def test_qwen_hands_off_once_the_session_is_over_and_only_what_is_new(memory_repo: Path, extraction: FakeOpenAI,
+                                                                      tmp_path: Path) -> None:
+    """No SessionEnd in ``qwen -p``: a turn's end only registers the session (R14: a working
+    session never adds entries); it is handed off once its host process has exited, and the
+    digests ("extracted up to here") keep a resumed session from sending it again."""
     configure(extraction.base_url)
     digest = index_digest(memory_repo)
     lines = QWEN_TRANSCRIPT.read_bytes().splitlines(keepends=True)
@@ -125,18 +127,24 @@ def test_qwen_hands_off_at_every_turn_end_and_only_what_is_new(memory_repo: Path
     run_hook(event("UserPromptSubmit", memory_repo, sid, transcript, prompt=PNPM_WORDS), host="qwen")
     stop = run_hook(event("Stop", memory_repo, sid, transcript, last_assistant_message="Noted."), host="qwen")
     assert stop.returncode == 0 and stop.stderr == b""
+    # The host (this test) still runs: the session is open, so nothing is queued for extraction.
+    assert sessions.load(project, "qwen", sid).state == "open"  # type: ignore[union-attr]
+    assert queue.pending(project) == [] and extraction.requests == []
+    ended = run_hook_then_exit(event("Stop", memory_repo, sid, transcript, last_assistant_message="Noted."), "qwen")
+    assert ended.returncode == 0 and ended.stderr == b""
     assert wait_for(lambda: PNPM_SUMMARY in (memory_repo / "MEMORY.md").read_text(encoding="utf-8"))
     assert wait_for(lambda: sessions.load(project, "qwen", sid).state == "handed")  # type: ignore[union-attr]
     run_hook(event("UserPromptSubmit", memory_repo, sid, transcript, prompt=RESUME_WORDS), host="qwen")
     assert sessions.load(project, "qwen", sid).state == "open"  # type: ignore[union-attr]
     with transcript.open("ab") as handle:
         handle.write(b"".join(lines[4:]))
-    run_hook(event("Stop", memory_repo, sid, transcript, last_assistant_message="Noted."), host="qwen")
+    run_hook_then_exit(event("Stop", memory_repo, sid, transcript, last_assistant_message="Noted."), "qwen")
     assert wait_for(lambda: len(extraction.requests) == 2)
     second = conversation_of(extraction.requests[1].body)
     assert RESUME_WORDS in second and PNPM_WORDS not in second
     assert wait_for(lambda: sessions.load(project, "qwen", sid).state == "handed")  # type: ignore[union-attr]
-    run_hook(event("Stop", memory_repo, sid, transcript), host="qwen")  # nothing new: nothing sent
+    run_hook(event("UserPromptSubmit", memory_repo, sid, transcript), host="qwen")
+    run_hook_then_exit(event("Stop", memory_repo, sid, transcript), "qwen")  # nothing new: nothing sent
     assert wait_for(lambda: sessions.load(project, "qwen", sid).state == "handed")  # type: ignore[union-attr]
     assert len(extraction.requests) == 2
     assert index_digest(memory_repo) == digest and git(memory_repo, "diff", "--cached", "--name-only") == ""

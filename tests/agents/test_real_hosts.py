@@ -56,6 +56,7 @@ from tests.agents.conftest import (
     CANARY_SUMMARY,
     PNPM_SUMMARY,
     PNPM_WORDS,
+    RESTATED,
     canary_record,
     configure,
     conversation_of,
@@ -189,13 +190,13 @@ class Codex(Host):
 
 @pytest.fixture
 def claude(memory_repo: Path, host_bins: agent_hosts.HostBins) -> Iterator[ClaudeCode]:
-    with FakeAnthropic(reply="Noted.") as server:
+    with FakeAnthropic(reply=RESTATED) as server:
         yield ClaudeCode(memory_repo, host_bins, server)
 
 
 @pytest.fixture
 def codex(memory_repo: Path, host_bins: agent_hosts.HostBins, tmp_path: Path) -> Iterator[Codex]:
-    with FakeResponses(reply="Noted.") as server:
+    with FakeResponses(reply=RESTATED) as server:
         yield Codex(memory_repo, host_bins, server, tmp_path / "codex-home")
 
 
@@ -215,8 +216,10 @@ def prove(host: Host, extraction: FakeOpenAI, *, frozen_by_end_event: bool = Tru
     # 2. Busy while the agent waited for its model; idle once the turn was over.
     assert host.busy_during_calls and all(n == 1 for n in host.busy_during_calls)
     assert activity.busy_sessions() == 0
-    # 3. The record quoting the user lands in the working tree; nothing is staged.
+    # 3. The record quoting the user lands in the working tree, as the user's (the agent's model
+    # restated it: an echo); nothing is staged.
     assert wait_for(lambda: bool(records_with_evidence(repo, PNPM_WORDS)), timeout=120), _logs(repo)
+    assert all("\nsource: user\n" in p.read_text(encoding="utf-8") for p in records_with_evidence(repo, PNPM_WORDS))
     assert wait_for(lambda: indexed(repo, PNPM_SUMMARY), timeout=60)
     assert index_digest(repo) == digest and git(repo, "diff", "--cached", "--name-only") == ""
     # 5. The canary reached the transcript (as the host's injected context) but not extraction as user words.
@@ -380,11 +383,14 @@ def opencode(memory_repo: Path, plugin_host_bins: agent_hosts.PluginHostBins, tm
 
 
 def test_opencode_in_one_command(opencode: OpenCode, extraction: FakeOpenAI) -> None:
-    """No session end in OpenCode: each turn's end hands over what the session added since the last."""
+    """No session end in OpenCode: a turn's end only registers the session (R14); it is handed off
+    once OpenCode's process has exited, with only what it added since the last hand-off."""
     configure(extraction.base_url)
     install(opencode)
     assert "git-memory" in (opencode.repo / ".opencode" / "plugins" / "chord-git.js").read_text(encoding="utf-8")
     prove(opencode, extraction)
+    log = (opencode.repo / ".git" / "chord-memory" / "agents" / "watch.log").read_text(encoding="utf-8")
+    assert "has exited" in log
 
 
 FRESH = "Releases are cut from the release branch only."

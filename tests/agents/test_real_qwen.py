@@ -1,9 +1,10 @@
 """End to end with the real Qwen Code CLI (pinned, installed from npm into the user cache), offline.
 
 The proof of ``test_real_hosts.py`` (``prove``), with one difference in how a session ends:
-``qwen -p`` never reports the end of a session, so the end of every turn hands off what the
-session said so far, and the register's digests keep a later turn (or a resumed session) from
-sending it again. The CLI's model is a loopback Chat Completions API.
+``qwen -p`` never reports the end of a session, and a turn's end only registers it (R14: a
+working session never adds entries), so the session is handed off once Qwen's process has exited;
+the register's digests keep a resumed session from sending it again. The CLI's model is a
+loopback Chat Completions API.
 """
 from __future__ import annotations
 
@@ -58,3 +59,5 @@ def test_qwen_in_one_command(qwen: Qwen, extraction: FakeOpenAI) -> None:
     installed = settings.read_bytes()
     prove(qwen, extraction)
     assert settings.read_bytes() == installed  # Qwen found nothing to add: no change nobody made
+    log = (qwen.repo / ".git" / "chord-memory" / "agents" / "watch.log").read_text(encoding="utf-8")
+    assert "has exited" in log  # each session was frozen by Qwen's exit, not at a turn's end

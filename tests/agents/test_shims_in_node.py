@@ -134,7 +134,7 @@ def test_pi_extension_sends_each_event_and_reloads_memory_after_compaction(memor
         assert call["payload"]["transcript_path"].endswith("pi-session.jsonl")
 
 
-def test_opencode_plugin_starts_once_per_session_and_ends_each_turn(memory_repo: Path, tmp_path: Path,
+def test_opencode_plugin_starts_once_per_session_and_reports_each_turn(memory_repo: Path, tmp_path: Path,
                                                                     jiti: Path) -> None:
     shim = Shim("opencode", memory_repo, tmp_path, jiti)
     both, _, later, _, _, mid, _, refreshed = shim.run(
@@ -147,7 +147,7 @@ def test_opencode_plugin_starts_once_per_session_and_ends_each_turn(memory_repo:
     events = [(c["payload"]["hook_event_name"], c["payload"].get("source"), c["payload"].get("reason"))
               for c in shim.calls()]
     assert events == [("SessionStart", "startup", None), ("UserPromptSubmit", None, None),
-                      ("SessionEnd", None, "idle"), ("SessionStart", "compact", None)]
+                      ("Stop", None, "idle"), ("SessionStart", "compact", None)]
     end = shim.calls()[2]["payload"]
     assert end["session_id"] == "ses_A" and end["cwd"] == str(memory_repo)
     assert end["messages"] == [   # what extraction reads; tool traffic, attachments and reasoning stay behind
