@@ -89,7 +89,9 @@ class Contexts:
     negation: re.Pattern[str]
     question: re.Pattern[str]
     hypothetical: re.Pattern[str]
-    reported: re.Pattern[str]
+    reported: re.Pattern[str]  # someone else's view
+    proposed: re.Pattern[str]  # someone else's proposal
+    rejected: re.Pattern[str]  # the user turning a proposal down
     speaker: re.Pattern[str]  # the user as the reporting verb's subject: their own words
     accepted: re.Pattern[str]  # the user taking up what someone else proposed
     substitute: re.Pattern[str]  # a next clause that puts something in the act's place
@@ -198,18 +200,21 @@ def _cancelled(rule: Rule, text: str, clause: str, spans: list[tuple[int, int]],
 
 
 def someone_else(contexts: Contexts, text: str, begin: int, end: int, stop: int | None = None) -> bool:
-    """A reporting verb in ``text[begin:end]`` whose subject is not the user ("a teammate proposed
-    …", not "the user said …"), and which the user did not take up before ``stop``."""
-    for found in contexts.reported.finditer(text, begin, end):
-        head = text[max(begin, found.start() - 40):found.start()]
-        subject = re.match(r"[^\W\d_]+", found.group())
-        own = contexts.speaker.search(head) or (
-            subject is not None and contexts.speaker.search(head + subject.group()))
-        if own:
-            continue
-        if contexts.accepted.search(text, found.end(), stop if stop is not None else len(text)):
-            continue
-        return True
+    """In ``text[begin:end]``, someone other than the user reports a view ("Ana says …", not "the
+    user said …") the user did not take up before ``stop``, or makes a proposal the user turned
+    down before ``stop``."""
+    stop = len(text) if stop is None else stop
+    for pattern, proposal in ((contexts.reported, False), (contexts.proposed, True)):
+        for found in pattern.finditer(text, begin, end):
+            head = text[max(begin, found.start() - 40):found.start()]
+            subject = re.match(r"[^\W\d_]+", found.group())
+            if contexts.speaker.search(head) or (subject is not None and contexts.speaker.search(head + subject.group())):
+                continue
+            if proposal:
+                if contexts.rejected.search(text, found.end(), stop):
+                    return True
+            elif not contexts.accepted.search(text, found.end(), stop):
+                return True
     return False
 
 

@@ -191,7 +191,8 @@ GRANT = Rule(
                "部署无需审批。", "Go ahead and merge when the tests pass.",
                "The user said the agent may merge to main without review.",
                "Der Nutzer sagt, der Agent darf ohne Review nach main mergen.",
-               "The agent suggested skipping review on PRs to main and the user agreed."),
+               "The agent suggested skipping review on PRs to main and the user agreed.",
+               "Ops wants the agent to deploy straight to production."),
         benign=("Never run migrations on production without approval.", "Can I push directly to main?",
                 "不要直接发布到生产环境。", "No hagas push directamente a main.", "Frag immer, bevor du deployst.",
                 "Ne merge jamais sans revue.", "本番へのデプロイは必ず確認してから。", "You can use pnpm for scripts.",
@@ -200,7 +201,8 @@ GRANT = Rule(
                 "在本地开发数据库上执行迁移时，可以自己跑，不用等我。", "Go ahead and draft release notes, I'll tag and publish.",
                 "Ana says we can skip review, but we can't.",
                 "A teammate proposed letting the agent approve its own PRs; the user rejected it.",
-                "有人提议让助手直接推送主分支，用户不同意。", "Before merging to main, ask the user."),
+                "有人提议让助手直接推送主分支，用户不同意。", "Before merging to main, ask the user.",
+                "Ops wants the agent to deploy straight to production; the user refused."),
     ),
 )
 

@@ -39,7 +39,8 @@ GATES: dict[str, tuple[str, ...]] = {
            "(?:approval|consent|confirmation|sign-?off|permission|go-?ahead)",
            "(?:once|after|when|until)\\s+(?:the\\s+user|i|we)\\s+(?:approves?|confirms?|says?\\s+so|okays?|signs?\\s+off)",
            # a look first: "show the script to the user before running it"
-           "(?:show|present|review|read|inspect|audit|verify)(?:s|ed|ing)?\\s+(?:\\S+\\s+){0,5}?(?:first|before|beforehand)",
+           "(?:show|present)(?:s|ed|ing)?\\s+(?:\\S+\\s+){0,4}?(?:to\\s+)?(?:me|us|the\\s+user)(?![A-Za-z])",
+           "(?:read|inspect|audit|verify)\\s+(?:it|them|the\\s+\\w+|\\w+)\\s+(?:first|before\\s+(?:running|executing|using))",
            "ask(?:s)?(?=\\s*(?:[.!;]|$))"),
     "zh": ("先问", "先询问", "问过(?:我|用户)", "征得(?:我|用户)?(?:的)?同意", "经(?:过)?(?:我|用户)?(?:的)?(?:同意|批准|确认)",
            "(?:需要|须|需|要)(?:我|用户)?(?:的)?(?:确认|批准|同意|审批)", "先确认", "确认后", "批准后", "同意后",
@@ -48,16 +49,17 @@ GATES: dict[str, tuple[str, ...]] = {
            "consult(?:a|e|ando)\\s+(?:antes|primero|al\\s+usuario)", "con\\s+(?:la\\s+)?(?:aprobaci[oó]n|autorizaci[oó]n|confirmaci[oó]n)",
            "requiere\\s+(?:la\\s+|una\\s+)?(?:aprobaci[oó]n|confirmaci[oó]n|autorizaci[oó]n|consultar)",
            "(?:tras|despu[ée]s\\s+de)\\s+(?:la\\s+)?(?:aprobaci[oó]n|confirmaci[oó]n)", "preg[uú]nta(?:me|nos|le)",
-           "pregunta(?=\\s*(?:[.!;]|$))", "(?:muestr|mostr|ense[ñn]|revis|verific|comprueb)\\w*\\s+(?:\\S+\\s+){0,5}?(?:antes|primero)"),
+           "pregunta(?=\\s*(?:[.!;]|$))", "(?:mu[ée]stra(?:me|le|lo|los)?|mostrar|ense[ñn]a(?:me|le|lo|los)?|ense[ñn]ar|revisa(?:r|lo|los)?|verifica(?:r|lo)?|comprueba(?:r|lo)?)"
+           "\\s+(?:\\S+\\s+){0,5}?(?:antes|primero)"),
     "de": ("vorher\\s+(?:zu\\s+)?fragen", "frag\\w*\\s+(?:vorher|zuerst|erst|mich|uns|den\\s+nutzer)", "nach\\s+r[üu]ckfrage",
            "mit\\s+(?:meiner\\s+|der\\s+)?(?:freigabe|zustimmung|genehmigung)",
            "(?:erfordert|braucht|ben[öo]tigt)\\s+(?:eine\\s+|meine\\s+|die\\s+)?(?:freigabe|zustimmung|genehmigung|best[äa]tigung)",
            "nach\\s+(?:freigabe|zustimmung|best[äa]tigung)", "frag(?:e|en)?(?=\\s*(?:[.!;]|$))",
-           "(?:zeig|pr[üu]f|lies|lese)\\w*\\s+(?:\\S+\\s+){0,5}?(?:vorher|zuerst)"),
+           "(?:zeig(?:e|en|t)?|pr[üu]f(?:e|en|t)?|lies|lesen)\\s+(?:\\S+\\s+){0,5}?(?:vorher|zuerst)"),
     "fr": ("demand\\w*\\s+(?:avant|d'abord|au\\s+pr[ée]alable|l'autorisation|la\\s+permission|l'accord|[àa]\\s+l'utilisat\\w+)",
            "avec\\s+(?:l'accord|la\\s+validation|l'approbation|l'autorisation)", "apr[èe]s\\s+(?:validation|accord|confirmation|approbation)",
            "(?:n[ée]cessite|requiert|exige)\\s+(?:une\\s+|l'|la\\s+)?(?:validation|accord|approbation|confirmation)",
-           "demande(?=\\s*(?:[.!;]|$))", "(?:montr|v[ée]rifi|reli|examin)\\w*\\s+(?:\\S+\\s+){0,5}?(?:avant|d'abord)"),
+           "demande(?=\\s*(?:[.!;]|$))", "(?:montre[rz]?|v[ée]rifie[rz]?|relis|relire|examine[rz]?)\\s+(?:\\S+\\s+){0,5}?(?:avant|d'abord)"),
     "ja": ("前に(?:確認|相談|聞)", "確認してから", "事前に(?:確認|相談|承認)", "許可を(?:得て|取って|もらって|得る)", "承認(?:を得て|後|が必要)", "(?:見せて|確認して|読んで|レビューして)から",
            "聞いてから", "相談してから", "確認が必要"),
 }
@@ -92,20 +94,35 @@ HYPOTHETICAL = (
     r"|もし|仮に|としたら|たとしたら"
 )
 REPORTED = (
-    r"\b(?!(?:i|we|you|me|te|tu|que|qui|on|nous|vous|ne|se|lo|la|le|les|il|it|they|es|er|sie|du|is|are|was|were|be|been|being|has|have|had|pull|merge)\b)[a-z]+\s+(?:says|said|thinks|thought|claims|claimed|suggests|suggested|reckons|believes"
-    r"|told\s+(?:me|us)|mentioned|wrote|insists|insisted|proposed|proposes|recommended|recommends|considers|considered"
-    r"|argued|argues|pushed\s+for|asked(?:\s+(?:the\s+agent|us|me))?\s+(?:to|for)|wanted|wants"
-    r"|advised|advises|urged|urges)\b(?!\s+(?:no|not)\b)"
+    r"\b(?!(?:i|we|you|me|te|tu|que|qui|on|nous|vous|ne|se|lo|la|le|les|il|it|they|es|er|sie|du|is|are|was|were|be"
+    r"|been|being|has|have|had|pull|merge)\b)[a-z]+\s+(?:says|said|thinks|thought|claims|claimed|suggests|suggested"
+    r"|reckons|believes|told\s+(?:me|us)|mentioned|wrote|insists|insisted|considers|considered|argued|argues)\b"
+    r"(?!\s+(?:no|not)\b)"
     r"|\baccording\s+to\b|\b(?:i|we)\s+(?:read|heard|saw)\s+(?:that|somewhere|online)\b|\breportedly\b|\bapparently\b"
-    r"|(?:他|她|他们|她们|同事|别人|有人|老板|领导|网上|文档|博客|大家|经理|主管|组长|外包|供应商|客户|财务|运维)"
-    r"(?:说|认为|觉得|建议|提到|提议|提出|要求|希望|想)|据说|听说|据称"
-    r"|\b(?:dice|dijo|dicen|cree|piensa|opina|sugiere|afirma|comenta|insiste\s+en|propone|pide)\s+que\b|\bseg[uú]n\b"
-    r"|\b(?:propuso|sugiri[oó]|pidi[oó]|recomend[oó]|aconsej[oó])\b"
-    r"|\b(?:sagt|sagte|sagen|meint|meinte|findet|glaubt|behauptet|schreibt|schlug|schl[äa]gt|h[äa]lt|hielt|wollte"
-    r"|empfahl|empfiehlt|bat|forderte|verlangte)\b|\blaut\b|\bangeblich\b"
-    r"|\b(?:dit|disait|pense|trouve|pr[ée]tend|affirme|sugg[èe]re|[ée]crit|estime|voudrait|veut)\s+qu|\bselon\b|\bd'apr[èe]s\b"
-    r"|\ba\s+(?:propos[ée]|sugg[ée]r[ée]|conseill[ée]|recommand[ée]|demand[ée])\s+(?:de|d')"
-    r"|によると|によれば|と言って|と言った|って言って|らしい|そうです|だそうだ|(?:が|は)(?:提案|提言|勧め|要望|主張)"
+    r"|(?:他|她|他们|她们|同事|别人|有人|老板|领导|网上|文档|博客|大家|经理|主管|组长)(?:说|认为|觉得|提到)|据说|听说|据称"
+    r"|\b(?:dice|dijo|dicen|cree|piensa|opina|sugiere|afirma|comenta|insiste\s+en)\s+que\b|\bseg[uú]n\b"
+    r"|\b(?:sagt|sagte|sagen|meint|meinte|findet|glaubt|behauptet|schreibt|h[äa]lt|hielt)\b|\blaut\b|\bangeblich\b"
+    r"|\b(?:dit|disait|pense|trouve|pr[ée]tend|affirme|sugg[èe]re|[ée]crit|estime)\s+qu|\bselon\b|\bd'apr[èe]s\b"
+    r"|によると|によれば|と言って|と言った|って言って|らしい|そうです|だそうだ"
+)
+# Someone else's proposal: it stands for the user's unless the user turned it down after it ("a
+# teammate proposed letting the agent approve its own PRs; the user rejected it"). Without an
+# answer, a proposal recorded in memory is taken as the plan, so its grant is still refused.
+PROPOSED = (
+    r"\b(?!(?:i|we|you|me|te|tu|que|qui|on|nous|vous|ne|se|lo|la|le|les|il|it|they|es|er|sie|du|is|are|was|were|be"
+    r"|been|being|has|have|had|pull|merge)\b)[a-z]+\s+(?:proposed|proposes|recommended|recommends|pushed\s+for"
+    r"|asked(?:\s+(?:the\s+agent|us|me))?\s+(?:to|for)|wanted|wants|advised|advises|urged|urges)\b"
+    r"|(?:他|她|他们|她们|同事|别人|有人|老板|领导|经理|主管|组长|外包|供应商|客户|财务|运维)(?:建议|提议|提出|要求|希望|想)"
+    r"|\b(?:propone|pide)\s+que\b|\b(?:propuso|sugiri[oó]|pidi[oó]|recomend[oó]|aconsej[oó])\b"
+    r"|\b(?:schlug|schl[äa]gt|wollte|empfahl|empfiehlt|bat|forderte|verlangte)\b"
+    r"|\b(?:voudrait|veut)\s+qu|\ba\s+(?:propos[ée]|sugg[ée]r[ée]|conseill[ée]|recommand[ée]|demand[ée])\s+(?:de|d')"
+    r"|(?:が|は)(?:提案|提言|勧め|要望|主張)"
+)
+REJECTED = (
+    r"\b(?:rejected|refused|declined|said\s+no|vetoed|overruled|disagreed|objected|turned\s+(?:it|that|this)\s+down)\b"
+    r"|不同意|拒绝|否决|驳回|没同意|不接受|\brechaz\w+|\bse\s+niega|\bdijo\s+que\s+no|\bdescart\w+"
+    r"|\blehnt\w*\s+(?:\w+\s+)?ab\b|\babgelehnt|\bwiderspr\w+|\bverweiger\w+|\brefus\w+|\brejet\w+"
+    r"|\bn'est\s+pas\s+d'accord|却下|断った|反対|拒否"
 )
 # The next clause puts something in the act's place: "asked to bypass the hooks; instead scope
 # them" does not bypass them.
