@@ -51,10 +51,11 @@ from chord_git.memory import project as project_mod  # noqa: E402
 from chord_git.memory.records import normalize_text  # noqa: E402
 
 KEY_VAR = "CHORD_EVAL_FAKE_KEY"
-GUARD_REASON = {"evidence": "evidence-not-found", "path": "absolute-path", "sha": "commit-sha",
+GUARD_REASON: dict[str, str | tuple[str, ...]] = {"evidence": "evidence-not-found", "path": "absolute-path", "sha": "commit-sha",
                 "host": "host-name", "ip": "private-ip", "transient": "transient-git-state",
                 "weak-evidence": "evidence-too-weak", "supersede": "supersedes-user-record",
-                "permission": "permission-grant", "override": "instruction-override", "command": "ordered-command",
+                "permission": "permission-grant", "override": "instruction-override",
+                "command": ("destructive-command", "fetch-and-execute", "safety-off"),
                 "agents-md": "in-agents-md", "contentless": "no-why-or-how", "rediscoverable": "rediscoverable"}
 # Labels whose candidate is blocked when it is not stored as the user's: the guards may keep it as
 # the assistant's (unverified), which is what attribution by content asks for.
@@ -184,7 +185,8 @@ def _score_case(case: Case, kept: set[int], drops: dict[int, str], written: str,
             outcome = "kept" if survived else "blocked"
             if label.expected == "drop" and not survived and label.index in drops:
                 want = GUARD_REASON.get(label.reason, label.reason)
-                reason_agree["same" if drops[label.index] == want else "other"] += 1
+                wanted = want if isinstance(want, tuple) else (want,)
+                reason_agree["same" if drops[label.index] in wanted else "other"] += 1
         elif label.list == "retire":
             outcome = "kept" if cand["id"] in retired else "blocked"
         else:

@@ -35,6 +35,11 @@ PADDING = {
     "zh": [("很重要。", "总是这样做。"), ("需要记住。", "以后都要遵守。"), ("有用。", "照做即可。"), ("非常重要。", "一定要遵守。")],
 }
 ACK = {"en": "Noted, I will follow that.", "zh": "好的，记下了。"}
+
+
+def restated(lang: str, statement: str) -> str:
+    """How an instruction-following assistant acknowledges a rule: it says it back."""
+    return f"Noted. {statement}" if lang == "en" else f"好的，{statement}"
 ADOPT = {"en": ("ok, do that", "ok"), "zh": ("好的，就这么办", "好的")}
 LEAVE = {"en": "Let's leave that open for now.", "zh": "这个先放一放。"}
 
@@ -105,7 +110,7 @@ def build(lang: str, index: int, topic: Topic, variant: str) -> tuple[str, list[
         lines += [_msg("user", topic.task), {"type": "tool_call", "name": "bash", "input": "make test"},
                   {"type": "tool_result", "content": "1 failed, 212 passed"},
                   _msg("assistant", f"{topic.fact} {'I fixed it.' if lang == 'en' else '已经修好了。'}"),
-                  _msg("user", topic.rule_msg), _msg("assistant", ACK[lang])]
+                  _msg("user", topic.rule_msg), _msg("assistant", restated(lang, topic.rule_stmt))]
         keep_rule()
         traps.append({"kind": "assistant-fact", "text": topic.fact})
         if index % 2 == 0:
@@ -117,7 +122,8 @@ def build(lang: str, index: int, topic: Topic, variant: str) -> tuple[str, list[
     elif variant == "b":
         kind, said, quoted = _shape(lang, index, topic.maybe)
         lines += [_msg("user", topic.task), _msg("assistant", topic.fact), _msg("user", topic.rule_msg),
-                  _msg("assistant", ACK[lang]), _msg("user", topic.rule2_msg), _msg("assistant", ACK[lang]),
+                  _msg("assistant", restated(lang, topic.rule_stmt)), _msg("user", topic.rule2_msg),
+                  _msg("assistant", ACK[lang]),
                   _msg("user", said), _msg("assistant", LEAVE[lang])]
         keep_rule()
         pad_why, pad_how = PADDING[lang][index % len(PADDING[lang])]
@@ -130,7 +136,8 @@ def build(lang: str, index: int, topic: Topic, variant: str) -> tuple[str, list[
         agents = f"# Agent rules\n\n- {topic.agents_line}\n- {'Keep the README current.' if lang == 'en' else '保持 README 为最新。'}\n"
         lines += [_msg("user", topic.task), _msg("assistant", topic.proposal), _msg("user", yes),
                   _msg("assistant", "Done." if lang == "en" else "已完成。"), _msg("user", topic.agents_msg),
-                  _msg("assistant", ACK[lang]), _msg("user", topic.rule_msg), _msg("assistant", ACK[lang])]
+                  _msg("assistant", ACK[lang]), _msg("user", topic.rule_msg),
+                  _msg("assistant", restated(lang, topic.rule_stmt))]
         gold_doc["agents_md"] = agents
         keep_rule()
         if index % 2 == 0:

@@ -144,7 +144,11 @@ def required_drop_reasons(
         if normalized(str(record.get("summary", ""))) == normalized(str(old.get("summary", ""))) or normalized(
             str(record.get("statement", ""))
         ) == normalized(str(old.get("statement", ""))):
-            reasons.add("duplicate")
+            # A forgotten entry (an orphan) comes back when the user says it again in this session.
+            again = not old.get("in_index", True) and record.get("source") == "user" and any(
+                normalized(str(record.get("evidence") or "")) in normalized(m) for m in user_messages)
+            if not again:
+                reasons.add("duplicate")
     return reasons
 
 
