@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from importlib import resources
+import sys
 from pathlib import Path
 
 import pytest
@@ -84,7 +84,11 @@ def test_this_install_prints_the_commit_its_build_read(repo: Path) -> None:
     # `./dev test` installed this environment from the checkout with `pip install .`: pip records
     # no commit for a folder, so the one shown is what the build read from the checkout's HEAD
     # then (HEAD may have moved on since, until the next install).
-    if not resources.files("chord_git").joinpath("data/source-commit").is_file():
+    # Asked of the installed package (-I: not the checkout on sys.path): an editable install's
+    # package is the checkout, where no build wrote the commit.
+    where = subprocess.run([sys.executable, "-I", "-c", "import chord_git; print(chord_git.__file__)"],
+                           capture_output=True, text=True, cwd=repo, check=True).stdout.strip()
+    if not (Path(where).parent / "data" / "source-commit").is_file():
         needed("the package is installed in editable mode, whose build records no commit; ./dev test installs it normally")
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     done = run_cli(repo, "setup", "pre-commit")
