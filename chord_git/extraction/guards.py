@@ -46,7 +46,6 @@ __all__ = ["REASONS", "Accepted", "Dropped", "ExistingMemory", "GuardResult", "c
            "existing_memory", "secret_positions"]
 
 REASONS = core.REASONS
-ALLOWANCE_PRAGMA = core.ALLOWANCE_PRAGMA
 # Where a rediscoverable fact worth keeping is suggested (R19, R29): the user moves it or not.
 DOCS_SUGGESTION_PATH = "docs/project-notes.md"
 # A reply proposing more than this is not a session's worth of memory; the rest is dropped, counted.
@@ -128,10 +127,6 @@ def check(candidates: Sequence[CandidateRecord], user_texts: Sequence[str],
         accepted.append(Accepted(position, kept))
         ctx.seen.keep(kept.summary, kept.statement, kept.supersedes)
     return GuardResult(tuple(accepted), tuple(dropped), dict(adjusted), tuple(found))
-
-
-def has_docs_value(candidate: CandidateRecord) -> bool:
-    return core.has_docs_value(candidate)
 
 
 def docs_suggestions(candidates: Sequence[CandidateRecord], result: GuardResult) -> list[dict[str, object]]:

@@ -31,7 +31,7 @@ from pathlib import Path
 from chord_git.config import Config
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.extraction.prompt import SYSTEM_PROMPT
-from chord_git.memory import view
+from chord_git.memory import paths, view
 from chord_git.memory.project import Project
 from chord_git.secrets import redact
 from chord_git.transcripts import Compaction, ConversationItem, Transcript
@@ -234,8 +234,8 @@ def read_agents_md(root: Path) -> str | None:
 
 def read_docs(root: Path, budget: int = DOCS_READ_LIMIT) -> tuple[str, ...]:
     """README, CONTRIBUTING and ``docs/*.md``, ``docs/*/*.md`` inside the project, at most ``budget`` bytes in
-    all, in that order (a huge docs tree costs its first ``budget`` bytes, never more)."""
-    base = root.resolve()
+    all, in that order (a huge docs tree costs its first ``budget`` bytes, never more). A symlink,
+    a FIFO or a path leaving the project is skipped (``paths.read_inside``)."""
     candidates = [root / name for name in DOCS_FILES]
     try:
         # Two levels, by pattern: a symlink loop under docs/ cannot make the walk endless.
@@ -248,12 +248,8 @@ def read_docs(root: Path, budget: int = DOCS_READ_LIMIT) -> tuple[str, ...]:
         if left <= 0:
             break
         try:
-            resolved = path.resolve()
-            if not resolved.is_file() or base not in resolved.parents:
-                continue
-            with resolved.open("rb") as stream:
-                data = stream.read(left)
-        except OSError:
+            data = paths.read_inside(root, path, left)[:left]
+        except (OSError, paths.UnsafePath):
             continue
         left -= len(data)
         out.append(data.decode("utf-8", "replace"))

@@ -97,15 +97,6 @@ class Contexts:
     substitute: re.Pattern[str]  # a next clause that puts something in the act's place
 
 
-def clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    """The clause holding ``text[start:end]``, at most ``CLAUSE_REACH`` characters each side."""
-    left = max(0, start - CLAUSE_REACH)
-    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(text, left, start)]
-    begin = breaks[-1] if breaks else left
-    after = _CLAUSE_BREAK.search(text, end, min(len(text), end + CLAUSE_REACH))
-    return begin, after.start() if after else min(len(text), end + CLAUSE_REACH)
-
-
 def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     """The sentence holding ``text[start:end]`` (for its mood: a question mark ends it)."""
     left = max(0, start - 2 * CLAUSE_REACH)

@@ -73,6 +73,19 @@ def test_agents_md_symlink_out_of_the_project_is_not_read(repo: Path, tmp_path: 
     assert "no AGENTS.md" in built.messages[1]["content"]
 
 
+def test_docs_are_read_inside_the_project_only_and_bounded(repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("We deploy from the outside folder.\n")
+    (repo / "README.md").write_text("We use pnpm.\n")
+    (repo / "docs" / "guide").mkdir(parents=True)
+    (repo / "docs" / "a.md").write_text("Run make check before review.\n")
+    (repo / "docs" / "guide" / "b.md").write_text("x" * 100)
+    (repo / "docs" / "link.md").symlink_to(outside)
+    os.mkfifo(repo / "docs" / "pipe.md")  # would block a plain open()
+    assert inp.read_docs(repo) == ("We use pnpm.\n", "Run make check before review.\n", "x" * 100)
+    assert inp.read_docs(repo, budget=20) == ("We use pnpm.\n", "Run mak")
+
+
 def test_index_says_who_said_each_entry(repo: Path) -> None:
     configure(repo, None)
     _record_file(repo, "20260101-use-pnpm-aa11", "user", "Use pnpm.")
