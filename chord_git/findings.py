@@ -32,7 +32,7 @@ class Finding:
 
     path: str
     problem: Problem
-    layer: str = "schema"  # schema | sanitizer | detect-secrets
+    layer: str = "schema"  # schema | sanitizer | detect-secrets | judge (the memory rules)
     commit: str | None = None
 
     @property
@@ -49,6 +49,16 @@ class Finding:
 
     @property
     def is_secret(self) -> bool:
+        return self.layer in ("sanitizer", "detect-secrets")
+
+    @property
+    def is_memory_rule(self) -> bool:
+        """What memory never carries, whoever wrote it (a grant, fetch-and-execute, a leak)."""
+        return self.layer == "judge"
+
+    @property
+    def ignorable(self) -> bool:
+        """Accepted by a fingerprint in ``.chord/secrets-ignore``: a judgement, not a format fact."""
         return self.layer != "schema"
 
     @property
@@ -58,16 +68,21 @@ class Finding:
         ``<commit>:<path>:<kind>:<line>`` in history, ``<path>:<kind>:<line>`` otherwise, as
         ``.gitleaksignore`` has it: place and kind only, nothing derived from the value.
         """
-        if not self.is_secret or self.line is None:
+        if not self.ignorable or self.line is None:
             return None
         where = f"{self.commit}:" if self.commit else ""
         return f"{where}{self.path}:{self.kind}:{self.line}"
 
     def render(self) -> str:
+        """One line (two with the fingerprint): a path or message a repository controls is shown
+        with its control characters escaped, so it can never start a line of a CI log."""
+        from chord_git.support.escape import printable
+
         prefix = f"{self.commit[:12]} " if self.commit else ""
-        text = f"{prefix}{self.problem.at(self.path)} [{self.kind}]"
+        where = printable(self.path) if self.line is None else f"{printable(self.path)}:{self.line}"
+        text = f"{prefix}{where}: {printable(self.message)} [{self.kind}]"
         fingerprint = self.fingerprint
-        return text if fingerprint is None else f"{text}\n    fingerprint: {fingerprint}"
+        return text if fingerprint is None else f"{text}\n    fingerprint: {printable(fingerprint)}"
 
     def as_json(self) -> dict[str, object]:
         data: dict[str, object] = {"path": self.path, "line": self.line, "kind": self.kind,

@@ -157,11 +157,14 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p.add_argument("--format", choices=REPORT_FORMATS, default="text", help="report format (default: text)")
     _report_file_options(p)
     p.add_argument("--summary", type=Path, metavar="FILE",
-                   help="append a Markdown review of the memory the range adds, revises and forgets to FILE")
+                   help="append a Markdown review of every change the range makes to memory to FILE")
     p.add_argument("--annotate", action="store_true",
-                   help="print a GitHub annotation for each added entry the assistant concluded or nobody confirmed")
+                   help="print a GitHub annotation for each memory change a person should approve")
     p.add_argument("--fail-on-assistant-entries", action="store_true",
                    help="exit 1 when the range adds entries the assistant concluded")
+    p.add_argument("--fail-on-unreviewed-memory", action="store_true",
+                   help="exit 1 when the range adds or changes memory a person should approve: hand-written or "
+                        "edited entries, records and text, and what nobody confirmed")
 
     p = sub.add_parser("trust", help="trust this project's .chord/config.yaml as it is now (models, endpoints)")
     p.add_argument("--revoke", action="store_true", help="forget the trust given to this project's config")
@@ -289,7 +292,8 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
         from chord_git.commands.scan import scan
         return scan(Path.cwd(), out, range_spec=args.range_spec, all_history=args.all_history, fmt=args.format,
                     output=args.output, quiet=args.quiet, summary=args.summary, annotate=args.annotate,
-                    fail_on_assistant=args.fail_on_assistant_entries)
+                    fail_on_assistant=args.fail_on_assistant_entries,
+                    fail_on_unreviewed=args.fail_on_unreviewed_memory)
 
     project = project_mod.discover(Path.cwd())
     if args.command == "trust":

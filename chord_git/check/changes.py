@@ -61,8 +61,32 @@ def text_lines(data: bytes) -> tuple[tuple[int, str], ...]:
     return tuple((number, line[:-1] if line.endswith("\r") else line) for number, line in enumerate(lines, 1))
 
 
+def name_problem(path: str) -> str | None:
+    """What is wrong with a memory file's name, or None (pure).
+
+    A name holding a line break or another control, bidi or zero-width character can forge a
+    line of a CI log (a ``::`` workflow command) or show other than it is; a file under
+    ``records/`` that is not ``<record id>.md`` is no record the loader reads, yet an agent may
+    open it: both are refused where the file is committed."""
+    from chord_git.support.escape import has_unsafe, unsafe_names
+
+    if has_unsafe(path):
+        return f"file name holds {', '.join(unsafe_names(path))} (a control, line-break or invisible character); rename it"
+    split = memory_split(path)
+    if split is not None and split[1].startswith(RECORDS_DIR + "/"):
+        name = split[1][len(RECORDS_DIR) + 1:]
+        from chord_git.memory.records import valid_id
+
+        if not (name.endswith(".md") and "/" not in name and valid_id(name[:-3])):
+            return f"not a record file name (expected {RECORDS_DIR}/<record id>.md)"
+    return None
+
+
 def file_findings(change: FileChange) -> list[Finding]:
     """What is wrong with a memory file as a git object, before any content rule."""
+    named = name_problem(change.path)
+    if named is not None:
+        return [Finding(change.path, Problem(None, "file-name", named))]
     if change.mode == MODE_SYMLINK:
         return [Finding(change.path, Problem(None, "symlink", "memory file staged as a symlink; memory files must be regular files"))]
     if not change.is_regular:
@@ -131,6 +155,13 @@ def dangling(change: FileChange, contains: Callable[[str], bool], noun: str = "r
         for entry in doc.entries
         if not contains(f"{prefix}{RECORDS_DIR}/{entry.id}.md")
     ]
+
+
+def name_secrets(found: list[Finding]) -> list[Finding]:
+    """The secret layers' findings on a file's name (scanned as a one-line text), as findings
+    about the name: no line, so no fingerprint accepts one; the fix is a rename."""
+    return [Finding(f.path, Problem(None, f.kind, f"secret in the file name ({f.kind}); rename the file and "
+                                                  "rotate the secret"), layer=f.layer) for f in found]
 
 
 def secret_input(change: FileChange) -> tuple[tuple[int, str], ...]:

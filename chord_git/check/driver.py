@@ -125,7 +125,7 @@ def drop_ignored(findings: list[Finding], ignore: IgnoreList | None, commit: str
     """``findings`` less the secrets a positional entry of ``ignore`` names (in ``commit``)."""
     if not findings or ignore is None or not ignore.fingerprints:
         return findings
-    return [f for f in findings if not f.is_secret or not ignore.ignores(f.path, f.kind, f.line or 0, commit)]
+    return [f for f in findings if not f.ignorable or not ignore.ignores(f.path, f.kind, f.line or 0, commit)]
 
 
 def apply_rules(files: Iterable[FileChange], *, root: Path | None, schema: bool = True,
@@ -170,7 +170,11 @@ def _compute(units: list[FileChange], schema: bool, baseline_data: dict[str, Any
 
     scanned = secrets.scan_units([(unit.path, changes.secret_input(unit)) for unit in units],
                                  baseline=baseline_data, ignored_hashes=ignored_hashes)
-    return [(changes.schema_findings(unit) if schema else []) + found for unit, found in zip(units, scanned)]
+    # A file name is committed and pushed like a line: a token in it leaks the same way.
+    names = secrets.scan_units([(unit.path, ((1, unit.path),)) for unit in units],
+                               baseline=baseline_data, ignored_hashes=ignored_hashes)
+    return [(changes.schema_findings(unit) if schema else []) + found + changes.name_secrets(named)
+            for unit, found, named in zip(units, scanned, names)]
 
 
 def _unit_key(change: FileChange, version: str, schema: bool) -> str:
@@ -360,7 +364,21 @@ def history(start: Path, spec: str | None, progress: Progress | None = None) -> 
     # A range is judged by the policy of the commit it is merged into (``range_policy``).
     with range_policy.from_base(start, spec) as policy:
         found = _scan_commits(start, commits, policy.root, info, progress, policy.pragmas)
+        found += memory_rule_findings(start, policy.base, libgit2.split_range(spec)[1], project_ignore(policy.root))
         return Checked(tuple(found), len(commits), "commit", policy.all_notes())
+
+
+def memory_rule_findings(start: Path, base: str, head: str, accepted: IgnoreList | None) -> list[Finding]:
+    """What the memory rules refuse in the text ``base..head`` adds to memory files, net (what a
+    merge brings), less what BASE's ignore file accepts (``check.memory_rules``)."""
+    from chord_git.check import memory_rules
+    from chord_git.git import libgit2
+
+    found: list[Finding] = []
+    for change in libgit2.tree_changes(start, base, head, changes.is_memory_path):
+        if change.new is not None and not changes.name_problem(change.path):
+            found += memory_rules.findings(change.path, change.old, change.new)
+    return sort_findings(drop_ignored(found, accepted))
 
 
 def _scan_commits(start: Path, commits: list[str], root: Path | None, info: Any, progress: Progress | None,

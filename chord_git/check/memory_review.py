@@ -1,167 +1,213 @@
-"""The memory a range adds, supersedes and forgets, for review in the pull request itself.
+"""The memory a range changes, for review in the pull request itself.
 
 ``scan --range BASE..HEAD --summary FILE`` appends a Markdown report to FILE (the GitHub Action
 passes ``$GITHUB_STEP_SUMMARY``; the GitLab template keeps the file as a report artifact): one row
-per entry the range adds (index line or pending entry), revises or forgets, with its type, source,
-status, the user's words it quotes (secrets redacted), and what the secret scan found in its
-record. ``--annotate`` prints one GitHub annotation per added entry the assistant concluded or
-that nobody confirmed, on its record file, and ``--fail-on-assistant-entries`` fails the scan when
-the range adds assistant-sourced entries, for teams that want a person to approve those.
+per change to what an agent is told (``memory_diff``: entries added, revised, edited in place,
+forgotten, moved into or out of the budget, reordered; records changed; text outside the section;
+any other memory file), with its before and after text (secrets redacted, cut to a bound), who
+committed it (from git, not from the file), and what the secret scan and the memory rules found.
 
+What a pull request writes is its author's claim: a record's ``source: user`` or ``session`` is
+shown as what the record says, next to the commit's author. ``--annotate`` prints one GitHub
+annotation per change a person should look at; ``--fail-on-unreviewed-memory`` fails the scan
+on those (hand-written or edited memory, and what nobody confirmed); ``--fail-on-assistant-entries``
+only on added entries the assistant concluded.
+
+Every text a pull request controls is escaped for the place it goes (``support.escape``): a code
+span in Markdown (no HTML, link or image is live), escaped properties in workflow commands.
 Everything is read from the two commits' trees (pygit2): the working tree plays no part.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from chord_git.support.dataclass_lazy import dataclass
+from chord_git.check import memory_diff
+from chord_git.check.changes import CONFIG_FILE
+from chord_git.check.memory_diff import (ADDED, EDITED, FILE, FORGOTTEN, INTO_BUDGET, OUT_OF_BUDGET, OUTSIDE,
+                                         REORDERED, REVISES, Row)
 from chord_git.findings import Finding
-from chord_git.memory import index_file, pending, records
-from chord_git.memory.project import MEMORY_FILE, RECORDS_DIR
+from chord_git.support.dataclass_lazy import dataclass
+from chord_git.support.escape import markdown_text, workflow_message, workflow_property
 
-_PENDING_NAME = re.compile(r"^([a-z0-9][a-z0-9-]{2,79})\.md$")
+TEXT_LIMIT = 240  # characters of a before/after text shown in a cell
 
 
 @dataclass(frozen=True)
-class Row:
-    change: str  # added | revises <id> | forgotten
-    entry: index_file.Entry
-    record: records.Record | None
-    secrets: tuple[str, ...]  # "<kind> at line N" of the record's findings in the range
+class Item:
+    """A row with what the review knows around it."""
+
+    row: Row
+    author: str | None  # "Name (email)" of the newest commit of the range that wrote it
+    commit: str | None
+    secrets: tuple[str, ...]  # "<kind> at line N" found in the row's files by the secret scan
+    rules: tuple[str, ...]  # "<reason> at line N": what the memory rules refused there
 
     @property
-    def path(self) -> str:
-        return f"{RECORDS_DIR}/{self.entry.id}.md"
+    def hand_written(self) -> bool:
+        """Not shaped as extraction output: an edit in place, a move, prose, another file, or a
+        new record that names no extraction session."""
+        return self.row.adds_text and not self.row.extracted
 
     @property
     def unreviewed(self) -> bool:
-        """Assistant-sourced or unverified: what a person should look at."""
-        return self.record is None or self.record.source == "assistant" or self.record.status == "unverified"
+        """What ``--fail-on-unreviewed-memory`` stops: a person should approve it first."""
+        return self.row.adds_text and (self.hand_written or self.row.unconfirmed or bool(self.rules))
+
+    def why_unreviewed(self) -> str:
+        if self.rules:
+            return "a memory rule refuses it"
+        if self.row.change in (ADDED, REVISES) and self.row.assistant:
+            return "the assistant concluded it"
+        if self.hand_written:
+            return "hand-written or edited in this range"
+        return "nobody confirmed it"
+
+    def written(self) -> str:
+        who = f"{self.author} in {self.commit[:12]}" if self.author and self.commit else "unknown commit"
+        record = self.row.record
+        if self.row.extracted and record is not None:
+            return f"extraction output (the record names session {record.session}), committed by {who}"
+        verb = "forgotten" if self.row.change == FORGOTTEN else "written"
+        return f"{verb} in this range by {who}"
 
 
 @dataclass(frozen=True)
 class Review:
     base: str
     head: str
-    rows: tuple[Row, ...]
+    items: tuple[Item, ...]
 
     @property
-    def added(self) -> tuple[Row, ...]:
-        return tuple(row for row in self.rows if row.change != "forgotten")
+    def rows(self) -> tuple[Row, ...]:
+        return tuple(item.row for item in self.items)
 
     @property
-    def assistant_added(self) -> tuple[Row, ...]:
-        return tuple(row for row in self.added if row.record is None or row.record.source == "assistant")
+    def assistant_added(self) -> tuple[Item, ...]:
+        return tuple(item for item in self.items if item.row.assistant)
+
+    @property
+    def unreviewed(self) -> tuple[Item, ...]:
+        return tuple(item for item in self.items if item.unreviewed)
 
 
-def entries_at(start: Path, rev: str) -> tuple[index_file.Entry, ...]:
-    """The index as readers see it in ``rev``: MEMORY.md with its pending entries folded in."""
-    from chord_git.git import libgit2
-
-    data = libgit2.file_at(start, rev, MEMORY_FILE)
-    doc = index_file.parse_bytes(data)[0] if data is not None else None
-    items: list[pending.Pending] = []
-    hidden: list[str] = []
-    for name in libgit2.list_dir(start, rev, pending.PENDING_DIR):
-        removed = pending.removal_id(name)
-        if removed is not None:
-            blob = libgit2.file_at(start, rev, f"{pending.PENDING_DIR}/{name}")
-            if blob is not None and isinstance(pending.parse_removal(blob.decode("utf-8", "replace"), removed),
-                                               pending.Removal):
-                hidden.append(removed)
-            continue
-        match = _PENDING_NAME.match(name)
-        blob = libgit2.file_at(start, rev, f"{pending.PENDING_DIR}/{name}") if match else None
-        if match is None or blob is None:
-            continue
-        parsed = pending.parse(blob.decode("utf-8", "replace"), match.group(1))
-        if isinstance(parsed, pending.Pending):
-            items.append(parsed)
-    folded = pending.overlay(doc, pending.ordered(items), hidden)
-    return folded.entries if folded is not None else ()
-
-
-def _record(start: Path, rev: str, rid: str) -> records.Record | None:
-    from chord_git.git import libgit2
-
-    data = libgit2.file_at(start, rev, f"{RECORDS_DIR}/{rid}.md")
-    return records.from_bytes(data, expected_id=rid)[0] if data is not None else None
-
-
-def build(start: Path, base: str, head: str, findings: Sequence[Finding]) -> Review:
-    before = entries_at(start, base)
-    after = entries_at(start, head)
-    had = {entry.id for entry in before}
-    has = {entry.id for entry in after}
-    secrets: dict[str, list[str]] = {}
+def _places(findings: Sequence[Finding], secret: bool) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
     for finding in findings:
-        if finding.is_secret:
-            secrets.setdefault(finding.path, []).append(f"{finding.kind} at line {finding.line}")
+        if (finding.is_secret if secret else finding.is_memory_rule):
+            label = finding.kind if secret else finding.message.partition(":")[0]
+            where = f"at line {finding.line}" if finding.line is not None else "in the file name"
+            found.setdefault(finding.path, []).append(f"{label} {where}")
+    return {path: list(dict.fromkeys(labels)) for path, labels in found.items()}
+
+
+def build(start: Path, base: str, head: str, findings: Sequence[Finding], *, uri_prefix: str = "",
+          budget: int | None = None) -> Review:
+    """The review of ``base..head``: its rows, who wrote each, and the findings in its files.
+
+    ``findings`` name project-relative paths under ``uri_prefix`` (the scan's); rows name
+    repository paths."""
+    from chord_git.check import changes
+    from chord_git.git import libgit2
+
+    tree = libgit2.tree_changes(start, base, head, changes.is_checked_path)
+    grouped = memory_diff.prefixes([change.path for change in tree])
+    budget = budget if budget is not None else base_budget(start, base)
     rows: list[Row] = []
-    revised: set[str] = set()
-    for entry in after:
-        if entry.id in had:
-            continue
-        record = _record(start, head, entry.id)
-        old = record.supersedes if record is not None else None
-        change = f"revises {old}" if old and old in had and old not in has else "added"
-        if change != "added" and old:
-            revised.add(old)
-        rows.append(Row(change, entry, record, tuple(secrets.get(f"{RECORDS_DIR}/{entry.id}.md", ()))))
-    for entry in before:
-        if entry.id not in has and entry.id not in revised:
-            rows.append(Row("forgotten", entry, _record(start, base, entry.id), ()))
-    return Review(base, head, tuple(rows))
+    for prefix in sorted(grouped):
+        before = memory_diff.side(start, base, prefix)
+        after = memory_diff.side(start, head, prefix)
+        ids = memory_diff.needed_records(before, after, grouped[prefix])
+        before = memory_diff.with_records(start, base, prefix, before, ids)
+        after = memory_diff.with_records(start, head, prefix, after, ids)
+        rows += memory_diff.rows(prefix, before, after, grouped[prefix], budget)
+    touches = libgit2.last_touches(start, f"{base}..{head}", sorted({p for row in rows for p in row.touched}))
+    secrets = _places(findings, secret=True)
+    rules = _places(findings, secret=False)
+    items = []
+    for row in rows:
+        touch = next((touches[p] for p in row.touched if p in touches), None)
+        rel = row.path[len(uri_prefix):] if uri_prefix and row.path.startswith(uri_prefix) else row.path
+        items.append(Item(row, touch.author if touch else None, touch.commit if touch else None,
+                          tuple(secrets.get(rel, ())) if row.adds_text else (),
+                          tuple(rules.get(rel, ())) if row.adds_text else ()))
+    return Review(base, head, tuple(items))
 
 
-def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|") or "—"
+def base_budget(start: Path, base: str) -> int:
+    """The summary budget BASE's project config sets (the range cannot move its own line)."""
+    from chord_git import config
+    from chord_git.errors import ConfigError
+    from chord_git.git import libgit2
+
+    data = libgit2.file_at(start, base, CONFIG_FILE)
+    try:
+        return config.build(config.parse_bytes(CONFIG_FILE, data)).memory.summary_budget \
+            if data is not None else config.MemoryConfig().summary_budget
+    except ConfigError:
+        return config.MemoryConfig().summary_budget
+
+
+def _change(row: Row) -> str:
+    if row.change == REVISES and row.supersedes:
+        return f"revises {markdown_text(row.supersedes)}"
+    return row.change
 
 
 def markdown(review: Review, notes: Sequence[str] = ()) -> str:
-    """The job summary (pure but for the redaction rules)."""
+    """The job summary (pure but for the redaction rules). Every cell holding text from the range
+    is an inert code span (``markdown_text``)."""
     from chord_git.secrets import redact
 
-    added = sum(1 for row in review.rows if row.change == "added")
-    revised = sum(1 for row in review.rows if row.change.startswith("revises"))
-    forgotten = sum(1 for row in review.rows if row.change == "forgotten")
+    def text(value: str | None) -> str:
+        return markdown_text(redact(value or ""), TEXT_LIMIT)
+
+    counts = {change: 0 for change in (ADDED, REVISES, EDITED, FORGOTTEN)}
+    moved = other = 0
+    for row in review.rows:
+        if row.change in counts:
+            counts[row.change] += 1
+        elif row.change in (INTO_BUDGET, OUT_OF_BUDGET, REORDERED):
+            moved += 1
+        else:
+            other += 1
     lines = [f"## Project memory in {review.base[:12]}..{review.head[:12]}", ""]
-    if not review.rows:
-        lines.append("This range changes no memory entry.")
+    if not review.items:
+        lines.append("This range changes no memory file.")
     else:
-        lines += [f"{added} added, {revised} revised (superseding an entry), {forgotten} forgotten; "
-                  f"{len(review.assistant_added)} added by the assistant.", "",
-                  "| Change | Entry | Type | Source | Status | Evidence | Secrets in the record |",
-                  "|---|---|---|---|---|---|---|"]
-        for row in review.rows:
-            record = row.record
-            evidence = f'"{_cell(redact(record.evidence))}"' if record is not None and record.evidence else "—"
-            verdict = "n/a" if row.change == "forgotten" else (
-                "**" + _cell("; ".join(row.secrets)) + "**" if row.secrets else "none found")
+        lines += [f"{counts[ADDED]} added, {counts[REVISES]} revised (superseding an entry), {counts[EDITED]} edited "
+                  f"in place, {counts[FORGOTTEN]} forgotten, {moved} moved in or out of the injected budget or "
+                  f"reordered, {other} other changes; {len(review.assistant_added)} added by the assistant, "
+                  f"{len(review.unreviewed)} for a person to approve.", "",
+                  "What a range writes is its author's claim: Source and Status are what the record says.", "",
+                  "| Change | Entry | Type | Source | Status | Evidence | Before | After | Written | Findings |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for item in review.items:
+            row, record = item.row, item.row.record
+            evidence = text(record.evidence) if record is not None and record.evidence else "—"
+            found = list(item.secrets) + list(item.rules)
+            verdict = "n/a" if not row.adds_text else ("**" + markdown_text("; ".join(found)) + "**" if found
+                                                       else "none found")
             lines.append("| " + " | ".join([
-                _cell(row.change.replace("revises ", "revises `") + ("`" if row.change.startswith("revises") else "")),
-                f"{_cell(redact(row.entry.summary))} (`{row.path}`)",
-                _cell(row.entry.type), _cell(record.source if record else "unknown"),
-                _cell(record.status if record else "unknown"), evidence, verdict]) + " |")
+                _change(row), f"{text(row.summary)} ({text(row.path)})",
+                text(row.type or "—"), text(record.source if record else "unknown"),
+                text(record.status if record else "unknown"), evidence, text(row.before), text(row.after),
+                text(item.written()), verdict]) + " |")
     if notes:
         lines += ["", "Policy changes in this range (they apply after merge, not to this range):", ""]
-        lines += [f"- {_cell(note)}" for note in notes]
+        lines += [f"- {markdown_text(note)}" for note in notes]
     return "\n".join(lines) + "\n"
 
 
 def warnings(review: Review) -> list[str]:
-    """GitHub workflow commands: one warning per added entry a person should confirm."""
+    """GitHub workflow commands: one warning per change a person should approve, on its file."""
     from chord_git.secrets import redact
 
     out = []
-    for row in review.added:
-        if not row.unreviewed:
-            continue
-        who = "the assistant concluded it" if row.record is None or row.record.source == "assistant" \
-            else "nobody confirmed it"
-        message = f"{redact(row.entry.summary)} ({who}; unverified memory: confirm it before it is shared)"
-        message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        out.append(f"::warning file={row.path},line=1,title=Unverified memory entry::{message}")
+    for item in review.unreviewed:
+        row = item.row
+        label = row.summary if row.rid is not None else "a memory file changed" if row.change == FILE else row.change
+        message = f"{redact(label)} ({row.change}: {item.why_unreviewed()}; confirm it before it is shared)"
+        out.append(f"::warning file={workflow_property(row.path)},line=1,"
+                   f"title={workflow_property('Unreviewed memory')}::{workflow_message(message)}")
     return out

@@ -63,8 +63,12 @@ def push_advice(findings: list[Finding], *, ignore_file: str) -> list[str]:
     commit = (first.commit or "COMMIT")[:12]
     import shlex  # only when a push is blocked
 
-    # Quoted: a file name comes from the commits themselves, and the user pastes this line.
-    fix = f"git add {shlex.quote(first.path)} && git commit --amend --no-edit"
+    from chord_git.support.escape import has_unsafe
+
+    # Quoted: a file name comes from the commits themselves, and the user pastes this line. A
+    # name no quoting prints on one line is staged with every tracked change instead.
+    staged = "-u" if has_unsafe(first.path) else shlex.quote(first.path)
+    fix = f"git add {staged} && git commit --amend --no-edit"
     return [
         "chord-git blocks a push of commits that add a secret to memory files (git memory scan).",
         "  Deleting the line in a new commit leaves the secret in the history: rotate it, then rewrite",
@@ -75,6 +79,22 @@ def push_advice(findings: list[Finding], *, ignore_file: str) -> list[str]:
         f"      {fix} && git rebase --continue",
         "  A commit already pushed needs a force-push after the rewrite; rotating the secret is what protects you.",
         *_ignore_lines(secrets, ignore_file),
+    ]
+
+
+def rule_advice(findings: list[Finding]) -> list[str]:
+    """What to do about ``memory-rule`` findings (``check.memory_rules``): said once, after them."""
+    rules = [f for f in findings if f.is_memory_rule]
+    if not rules:
+        return []
+    from chord_git.support.escape import printable
+
+    return [
+        "chord-git refuses memory text that grants permissions, turns safeguards off, leaks, runs downloads or",
+        "  overrides instructions, whoever wrote it: it would reach every agent's prompt. Reword or remove the",
+        "  text named above. A false positive: land its fingerprint in .chord/secrets-ignore on the base branch",
+        "  first, with the reason after a '#' (a range never accepts its own findings):",
+        f"      {printable(rules[0].fingerprint or '')}   # why memory may carry this text",
     ]
 
 

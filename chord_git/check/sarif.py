@@ -33,12 +33,35 @@ _SCHEMA_HELP = (
 )
 
 
+_RULE_HELP = (
+    "Memory text that grants a permission, turns a safeguard off, sends secret-bearing material out, "
+    "runs what a download fetches, orders a destructive command, overrides instructions or holds a "
+    "machine-local fact was added to a memory file. Memory reaches every agent's prompt, so it never "
+    "carries these, whoever wrote them. Reword or remove the text; for a false positive, add the "
+    "finding's fingerprint to .chord/secrets-ignore on the base branch with a comment saying why."
+)
+
+
 def rule_id(finding: Finding) -> str:
+    if finding.is_memory_rule:  # one rule per refusal class: the reason leads the message
+        return f"chord/memory-rule/{finding.message.partition(':')[0]}"
     return f"chord/{'secret' if finding.is_secret else 'memory'}/{finding.kind}"
 
 
 def _rule(finding: Finding) -> dict[str, Any]:
     name = finding.kind.replace("-", " ")
+    if finding.is_memory_rule:
+        reason = finding.message.partition(":")[0]
+        return {
+            "id": rule_id(finding),
+            "name": "RefusedMemoryText",
+            "shortDescription": {"text": f"Memory never carries this: {reason.replace('-', ' ')}"},
+            "fullDescription": {"text": finding.message},
+            "help": {"text": _RULE_HELP},
+            "defaultConfiguration": {"level": "error"},
+            "properties": {"tags": ["security", "prompt-injection"], "precision": "medium",
+                           "security-severity": "7.0"},
+        }
     if finding.is_secret:
         return {
             "id": rule_id(finding),

@@ -20,9 +20,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from chord_git.check import driver
-from chord_git.check.report import emit, push_advice
+from chord_git.check import memory_diff
+from chord_git.check.report import emit, push_advice, rule_advice
 from chord_git.errors import InputError
 from chord_git.findings import Finding
+from chord_git.support.escape import printable
 from chord_git.ui import Output
 
 
@@ -52,7 +54,7 @@ def choose_range(start: Path, out: Output, env: Mapping[str, str]) -> str | None
 def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history: bool = False,
          fmt: str = "text", env: Mapping[str, str] | None = None, output: Path | None = None,
          quiet: bool = False, summary: Path | None = None, annotate: bool = False,
-         fail_on_assistant: bool = False) -> int:
+         fail_on_assistant: bool = False, fail_on_unreviewed: bool = False) -> int:
     if range_spec is None and not all_history:
         range_spec = choose_range(start, out, os.environ if env is None else env)
     progress = out.progress if not quiet and out.on_terminal() else None
@@ -60,21 +62,23 @@ def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history
     findings = list(result.findings)
     # The work tree's ignore file applies; a bare mirror has none, and its top is the place to add one.
     advice = push_advice(findings, ignore_file=".chord/secrets-ignore at the top of the work tree")
+    advice += rule_advice(findings)
     emit(out, findings, fmt, checked=result.count, noun=result.noun, output=output, advice=advice)
     for note in result.notes:  # the range's own policy changes: named, never applied to it
         if fmt == "text" and output is None:
-            out.line(f"policy: {note}")
+            out.line(f"policy: {printable(note)}")
         else:
-            out.note(note)
+            out.note(printable(note))
     failed = bool(result.findings)
-    if summary is not None or annotate or fail_on_assistant:
-        failed = _review(start, out, range_spec, findings, result.notes, summary, annotate, fail_on_assistant) or failed
+    if summary is not None or annotate or fail_on_assistant or fail_on_unreviewed:
+        gates = (fail_on_assistant, fail_on_unreviewed)
+        failed = _review(start, out, range_spec, findings, result.notes, summary, annotate, gates) or failed
     return 1 if failed else 0
 
 
 def _review(start: Path, out: Output, range_spec: str | None, findings: list[Finding], notes: tuple[str, ...],
-            summary: Path | None, annotate: bool, fail_on_assistant: bool) -> bool:
-    """The range's memory, for review in the pull request; True when the gate fails it."""
+            summary: Path | None, annotate: bool, gates: tuple[bool, bool]) -> bool:
+    """The range's memory, for review in the pull request; True when a gate fails it."""
     from chord_git.check import memory_review
     from chord_git.git import libgit2
 
@@ -82,8 +86,7 @@ def _review(start: Path, out: Output, range_spec: str | None, findings: list[Fin
         out.note("the memory review needs a range (--range A..B or a CI event); none was written")
         return False
     head = libgit2.commit_id(start, libgit2.split_range(range_spec)[1])
-    review = memory_review.build(start, libgit2.range_base(start, range_spec), head,
-                                 findings)
+    review = memory_review.build(start, libgit2.range_base(start, range_spec), head, findings)
     if summary is not None:
         try:  # appended: the job summary file collects every step's text
             with summary.open("a", encoding="utf-8") as stream:
@@ -93,9 +96,25 @@ def _review(start: Path, out: Output, range_spec: str | None, findings: list[Fin
     if annotate:
         for line in memory_review.warnings(review):
             out.line(line)
-    gated = review.assistant_added if fail_on_assistant else ()
-    if gated:
-        out.stderr.write(f"{len(gated)} entr{'y' if len(gated) == 1 else 'ies'} added by the assistant need a "
-                         "person's approval (fail-on-assistant-entries): " + ", ".join(r.entry.id for r in gated) + "\n")
-    return bool(gated)
+    fail_on_assistant, fail_on_unreviewed = gates
+    failed = False
+    assistant = review.assistant_added if fail_on_assistant else ()
+    if assistant:
+        out.stderr.write(f"{_entries(len(assistant))} added by the assistant need a person's approval "
+                         "(fail-on-assistant-entries): " + ", ".join(_name(item.row) for item in assistant) + "\n")
+        failed = True
+    unreviewed = review.unreviewed if fail_on_unreviewed else ()
+    if unreviewed:
+        out.stderr.write(f"{len(unreviewed)} memory change{'s need' if len(unreviewed) != 1 else ' needs'} a person's "
+                         "approval (fail-on-unreviewed-memory): "
+                         + ", ".join(f"{_name(item.row)} ({item.why_unreviewed()})" for item in unreviewed) + "\n")
+        failed = True
+    return failed
 
+
+def _entries(count: int) -> str:
+    return f"{count} entr{'y' if count == 1 else 'ies'}"
+
+
+def _name(row: memory_diff.Row) -> str:
+    return row.rid if row.rid is not None else f"{row.change} in {printable(row.path)}"

@@ -301,3 +301,102 @@ def commit_id(start: Path, rev: str) -> str:
     if repo is None:
         raise RepoError(f"{start}: not inside a git repository")
     return str(_resolve(repo, rev).id)
+
+
+@dataclass(frozen=True)
+class TreeChange:
+    """A ``wanted`` path whose entry differs between two commits' trees (no rename detection: a
+    rename is a deletion and an addition). ``old``/``new`` hold a regular file's bytes, else None."""
+
+    path: str
+    old_mode: int  # 0 where the side has no such path
+    new_mode: int
+    old: bytes | None
+    new: bytes | None
+
+
+def _blob_bytes(repo: pygit2.Repository, oid: pygit2.Oid, mode: int) -> bytes | None:
+    if mode & 0o170000 != 0o100000:
+        return None
+    blob = repo.get(oid)
+    return bytes(blob.data) if isinstance(blob, pygit2.Blob) else None
+
+
+def tree_changes(start: Path, old: str, new: str, wanted: Callable[[str], bool]) -> list[TreeChange]:
+    """What differs in ``wanted`` paths between the trees of ``old`` and ``new``: the net change a
+    pull request makes, whatever its commits did on the way (sorted by path)."""
+    repo = open_repo(start)
+    if repo is None:
+        raise RepoError(f"{start}: not inside a git repository")
+    before, after = _resolve(repo, old).tree, _resolve(repo, new).tree
+    found: dict[str, TreeChange] = {}
+    for delta in before.diff_to_tree(after).deltas:
+        status = delta.status_char()
+        old_file, new_file = delta.old_file, delta.new_file
+        path = old_file.path if status == "D" else new_file.path
+        if not wanted(path):
+            continue
+        old_mode = 0 if status == "A" else int(old_file.mode)
+        new_mode = 0 if status == "D" else int(new_file.mode)
+        found[path] = TreeChange(path, old_mode, new_mode,
+                                 None if status == "A" else _blob_bytes(repo, old_file.id, old_mode),
+                                 None if status == "D" else _blob_bytes(repo, new_file.id, new_mode))
+    return [found[path] for path in sorted(found)]
+
+
+@dataclass(frozen=True)
+class Touch:
+    """The newest commit of a range that changed a path: who wrote it, as git records it."""
+
+    commit: str
+    author: str  # "Name (email)": no angle brackets to escape wherever it is shown
+    committer: str
+    message: str
+
+
+def last_touches(start: Path, spec: str, paths: Sequence[str]) -> dict[str, Touch]:
+    """For each of ``paths``, the newest commit of ``spec`` (``A..B``) whose change against its
+    first parent touches it; paths no commit of the range touched are left out."""
+    repo = open_repo(start)
+    if repo is None:
+        raise RepoError(f"{start}: not inside a git repository")
+    remaining = set(paths)
+    found: dict[str, Touch] = {}
+    try:
+        commits = list(_walk(repo, spec))
+    except pygit2.GitError as exc:
+        raise _walk_error(exc) from None
+    for commit in reversed(commits):  # newest first
+        if not remaining:
+            break
+        parent = repo.get(commit.parent_ids[0]) if commit.parent_ids else None
+        base = parent.peel(pygit2.Commit).tree if parent is not None else _empty_tree(repo)
+        touched: set[str] = set()
+        for delta in base.diff_to_tree(commit.tree).deltas:
+            touched.update((delta.old_file.path, delta.new_file.path))
+        for path in remaining & touched:
+            found[path] = Touch(str(commit.id), _person(commit.author), _person(commit.committer), commit.message)
+        remaining -= touched
+    return found
+
+
+def _person(signature: pygit2.Signature) -> str:
+    return f"{signature.name} ({signature.email})"
+
+
+def files_at(start: Path, rev: str, paths: Sequence[str]) -> dict[str, bytes]:
+    """``file_at`` for many paths of one tree, opening the repository once; absent ones left out."""
+    repo = open_repo(start)
+    if repo is None:
+        return {}
+    tree = _resolve(repo, rev).tree
+    found: dict[str, bytes] = {}
+    for path in paths:
+        try:
+            entry = tree[path]
+        except KeyError:
+            continue
+        blob = repo.get(entry.id)
+        if isinstance(blob, pygit2.Blob) and int(entry.filemode) & 0o170000 == 0o100000:
+            found[path] = bytes(blob.data)
+    return found

@@ -12,7 +12,8 @@ import pytest
 import yaml
 
 from testing.gitutil import cli_env, git
-from tests.check.helpers import RECORDS, github_token, leaky_repo, record_id
+from tests.check.helpers import (RECORDS, github_token, index_text, leaky_repo, memory_repo, record_id, write,
+                                 write_record)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -115,8 +116,8 @@ def test_action_writes_the_memory_review_to_the_job_summary(tmp_path: Path, runn
     assert scanned.returncode == 0, scanned.stderr
     text = summary.read_text()
     assert text.startswith(f"## Project memory in {base[:12]}..{leak[:12]}\n")
-    assert f"| added | Note leak. (`{RECORDS}/{record_id('leak')}.md`) | fact | user | stated |" in text
-    assert "**github-token at line" in text and github_token() not in text
+    assert f"| added | `Note leak.` (`{RECORDS}/{record_id('leak')}.md`) | `fact` | `user` | `stated` |" in text
+    assert "**`github-token at line" in text and github_token() not in text
     gated = run_step(action_steps()["Scan memory files for secrets"], {**env, "CHORD_GATE": "true"}, repo)
     assert gated.returncode == 0 and "--fail-on-assistant-entries" not in gated.stderr
 
@@ -132,3 +133,49 @@ def test_gitlab_job_keeps_the_memory_review_as_an_artifact(tmp_path: Path) -> No
     assert done.returncode == 1
     review = (repo / "chord-memory-review.md").read_text()
     assert review.startswith(f"## Project memory in {base[:12]}..{leak[:12]}\n") and github_token() not in review
+
+
+def _edited_in_place(path: Path) -> tuple[Path, str, str]:
+    """A clean base with one reviewed entry, and a commit rewriting that entry in place."""
+    repo = memory_repo(path)
+    write_record(repo, "rule")
+    write(repo, "MEMORY.md", index_text("rule"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "reviewed memory")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    write(repo, "MEMORY.md", index_text("rule").replace("Note rule.", "Open pull requests as drafts first."))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "edit in place")
+    return repo, base, git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_action_gate_on_unreviewed_memory_end_to_end(tmp_path: Path, runner: dict[str, str]) -> None:
+    repo, base, head = _edited_in_place(tmp_path / "repo")
+    summary = tmp_path / "step-summary.md"
+    env = {**pull_request(tmp_path, runner, base, head), **inputs(CHORD_SUMMARY="true"),
+           "GITHUB_STEP_SUMMARY": str(summary)}
+    steps = action_steps()
+    open_gate = run_step(steps["Scan memory files for secrets"], env, repo)
+    assert open_gate.returncode == 0 and Path(runner["GITHUB_OUTPUT"]).read_text().endswith("exit-code=0\n")
+    assert f"| edited | `Open pull requests as drafts first.` (`{RECORDS}/{record_id('rule')}.md`) |" in summary.read_text()
+    assert f"::warning file={RECORDS}/{record_id('rule')}.md,line=1,title=Unreviewed memory::" in open_gate.stdout
+    gated = run_step(steps["Scan memory files for secrets"], {**env, "CHORD_REVIEW_GATE": "true"}, repo)
+    assert gated.returncode == 0 and Path(runner["GITHUB_OUTPUT"]).read_text().endswith("exit-code=1\n")
+    assert "(fail-on-unreviewed-memory): " + record_id("rule") in gated.stderr
+    failed = run_step(steps["Fail on findings"], env, repo)
+    assert failed.returncode == 1 and failed.stdout.startswith("::error title=chord-git::")
+
+
+def test_gitlab_job_gate_on_unreviewed_memory_end_to_end(tmp_path: Path) -> None:
+    repo, base, head = _edited_in_place(tmp_path / "repo")
+    doc = yaml.safe_load((ROOT / "ci/gitlab/memory-scan.yml").read_text())
+    script = "\n".join(doc[".chord-memory-scan"]["script"])
+    env = {**cli_env(), **{k: str(v) for k, v in doc["variables"].items()}, "GITLAB_CI": "true",
+           "CI_MERGE_REQUEST_DIFF_BASE_SHA": base, "CI_COMMIT_SHA": head, "CI_PIPELINE_SOURCE": "merge_request_event"}
+    plain = subprocess.run(["sh", "-e", "-c", script], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+    assert plain.returncode == 0, plain.stderr
+    review = (repo / "chord-memory-review.md").read_text()
+    assert f"| edited | `Open pull requests as drafts first.` (`{RECORDS}/{record_id('rule')}.md`) |" in review
+    gated = subprocess.run(["sh", "-e", "-c", script], cwd=repo, env={**env, "CHORD_MEMORY_FAIL_ON_UNREVIEWED": "true"},
+                           capture_output=True, text=True, timeout=120)
+    assert gated.returncode == 1 and "(fail-on-unreviewed-memory): " + record_id("rule") in gated.stderr
