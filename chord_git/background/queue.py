@@ -33,6 +33,11 @@ SUFFIX = ".transcript"
 MAX_ATTEMPTS = 5
 BACKOFF_BASE = 30.0
 BACKOFF_CAP = 3600.0
+# What a sidecar's numbers may be: times from the epoch to the end of year 9999 (what every
+# platform's ``time.localtime`` reads: ``queue list`` shows them), and a count of runs. Anything
+# else (``1e300``, ``-1``, ``true``) is damaged state, as broken JSON is.
+MAX_TIME = 253402300799.0
+MAX_COUNT = 1_000_000
 _CHUNK = 1 << 20
 _ID_HEX = 16
 TEMP_MAX_AGE = 3600.0
@@ -69,6 +74,8 @@ def backoff_seconds(attempts: int, base: float = BACKOFF_BASE, cap: float = BACK
     """Delay before retrying a job that has failed ``attempts`` times: doubling, capped."""
     if attempts <= 0 or base <= 0:
         return 0.0
+    if attempts > 64:  # 2.0 ** 1024 overflows; far below that the cap has long been reached
+        return cap
     return min(base * 2.0 ** (attempts - 1), cap)
 
 
@@ -161,29 +168,75 @@ def _save(project: Project, job: Job, directory: Path) -> None:
 
 
 # ---------------------------------------------------------------------------- reading
-def _read(sidecar: Path) -> Job | None:
+def _in_range(data: dict[str, Any], name: str, top: float, *, whole: bool = False) -> float | str:
+    """A sidecar's number (missing or null: 0), or why it is out of range."""
+    value = data.get(name)
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= top \
+            or (whole and value != int(value)):
+        return f"{name} {json.dumps(value)} is out of range"
+    return value
+
+
+def job_from_sidecar(sidecar: Path, data: Any) -> Job | str:
+    """The job a sidecar's JSON describes, or why the sidecar is damaged (pure)."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    created, not_before = _in_range(data, "created", MAX_TIME), _in_range(data, "not_before", MAX_TIME)
+    attempts = _in_range(data, "attempts", MAX_COUNT, whole=True)
+    for value in (created, attempts, not_before):
+        if isinstance(value, str):
+            return value
+    texts = {name: data.get(name) for name in ("fmt", "origin", "last_error")}
+    for name, text in texts.items():
+        if text is not None and not isinstance(text, str):
+            return f"{name} is not text"
+    assert not isinstance(created, str) and not isinstance(attempts, str) and not isinstance(not_before, str)
+    return Job(id=sidecar.stem, path=sidecar.with_suffix(SUFFIX), fmt=texts["fmt"] or "auto", created=float(created),
+               attempts=int(attempts), not_before=float(not_before), origin=texts["origin"],
+               last_error=texts["last_error"])
+
+
+def _read(sidecar: Path) -> Job | str | None:
+    """The job of a sidecar, why it is damaged, or None when it is gone (a worker finished it
+    between the listing and the read)."""
     try:
         data = read_state_json(sidecar)
-    except (OSError, ValueError):
+    except FileNotFoundError:
         return None
-    if not isinstance(data, dict):
-        return None
-    try:
-        return Job(id=sidecar.stem, path=sidecar.with_suffix(SUFFIX), fmt=str(data.get("fmt") or "auto"),
-                   created=float(data.get("created") or 0.0), attempts=int(data.get("attempts") or 0),
-                   not_before=float(data.get("not_before") or 0.0), origin=data.get("origin"),
-                   last_error=data.get("last_error"))
-    except (TypeError, ValueError):
-        return None
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    except ValueError as exc:  # broken JSON, or a number no sidecar of ours holds
+        return one_line(str(exc), 200, cut_mark="…")
+    return job_from_sidecar(sidecar, data)
 
 
-def _jobs(directory: Path) -> list[Job]:
+def _entries(directory: Path) -> tuple[list[Job], list[tuple[Path, str]]]:
+    """The jobs of a folder, oldest first, and its damaged sidecars with the reason."""
     try:
         names = sorted(p for p in directory.iterdir() if p.suffix == ".json")
     except FileNotFoundError:
-        return []
-    jobs = [job for job in map(_read, names) if job is not None]
-    return sorted(jobs, key=lambda j: (j.created, j.id))
+        return [], []
+    jobs: list[Job] = []
+    broken: list[tuple[Path, str]] = []
+    for name in names:
+        found = _read(name)
+        if isinstance(found, Job):
+            jobs.append(found)
+        elif found is not None:
+            broken.append((name, found))
+    return sorted(jobs, key=lambda j: (j.created, j.id)), broken
+
+
+def _jobs(directory: Path) -> list[Job]:
+    return _entries(directory)[0]
+
+
+def damaged(project: Project) -> list[tuple[Path, str]]:
+    """Sidecars, queued or given up, that no job can be read from, with the reason: left out of
+    every listing and never run, as broken JSON always was; ``queue list`` names them."""
+    return _entries(queue_dir(project))[1] + _entries(failed_dir(project))[1]
 
 
 def pending(project: Project) -> list[Job]:

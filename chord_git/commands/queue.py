@@ -70,6 +70,9 @@ def _one(project: Project, job_id: str | None) -> queue.Job:
 
 
 def _list(project: Project, out: Output, as_json: bool) -> int:
+    for sidecar, reason in queue.damaged(project):  # never run, never listed: say so, once each
+        out.warn(f"{sidecar}: damaged queue entry ({reason}); ignored "
+                 f"(delete it, and {sidecar.stem}{queue.SUFFIX} beside it)")
     jobs = [describe(project, job) for job in queue.pending(project) + queue.failed(project)]
     if as_json:
         out.json({"jobs": jobs})

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
 from chord_git.judge import core
-from chord_git.memory import decisions, folding, index_file, promotions, records, store, view
+from chord_git.memory import chars, decisions, folding, index_file, promotions, records, store, view
 from chord_git.memory.project import PROMOTIONS_DIR, Project
 from chord_git.memory.textrules import absolute_paths
 
@@ -124,6 +124,9 @@ def _plan_promotion(project: Project, item: Promotion, listed: set[str], sources
         return "proposed text is empty"
     if len(text) > promotions.TEXT_CAP:
         return f"proposed text has {len(text)} characters (cap {promotions.TEXT_CAP})"
+    unsafe = chars.problem(item.reason)  # before one_line folds a line separator into a space
+    if unsafe is not None:
+        return f"refused (unsafe-character): its reason {unsafe}"
     reason = promotions.one_line(redact(item.reason))
     if not reason:
         return "no reason given"

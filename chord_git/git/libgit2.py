@@ -17,8 +17,12 @@ from chord_git.git.changes import FileChange, line_text
 from chord_git.git.layout import RepoInfo
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's empty tree  # pragma: allowlist secret
+# What a command that reads through pygit2 says of a SHA-256 repository (libgit2 reads SHA-1
+# repositories only): what reads through git itself (check, status, summary, the hooks) still works.
+SHA256_UNSUPPORTED = ("SHA-256 repositories are not supported by this command "
+                      "(it reads history through pygit2, which reads SHA-1 repositories only)")
 # libgit2 cannot read these; git itself can.
-_UNSUPPORTED = ("unsupported mandatory extension", "unknown object format", "extension")
+_UNSUPPORTED = ("unsupported mandatory extension", "unknown object format", "extension", SHA256_UNSUPPORTED)
 
 
 def _open(path: str) -> pygit2.Repository:
@@ -26,6 +30,9 @@ def _open(path: str) -> pygit2.Repository:
         return pygit2.Repository(path)
     except pygit2.GitError as exc:
         message = str(exc).splitlines()[0] if str(exc) else "cannot open repository"
+        message = message.removeprefix(f"{path}: ")  # libgit2 names the path itself; we name it once
+        if "unknown object format" in message:
+            raise RepoError(f"{path}: {SHA256_UNSUPPORTED}") from None
         if "owned by" in message:
             raise RepoError(f"{path}: {message} (add it to git's safe.directory)") from None
         if "extension" in message:

@@ -5,13 +5,14 @@ Every way memory arrives asks the same judge: extraction (with the session's tra
 there, the rest is). Every check runs and leaves its findings; the decision is the most severe
 finding's (``REASONS`` order), so the run log and the review can show every reason at once.
 
-Checks: shape and caps · secrets and scanner pragmas · attribution (grounded quote, anchors,
-who carries the claim) · assertion (question, hypothetical, reported, refuted) · substance of
-why and how · authority (``classes``: grants, safety-off, exfiltration, fetch-and-execute,
-destructive commands, instruction overrides) · locality (paths, hosts, IPs, SHAs, git state,
-temporary pins, one-off flakes, machine layouts, paths outside the project) · novelty (AGENTS.md
-and the docs, duplicates, forgotten entries, revisions) · value of what only the assistant
-concluded (``rediscoverable`` / ``docs-suggestion``, R19).
+Checks: shape, caps and characters no memory file holds (``memory.chars``) · secrets and scanner
+pragmas · attribution (grounded quote, anchors, who carries the claim) · assertion (question,
+hypothetical, reported, refuted) · substance of why and how · authority (``classes``: grants,
+safety-off, exfiltration, fetch-and-execute, destructive commands, instruction overrides) ·
+locality (paths, hosts, IPs, SHAs, git state, temporary pins, one-off flakes, machine layouts,
+paths outside the project) · novelty (AGENTS.md and the docs, duplicates, forgotten entries,
+revisions) · value of what only the assistant concluded (``rediscoverable`` /
+``docs-suggestion``, R19).
 """
 from __future__ import annotations
 
@@ -20,14 +21,14 @@ from collections.abc import Sequence
 
 from chord_git.judge import attribution, claims, classes, mood, novelty
 from chord_git.judge.verdict import Candidate, Finding, Judgement
-from chord_git.memory import records, textrules
+from chord_git.memory import chars, records, textrules
 from chord_git.support.dataclass_lazy import dataclass, field
 
 # Most severe first: the decision is the first of these a candidate's findings hold.
 REASONS = (
-    "empty", "too-many-records", "cap", "allowance-pragma", "secret", "permission-grant", "safety-off",
-    "exfiltration", "fetch-and-execute", "destructive-command", "instruction-override", "absolute-path", "commit-sha",
-    "host-name", "private-ip", "transient-git-state", "temporary-pin", "one-off-flaky", "machine-layout",
+    "empty", "too-many-records", "cap", "unsafe-character", "allowance-pragma", "secret", "permission-grant",
+    "safety-off", "exfiltration", "fetch-and-execute", "destructive-command", "instruction-override", "absolute-path",
+    "commit-sha", "host-name", "private-ip", "transient-git-state", "temporary-pin", "one-off-flaky", "machine-layout",
     "outside-path", "evidence-not-found", "evidence-too-weak", "evidence-unrelated", "evidence-unsupported",
     "evidence-question", "evidence-hypothetical", "evidence-reported", "evidence-negated", "no-why-or-how",
     "in-agents-md", "in-docs", "duplicate", "forgotten", "supersedes-user-record", "supersedes-conflict",
@@ -124,12 +125,17 @@ DESCRIPTIONS = {
     "private-ip": "holds a private IP address",
     "transient-git-state": "describes one checkout's git state",
     "allowance-pragma": "holds a secret scanner's allowance",
+    "unsafe-character": "holds a control, line-break or invisible character no memory file holds",
 }
 
 
 def refusal(*texts: str) -> tuple[str, str] | None:
     """The most severe refusal class any of ``texts`` holds, as (reason, description), or None:
     what every way into memory that has no transcript asks (``propose_memory``, a suggestion)."""
+    for text in texts:  # the format's own rule first: such text is never written (``memory.chars``)
+        unsafe = chars.problem(text)
+        if unsafe is not None:
+            return "unsafe-character", unsafe
     found = [f.reason for text in texts for f in refusals(text)]
     if not found:
         return None
@@ -149,6 +155,8 @@ def judge(candidate: Candidate, ctx: Context) -> Judgement:
         return _fold(found, updates, adjusted)
     if too_long(candidate):
         found.append(Finding("shape", "cap"))
+    # The record writer refuses these (``memory.chars``); the model's reply is where they come from.
+    found += [Finding("shape", "unsafe-character", name) for name, text in fields(candidate) if chars.first(text)]
     if ctx.secret:
         found.append(Finding("secrets", "secret"))
     for name, text in fields(candidate):

@@ -23,18 +23,27 @@ UNSUPPORTED = ("writing memory needs POSIX file locks (fcntl), which this platfo
 
 def read_state_json(path: Path) -> Any:
     """A runtime state file, parsed; ValueError (as for broken JSON) when it holds ``Infinity``,
-    ``-Infinity`` or ``NaN``.
+    ``-Infinity``, ``NaN``, or a number too large for a float (``1e400``, which reads as infinity).
 
     ``json`` reads those, but no state file of ours holds one: such a file is damaged (or edited
     by hand), and must read as damaged rather than stop its reader later on ``int(inf)``.
     """
     import json
 
-    return json.loads(path.read_text(encoding="utf-8"), parse_constant=_refuse_constant)
+    return json.loads(path.read_text(encoding="utf-8"), parse_constant=_refuse_constant, parse_float=_finite)
 
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a state file holds")
+
+
+def _finite(text: str) -> float:
+    import math
+
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is not a number a state file holds")
+    return value
 
 
 def flock_before(fd: int, deadline: float) -> bool:

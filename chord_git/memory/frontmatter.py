@@ -5,13 +5,14 @@ import datetime as dt
 import errno
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from chord_git.support import safe_yaml
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.findings import Problem
+from chord_git.memory import chars
 
 
 @dataclass(frozen=True)
@@ -201,6 +202,22 @@ def split(text: str, what: str) -> tuple[FrontMatter | None, list[Problem]]:
     if not isinstance(data, dict):
         return None, [Problem(2, "front-matter", "front matter must be a mapping of fields")]
     return FrontMatter(front_lines, data, close, lines), []
+
+
+def character_problems(front: FrontMatter, values: Mapping[str, str | None]) -> list[Problem]:
+    """Characters no memory file holds (``chars``): the first in the file as written, at its line,
+    and any in a field as read, where a YAML escape (``"\\0"``, ``"\\u2028"``) puts one that the
+    file's bytes do not show."""
+    problems: list[Problem] = []
+    found = chars.line_problem("\n".join(front.file_lines))
+    if found is not None:
+        problems.append(Problem(found[0], "unsafe-character", found[1]))
+    for name, value in values.items():
+        reason = chars.problem(value) if value is not None else None
+        line = front.line_of(name)
+        if reason is not None and (found is None or line != found[0]):
+            problems.append(Problem(line, "unsafe-character", f"field {name!r} {reason}"))
+    return problems
 
 
 def as_text(value: Any) -> str | None:

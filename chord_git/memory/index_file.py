@@ -17,6 +17,7 @@ from functools import cached_property
 from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import InputError
 from chord_git.findings import Problem
+from chord_git.memory import chars
 from chord_git.memory.records import ID_RE, RECORD_TYPES, valid_id
 from chord_git.support.regex_lazy import lazy
 
@@ -45,7 +46,9 @@ class Entry:
 
     def render(self) -> str:
         if self.raw is not None:
-            return self.raw
+            return self.raw  # read by ``parse``, which refuses what ``chars`` refuses
+        # A summary with a line break of its own would write a line that reads as two (``chars``).
+        chars.require(self.summary, f"index entry {self.id}: summary", one_line=True)
         return f"- [{self.type}] {self.summary} ([{self.id}](.chord/memory/records/{self.id}.md))"
 
 
@@ -147,6 +150,37 @@ def fit_count(lines: Iterable[str], budget: int) -> int:
     return count
 
 
+# Byte order marks of the encodings that are not ASCII-compatible (UTF-32 LE's before UTF-16 LE's,
+# which it starts with): a Windows editor's "Unicode" is UTF-16 with a BOM.
+_FOREIGN_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32", "little-endian"), (b"\x00\x00\xfe\xff", "UTF-32", "big-endian"),
+                 (b"\xff\xfe", "UTF-16", "little-endian"), (b"\xfe\xff", "UTF-16", "big-endian"))
+FOREIGN_PROBE = 4096  # bytes looked at for NULs: a file with many is not UTF-8 text
+
+
+def foreign_encoding(data: bytes) -> str | None:
+    """The encoding of a MEMORY.md that is not UTF-8 text at all, or None (pure).
+
+    Such a file cannot take our UTF-8 lines (appended, they are garbage to the editor that wrote
+    it, and the file is garbage to us), nor be read as text. Known by its byte order mark, or,
+    without one, by its NUL bytes: UTF-16 and UTF-32 put one beside every ASCII character, and
+    UTF-8 text holds none (a stray one in a line is that line's problem, ``chars``)."""
+    for bom, name, order in _FOREIGN_BOMS:
+        if data.startswith(bom):
+            return f"{name} ({order}, by its byte order mark)"
+    head = data[:FOREIGN_PROBE]
+    if len(head) >= 2 and head.count(0) * 8 >= len(head):
+        return "UTF-16 or UTF-32 (no byte order mark, but NUL bytes between its characters)"
+    return None
+
+
+def foreign_problem(data: bytes) -> Problem | None:
+    """The problem of a MEMORY.md in another encoding than UTF-8 (``foreign_encoding``), if any."""
+    foreign = foreign_encoding(data)
+    if foreign is None:
+        return None
+    return Problem(None, "file-encoding", f"the file is {foreign}, not UTF-8; save it as UTF-8")
+
+
 def decode(data: bytes) -> tuple[str, bool]:
     """Text and whether a UTF-8 BOM was present."""
     bom = data.startswith(b"\xef\xbb\xbf")
@@ -166,6 +200,11 @@ def _newline_of(text: str) -> str:
 
 def parse_entry(line: str, number: int | None = None, eol: str | None = None) -> Entry | str:
     """An Entry (parsed at line ``number``, ending with ``eol``), or a one-line reason the line is not one."""
+    # First: a line break other than "\n" in the line shows it as two lines everywhere but here
+    # (at its end it is trailing space, as the grammar allows, and forges nothing).
+    unsafe = chars.problem(line.rstrip(), one_line=True)
+    if unsafe is not None:
+        return f"the line {unsafe}"
     match = ENTRY_RE.match(line)
     if not match:
         return "not an index entry (expected '- [type] summary ([id](.chord/memory/records/id.md))')"
@@ -315,6 +354,9 @@ def clean_section(text: str) -> CleanSection | None:
             or any(text.find(fence, 0, begin_start) >= 0 for fence in ("```", "~~~")):
         return None
     section = text[begin_end + 1:end_start - 1] if end_start > begin_end + 1 else ""
+    if chars.first(section) is not None and any(
+            line.strip() and chars.first(line.rstrip()) for line in section.split("\n")):
+        return None  # a line parse refuses (``chars``); blank lines are blank whatever spaces they hold
     found = _SECTION_LINES.findall(section)
     # One match a line: a line that is neither an entry nor blank leaves the count short.
     ids = [rid for rid in found if rid]
@@ -332,12 +374,17 @@ def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Probl
         return None, problems
     if begin_at is None or end_at is None:
         if _has_bad_bytes(text):
-            problems.append(_bad_bytes_problem(physical, 0, len(physical)))
+            # No markers yet: the first write would append UTF-8 lines to a file in some legacy
+            # encoding (Latin-1, GBK…). With markers, bytes outside them are the user's, kept as is.
+            bad = _bad_bytes_problem(physical, 0, len(physical))
+            problems.append(Problem(bad.line, "file-encoding",
+                                    "not valid UTF-8; save it as UTF-8 before the tool adds its section"))
         return MemoryDoc(prefix=text, lines=(), suffix="", newline=newline, has_markers=False, bom=bom), problems
 
     lines: list[Line] = []
     seen: dict[str, int] = {}
     bad_bytes = _has_bad_bytes(text)  # once for the file; line by line only when there are some
+    unsafe = chars.first(text) is not None  # the same: one search, and parse_entry judges the lines
     match_entry, types, id_ok = ENTRY_RE.match, _TYPES, ID_RE.match  # locals: a large index is 10,000 lines
     for number in range(begin_at + 1, end_at):
         content = physical[number - 1].rstrip("\r\n")
@@ -346,7 +393,7 @@ def parse(text: str, *, bom: bool = False) -> tuple[MemoryDoc | None, list[Probl
             problems.append(Problem(number, "encoding", "not valid UTF-8"))
             continue
         # The common case inline (a well-formed entry seen first); anything else via parse_entry.
-        found = match_entry(content)
+        found = match_entry(content) if not unsafe else None
         if found is not None:
             kind, summary, rid, file_id = found.group("type", "summary", "id", "file")
             if kind in types and rid == file_id and rid not in seen and id_ok(rid):
@@ -449,11 +496,17 @@ def blocking(problems: Iterable[Problem]) -> Problem | None:
 
 def unusable(rel: str, problem: Problem) -> InputError:
     """The error a write raises when ``problem`` blocks the managed section of ``rel``."""
+    if problem.kind == "file-encoding":  # the whole file, not its section: say only what to do
+        return InputError(rel, problem.line, problem.message)
     return InputError(rel, problem.line, f"managed section unusable: {problem.message}")
 
 
 def parse_bytes(data: bytes) -> tuple[MemoryDoc | None, list[Problem]]:
-    """``parse`` of the file's bytes; a UTF-8 BOM is remembered in the document."""
+    """``parse`` of the file's bytes; a UTF-8 BOM is remembered in the document. A file in another
+    encoding (``foreign_encoding``) gives no document, only that problem."""
+    foreign = foreign_problem(data)
+    if foreign is not None:
+        return None, [foreign]
     text, bom = decode(data)
     return parse(text, bom=bom)
 

@@ -20,7 +20,7 @@ from typing import BinaryIO
 
 from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.memory import loadable, paths
-from chord_git.memory.index_file import BEGIN, END, MarkerScanner, line_cost, parse_entry
+from chord_git.memory.index_file import BEGIN, END, FOREIGN_PROBE, MarkerScanner, foreign_problem, line_cost, parse_entry
 
 _READ_CHUNK = 1 << 20
 _MARKER_WORD = b"chord:memory:"
@@ -86,6 +86,10 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
     scanner = MarkerScanner()
     limit = (budget + 16) * 4
     with os.fdopen(paths.open_inside(path.parent, path), "rb") as handle:
+        # A UTF-16 or UTF-32 file read as UTF-8 is garbage, every line of it: nothing is injected.
+        foreign = foreign_problem(handle.peek(FOREIGN_PROBE)[:FOREIGN_PROBE])
+        if foreign is not None:
+            return StreamedIndex(False, [], [], False, [f"{rel}: {foreign.message}; not loaded"])
         read_line = handle.readline
         number = 0
         while True:

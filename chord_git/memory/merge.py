@@ -17,6 +17,12 @@ it. Only there can conflicts remain. Anything the entry merge cannot place (brok
 index lines on a side, the section in a conflict or moved differently on both sides, one side
 deleted it while the other changed it) falls back to ``git merge-file`` on the whole file, which
 never loses a byte of either side.
+
+One thing is never merged in at all: an index line of theirs holding a character ``chars``
+refuses (a line break other than ``\n``, a control, an invisible character) that neither ours nor
+the base has. Such a line reads as two lines, or as other text, everywhere but in our parser,
+and a plain text merge would carry it into the result; so the result is ours, conflicted, and
+git keeps theirs in the index for the user to look at.
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ import os
 from collections.abc import Sequence
 
 from chord_git.git import command
-from chord_git.memory import index_file
+from chord_git.memory import chars, index_file
 from chord_git.memory.index_file import Blank, Entry, Line, MemoryDoc
 from chord_git.support.dataclass_lazy import dataclass, replace
 
@@ -97,6 +103,27 @@ def _read(data: bytes, label: str, path: str) -> _Side | str:
     if doc is None or serious:
         return f"{label} side: {(serious or problems)[0].at(path)}"
     return _Side(bom, text, doc)
+
+
+def _brought_in(base: bytes, ours: bytes, theirs: bytes, path: str) -> str | None:
+    """Why theirs may not be merged: the first line of its managed section that holds a character
+    ``chars`` refuses and that neither ours nor the base holds (a line both already hold is not
+    the merge's doing: the text merge keeps it as it is). None when there is none."""
+    text, _bom = index_file.decode(theirs)
+    if chars.first(text) is None:
+        return None  # the usual case: one search
+    doc, problems = index_file.parse(text)
+    if doc is None:
+        return None  # no section to read: the whole file merges as text, as with any broken markers
+    known = {line.rstrip("\r") for data in (base, ours) for line in index_file.decode(data)[0].split("\n")}
+    lines = text.split("\n")
+    for problem in problems:
+        if problem.kind != "index-line" or problem.line is None:
+            continue
+        line = lines[problem.line - 1].rstrip("\r")
+        if chars.first(line.rstrip()) is not None and line not in known:  # as parse_entry reads it
+            return f"theirs side: {problem.at(path)}"
+    return None
 
 
 def _reordered(side: Sequence[str], base: Sequence[str]) -> bool:
@@ -286,6 +313,10 @@ def _placed(merged: _Merged, block: Sequence[str], token: str) -> list[int] | No
 def merge_memory(base: bytes, ours: bytes, theirs: bytes, *, path: str = "MEMORY.md",
                  markers: Markers = Markers()) -> MergeResult:
     """Merge three versions of a MEMORY.md (``%O %A %B`` of a git merge driver)."""
+    if ours != theirs and theirs != base:
+        refused = _brought_in(base, ours, theirs, path)
+        if refused is not None:
+            return MergeResult(ours, 1, False, (f"{refused}; not merged: left as ours, conflicted",))
     read = [_read(data, label, path) for data, label in ((base, "base"), (ours, "ours"), (theirs, "theirs"))]
     b, o, t = read
     if not isinstance(b, _Side) or not isinstance(o, _Side) or not isinstance(t, _Side):

@@ -15,7 +15,7 @@ from typing import Literal, get_args
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.findings import Problem
-from chord_git.memory import frontmatter
+from chord_git.memory import chars, frontmatter
 from chord_git.memory.records import new_id, valid_id
 from chord_git.memory.textrules import absolute_paths
 
@@ -55,8 +55,11 @@ def target_problem(path: str) -> str | None:
         return "target path is empty or has surrounding spaces"
     if len(path) > PATH_CAP:
         return f"target path is longer than {PATH_CAP} characters"
-    if "\x00" in path or any(ord(ch) < 32 for ch in path):
-        return "target path holds control characters"
+    # Controls, and characters no file name shows (zero-width, bidi controls, odd spaces): the
+    # name the user reviews must be the name of the file the text goes to.
+    hidden = next((ch for ch in path if not ch.isprintable()), None)
+    if hidden is not None:
+        return f"target path holds {chars.name(hidden)}, which no file name should hold"
     if "\\" in path:
         return "target path must use forward slashes"
     if path.startswith(("/", "~")) or _WINDOWS_DRIVE.match(path) or absolute_paths(path):
@@ -120,6 +123,10 @@ def one_line(text: str, cap: int = REASON_CAP) -> str:
 
 
 def render(promotion: PromotionFile) -> str:
+    """The suggestion file's text; ValueError for a text holding a character ``chars`` refuses
+    (``extraction.maintenance`` refuses such suggestions first)."""
+    chars.require(promotion.text, f"promotion {promotion.id}: proposed text")
+    chars.require(promotion.reason, f"promotion {promotion.id}: reason", one_line=True)
     front = {
         "id": promotion.id, "entry": promotion.entry, "target": promotion.target,
         "path": promotion.path, "reason": promotion.reason, "created": promotion.created,
@@ -160,6 +167,7 @@ def parse(text: str, expected_id: str | None = None) -> tuple[PromotionFile | No
         if absolute_paths(raw):
             problems.append(Problem(offset + 1, "absolute-path",
                                     "absolute path in a memory file (use project-relative paths)"))
+    problems.extend(frontmatter.character_problems(front, values))
     if problems:
         return None, problems
     assert pid and target and path and values["reason"] and values["created"]

@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.findings import Problem
-from chord_git.memory import frontmatter
+from chord_git.memory import chars, frontmatter
 from chord_git.memory.textrules import absolute_paths
 
 # The record vocabulary (SPEC "Record files"): the model's output schema uses these types too.
@@ -122,6 +122,7 @@ def _validate(front: frontmatter.FrontMatter,
 
     sections, section_problems = _sections(lines, close + 1)
     problems.extend(section_problems)
+    problems.extend(frontmatter.character_problems(front, values))
     for offset, line in enumerate(lines):
         for _start, _end in absolute_paths(line):
             problems.append(Problem(offset + 1, "absolute-path",
@@ -198,6 +199,13 @@ def _date_or_text(value: str) -> dt.date | str:
 
 
 def render(record: Record) -> str:
+    """The record file's text; ValueError for a text holding a character ``chars`` refuses, which
+    the reader would refuse (the judge drops such candidates before they get here)."""
+    for name, value, one_line in (("summary", record.summary, True), ("statement", record.statement, False),
+                                  ("evidence", record.evidence or "", False), ("session", record.session or "", True),
+                                  ("conclusion", record.conclusion, False), ("why", record.why, False),
+                                  ("how_to_apply", record.how_to_apply, False)):
+        chars.require(value, f"record {record.id}: {name}", one_line=one_line)
     front = {
         "id": record.id, "type": record.type, "source": record.source, "status": record.status,
         "summary": record.summary, "statement": record.statement, "evidence": record.evidence,

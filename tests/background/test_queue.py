@@ -160,3 +160,46 @@ def test_an_endless_stream_is_cut_at_the_cap(repo: Path, monkeypatch: pytest.Mon
     with pytest.raises(InputError, match="larger than 4 MiB"):
         queue.enqueue(project, Path("/dev/zero"))
     assert queue.pending(project) == [] and list((queue.queue_dir(project) / "tmp").iterdir()) == []
+
+
+# A number JSON reads that no sidecar of ours holds: past float's range (inf), not a number, or
+# out of any clock's range. Each is damaged state, as broken JSON is: the job is left out with one
+# line saying so, and nothing stops on it (``time.localtime(inf)`` raised OverflowError: exit 3).
+OUT_OF_RANGE = [("not_before", "1e400"), ("not_before", "-1e400"), ("not_before", "NaN"), ("not_before", "1e300"),
+                ("not_before", "-1e300"), ("not_before", "-1"), ("created", "1e400"), ("created", "1e300"),
+                ("attempts", "1e400"), ("attempts", "-3"), ("attempts", "1e12"), ("attempts", "true")]
+
+
+def _damage(project: Project, tmp_path: Path, field: str, value: str) -> tuple[str, Path]:
+    job_id = queue.enqueue(project, session(tmp_path / "s.jsonl", "one\n"), now=100.0)
+    sidecar = queue.queue_dir(project) / f"{job_id}.json"
+    data = json.loads(sidecar.read_text(encoding="utf-8"))
+    data[field] = "@@"
+    sidecar.write_text(json.dumps(data).replace('"@@"', value), encoding="utf-8")
+    return job_id, sidecar
+
+
+@pytest.mark.parametrize("field, value", OUT_OF_RANGE)
+def test_an_out_of_range_number_in_a_sidecar_is_damaged_state(repo: Path, tmp_path: Path, field: str,
+                                                               value: str) -> None:
+    from testing.gitutil import run_cli
+
+    project = project_mod.discover(repo)
+    job_id, sidecar = _damage(project, tmp_path, field, value)
+    constant = value in ("1e400", "-1e400", "NaN")  # what JSON reads as no finite number
+    reason = f"{value} is not a number a state file holds" if constant else \
+        f"{field} {json.dumps(json.loads(value))} is out of range"
+    for args in (("queue",), ("queue", "list", "--json"), ("status",)):
+        done = run_cli(repo, *args)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (args, done.stderr)
+        if args[0] == "queue":
+            assert done.stderr == (f"warning: {sidecar}: damaged queue entry ({reason}); "
+                                   f"ignored (delete it, and {job_id}{queue.SUFFIX} beside it)\n")
+    assert queue.pending(project) == [] and queue.take(project) is None
+    assert queue.damaged(project) == [(sidecar, reason)]
+    assert sidecar.exists()  # damaged state is reported, not deleted behind the user's back
+
+
+def test_backoff_never_overflows() -> None:
+    assert queue.backoff_seconds(5000, 30.0, 3600.0) == 3600.0
+    assert queue.backoff_seconds(2**40) == queue.BACKOFF_CAP
