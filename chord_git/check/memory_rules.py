@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 
 from chord_git.check.changes import memory_split
 from chord_git.findings import Finding, Problem
+from chord_git.memory import chars
 from chord_git.memory.project import RECORDS_DIR
 
 KIND = "memory-rule"
@@ -114,6 +115,12 @@ def findings(path: str, old: bytes | None, new: bytes) -> list[Finding]:
             checked.append((news[0], " ".join(lines[n - 1].strip() for n in range(first, last + 1))))
     out: list[Finding] = []
     seen: set[str] = set()
+    for number in sorted(added):  # what no memory file holds (``memory.chars``), on the line it is
+        unsafe = chars.problem(lines[number - 1].removesuffix("\r")) if number <= len(lines) else None
+        if unsafe is not None:
+            seen.add("unsafe-character")
+            out.append(Finding(path, Problem(number, KIND, f"unsafe-character: the line {unsafe}"), layer="judge"))
+            break
     for line, unit in checked:
         for reason, description in _refused(unit):
             if reason in seen:
