@@ -36,14 +36,20 @@ def open_session(cwd: PathLike) -> SessionMemory:
     project = project_mod.discover(Path(cwd))
 
     def load() -> summary_mod.Summary:
+        from chord_git.memory import recall_gate
+
         try:
-            cfg = config_mod.load(project.root)  # re-read: the budget or the extraction switch may change
+            cfg = recall = config_mod.load(project.root)  # re-read: the budget or the extraction switch may change
         except ConfigError:
-            cfg = config_mod.Config()  # R7: the memory loads with the defaults; extraction refuses
+            # R7: the memory loads with the defaults; extraction refuses. What may be recalled
+            # (memory.inject) still follows the user's own file.
+            cfg, recall = config_mod.Config(), config_mod.user_only()
         return summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
                                  extraction_enabled=cfg.memory.enabled and project.is_project,
                                  rel=project.relative(project.memory_md),
-                                 cache=project.state_dir / summary_mod.SUMMARY_CACHE)
+                                 cache=project.state_dir / summary_mod.SUMMARY_CACHE,
+                                 gate=recall_gate.for_session(project, config_mod.inject_mode(recall),
+                                                               recall.memory.reviewed_base))
 
     return SessionMemory(loader=load)
 

@@ -28,6 +28,16 @@ MAX_CONFIG_BYTES = 64 * 1024
 # once the user trusts it (``git memory trust``).
 TRUSTED_ONLY = ("model_pool",)
 BUDGET_LIMITS = {"summary_budget": 200_000, "agents_md_budget": 200_000, "transcript_budget": 2_000_000}
+# ``memory.inject``: what a session start recalls. ``all``: every entry of the working tree's
+# index. ``reviewed``: only what the base branch holds, plus this machine's own uncommitted
+# extraction output (``memory/recall_gate.py``). Unset: ``reviewed`` where CI is detected.
+INJECT_ALL = "all"
+INJECT_REVIEWED = "reviewed"
+INJECT_MODES = (INJECT_ALL, INJECT_REVIEWED)
+CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI")
+# ``memory.reviewed_base`` is handed to git as a revision: a ref name, nothing an option or a
+# ``<rev>:<path>`` could be read into.
+BASE_NAME = lazy(r"^(?!-)(?!.*\.\.)(?!.*//)[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
 
 
 @dataclass(frozen=True)
@@ -50,6 +60,10 @@ class MemoryConfig:
     stale_after_days: int = 180
     # A hook-driven session without an end event (Codex) counts as frozen after this long unchanged.
     freeze_after_seconds: int = 900
+    # ``memory.inject`` as a file set it (None: not set, so ``inject_mode`` decides by CI).
+    inject: str | None = None
+    # The revision ``reviewed`` compares with (None: the remote's default branch, else main/master).
+    reviewed_base: str | None = None
 
 
 @dataclass(frozen=True)
@@ -314,6 +328,16 @@ def _memory(loc: _Located, warnings: list[str]) -> MemoryConfig:
             kwargs[name] = _expect_int(value, "memory.stale_after_days", 1, 36500)
         elif name == "freeze_after_seconds":
             kwargs[name] = _expect_int(value, "memory.freeze_after_seconds", 1, 7 * 24 * 3600)
+        elif name == "inject":
+            mode = _expect_str(value, "memory.inject")
+            if mode not in INJECT_MODES:
+                raise _fail(value, f"memory.inject must be one of {', '.join(INJECT_MODES)}")
+            kwargs[name] = mode
+        elif name == "reviewed_base":
+            base = _expect_str(value, "memory.reviewed_base", optional=True)
+            if base is not None and (not BASE_NAME.match(base) or base.endswith((".lock", "/", "."))):
+                raise _fail(value, "memory.reviewed_base must be a branch or ref name, such as origin/main")
+            kwargs[name] = base
         else:
             warnings.append(f"{value.path}:{value.line}: unknown key memory.{name} (ignored)")
     return MemoryConfig(**kwargs)
@@ -340,11 +364,42 @@ def build(located: _Located | None, sources: tuple[str, ...] = ()) -> Config:
     return Config(**kwargs, sources=sources, warnings=tuple(warnings))
 
 
-def _untrusted_view(project: _Located, base: Config) -> tuple[_Located, list[str]]:
-    """What an untrusted project file may still say: switch extraction on or off, narrow budgets.
+def ci_detected(env: Mapping[str, str]) -> bool:
+    """``CI``, ``GITHUB_ACTIONS`` or ``GITLAB_CI`` set to anything but empty, ``false`` or ``0``."""
+    return any(env.get(name, "").strip().lower() not in ("", "false", "0") for name in CI_VARIABLES)
+
+
+def inject_mode(cfg: Config, env: Mapping[str, str] | None = None) -> str:
+    """``memory.inject`` in effect: as configured, else ``reviewed`` under CI and ``all`` elsewhere.
+
+    CI is where an agent most often works on a branch nobody reviewed yet (a pull request from a
+    fork), so there the session start recalls only what the base branch holds.
+    """
+    env = os.environ if env is None else env
+    if cfg.memory.inject is not None:
+        return cfg.memory.inject
+    return INJECT_REVIEWED if ci_detected(env) else INJECT_ALL
+
+
+def user_only(env: Mapping[str, str] | None = None) -> Config:
+    """The user's own file alone (else the defaults): what a session start falls back to when the
+    project file is refused. A project must not turn the user's ``memory.inject: reviewed`` off by
+    shipping a config file the loader refuses."""
+    try:
+        return load(None, env)
+    except ConfigError:
+        return Config()
+
+
+def _untrusted_view(project: _Located, base: Config,
+                    env: Mapping[str, str] | None = None) -> tuple[_Located, list[str]]:
+    """What an untrusted project file may still say: switch extraction on or off, narrow budgets,
+    ask for ``memory.inject: reviewed``.
 
     Pools, endpoints and key variable names decide where session text and credentials go, and a
-    larger budget sends more: those wait for ``git memory trust``.
+    larger budget sends more: those wait for ``git memory trust``. So does recall of memory nobody
+    reviewed: ``memory.inject: all`` where the user's own setting (or CI) says ``reviewed``, and
+    any ``memory.reviewed_base`` (a branch's file could name the branch itself as its base).
     """
     ignored: list[str] = []
     top: dict[str, _Located] = dict(project.value)
@@ -361,6 +416,13 @@ def _untrusted_view(project: _Located, base: Config) -> tuple[_Located, list[str
             if value is not None and isinstance(value.value, int) and value.value > getattr(base.memory, name):
                 del fields[name]
                 ignored.append(f"memory.{name} (larger than yours)")
+        inject = fields.get("inject")
+        if (inject is not None and inject.value == INJECT_ALL
+                and inject_mode(base, os.environ if env is None else env) != INJECT_ALL):
+            del fields["inject"]
+            ignored.append("memory.inject: all (looser than yours)")
+        if fields.pop("reviewed_base", None) is not None:
+            ignored.append("memory.reviewed_base")
         top["memory"] = _Located(fields, memory.path, memory.line)
     return _Located(top, project.path, project.line), ignored
 
@@ -402,7 +464,7 @@ def load(root: Path | None, env: Mapping[str, str] | None = None) -> Config:
     trusted = config_trust.is_trusted(path, raw, env)
     ignored: list[str] = []
     if not trusted:
-        project, ignored = _untrusted_view(project, build(user))
+        project, ignored = _untrusted_view(project, build(user), env)
     cfg = build(merge(user, project), (*sources, str(path)))
     warnings = cfg.warnings
     if ignored:

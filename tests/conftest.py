@@ -17,8 +17,12 @@ if str(REPO_ROOT) not in sys.path:
 from testing.gitutil import make_repo  # noqa: E402
 
 
+# Read once, before ``isolated_home`` takes ``CI`` out of every test's environment.
+_IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
 def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+    return _IN_CI
 
 
 def needed(what: str) -> NoReturn:
@@ -87,7 +91,8 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     for name in list(os.environ):
         # CI systems' own variables would make `scan` pick their event's range.
         if name.startswith(("GIT_", "GITHUB_", "CI_", "PRE_COMMIT_")) or name in (
-                "OPENAI_API_KEY", "OPENAI_BASE_URL", "PRE_COMMIT", "GITLAB_CI"):
+                "OPENAI_API_KEY", "OPENAI_BASE_URL", "PRE_COMMIT", "GITLAB_CI", "CI"):
+            # ``CI`` too: it makes a session start recall only reviewed memory (memory.inject).
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("GIT_AUTHOR_NAME", "Test")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "test@example.invalid")

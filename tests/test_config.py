@@ -161,3 +161,68 @@ def test_non_utf8_config(tmp_path: Path) -> None:
 def test_empty_config_file_is_fine(tmp_path: Path) -> None:
     write(tmp_path / ".chord" / "config.yaml", "")
     assert config.load(tmp_path).memory.enabled is False
+
+
+# ---------------------------------------------------------------------------- memory.inject
+@pytest.mark.parametrize("env, mode", [
+    ({}, "all"), ({"CI": "true"}, "reviewed"), ({"CI": "1"}, "reviewed"), ({"GITHUB_ACTIONS": "true"}, "reviewed"),
+    ({"GITLAB_CI": "true"}, "reviewed"), ({"CI": "false"}, "all"), ({"CI": "FALSE"}, "all"), ({"CI": "0"}, "all"),
+    ({"CI": ""}, "all"), ({"CI": "  "}, "all"), ({"CI": "false", "GITHUB_ACTIONS": "true"}, "reviewed"),
+])
+def test_reviewed_is_the_default_under_ci(env: dict[str, str], mode: str) -> None:
+    assert config.inject_mode(config.Config(), env) == mode
+
+
+@pytest.mark.parametrize("setting", ["all", "reviewed"])
+def test_a_setting_beats_the_ci_default(tmp_path: Path, isolated_home: Path, setting: str) -> None:
+    write(user_file(isolated_home), f"memory:\n  inject: {setting}\n  reviewed_base: origin/main\n")
+    cfg = config.load(tmp_path)
+    assert cfg.memory.inject == setting and cfg.memory.reviewed_base == "origin/main"
+    assert config.inject_mode(cfg, {"CI": "true"}) == config.inject_mode(cfg, {}) == setting
+
+
+@pytest.mark.parametrize("text, message", [
+    ("memory:\n  inject: some\n", "memory.inject must be one of all, reviewed"),
+    ("memory:\n  inject: true\n", "memory.inject must be a non-empty string"),
+    ("memory:\n  reviewed_base: -c core.pager=x\n", "memory.reviewed_base must be a branch or ref name"),
+    ("memory:\n  reviewed_base: main:MEMORY.md\n", "memory.reviewed_base must be a branch or ref name"),
+    ("memory:\n  reviewed_base: main..pr\n", "memory.reviewed_base must be a branch or ref name"),
+    ("memory:\n  reviewed_base: main.lock\n", "memory.reviewed_base must be a branch or ref name"),
+])
+def test_bad_inject_settings_are_refused(tmp_path: Path, text: str, message: str) -> None:
+    path = write(tmp_path / ".chord" / "config.yaml", text)
+    with pytest.raises(ConfigError) as info:
+        config.load(tmp_path)
+    assert str(info.value).startswith(f"{path}:") and message in str(info.value)
+
+
+def test_an_untrusted_project_may_ask_for_reviewed_but_not_loosen_it(tmp_path: Path, isolated_home: Path) -> None:
+    path = write(tmp_path / ".chord" / "config.yaml", "memory:\n  inject: all\n  reviewed_base: pr\n")
+    ci = {"CI": "true", "XDG_CONFIG_HOME": str(isolated_home / ".config"),
+          "XDG_STATE_HOME": str(isolated_home / ".local" / "state")}
+    cfg = config.load(tmp_path, ci)
+    assert config.inject_mode(cfg, ci) == "reviewed" and cfg.memory.reviewed_base is None
+    assert cfg.ignored == ("memory.inject: all (looser than yours)", "memory.reviewed_base")
+    # Outside CI the user's own default is ``all`` already: the file changes nothing, and is not
+    # reported for it.
+    plain = {key: value for key, value in ci.items() if key != "CI"}
+    assert config.load(tmp_path, plain).ignored == ("memory.reviewed_base",)
+    # The user's own ``reviewed`` is not loosened either.
+    write(user_file(isolated_home), "memory:\n  inject: reviewed\n")
+    assert config.inject_mode(config.load(tmp_path, plain), plain) == "reviewed"
+    # Trusted, the file decides.
+    config_trust.allow(path, path.read_bytes())
+    trusted = config.load(tmp_path, ci)
+    assert config.inject_mode(trusted, ci) == "all" and trusted.memory.reviewed_base == "pr"
+    # Stricter is always fine.
+    path.write_text("memory:\n  inject: reviewed\n")
+    write(user_file(isolated_home), "memory:\n  inject: all\n")
+    assert config.inject_mode(config.load(tmp_path, plain), plain) == "reviewed"
+
+
+def test_user_only_falls_back_to_the_users_file(tmp_path: Path, isolated_home: Path) -> None:
+    assert config.user_only().memory.inject is None
+    write(user_file(isolated_home), "memory:\n  inject: reviewed\n")
+    assert config.user_only().memory.inject == "reviewed"
+    write(user_file(isolated_home), "memory: [\n")
+    assert config.user_only() == config.Config()

@@ -142,22 +142,25 @@ def _end(project: Project, event: HookEvent, host: Host, reason: str = "session 
 def _summary(project: Project, host: Host, event: HookEvent, result: HookResult) -> Config:
     """Put the summary in the host's form into ``result``; returns the config it was built with."""
     from chord_git import config as config_mod
-    from chord_git.memory import summary as summary_mod
+    from chord_git.memory import recall_gate, summary as summary_mod
     from chord_git.errors import ConfigError
 
     started = time.monotonic()
     deadline = started + SUMMARY_SECONDS
     try:
-        cfg = config_mod.load(project.root)
+        cfg = recall = config_mod.load(project.root)
     except ConfigError as exc:
-        # Memory is still injected (R7: loading never depends on extraction), with the defaults.
-        cfg = config_mod.Config()
+        # Memory is still injected (R7: loading never depends on extraction), with the defaults;
+        # what may be recalled still follows the user's own file (``config.user_only``).
+        cfg, recall = config_mod.Config(), config_mod.user_only()
         result.problems.append(f"config: {exc}")
         result.extraction_problem = f"config: {exc}"
     built = summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
                               extraction_enabled=cfg.memory.enabled,
                               rel=project.relative(project.memory_md),
-                              cache=project.state_dir / summary_mod.SUMMARY_CACHE, deadline=deadline)
+                              cache=project.state_dir / summary_mod.SUMMARY_CACHE, deadline=deadline,
+                              gate=recall_gate.for_session(project, config_mod.inject_mode(recall),
+                                                             recall.memory.reviewed_base))
     result.stdout = host.render_context(built.text)
     _record_injection(project, event, host, built, cfg.memory.summary_budget, result.problems, started)
     return cfg

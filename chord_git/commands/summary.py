@@ -8,12 +8,15 @@ from chord_git.ui import Output
 
 
 def summary(project: Project, cfg: config_mod.Config, out: Output, *, budget: int | None = None) -> int:
+    from chord_git.memory import recall_gate
+
     result = summary_mod.build(
         project.memory_md,
         budget=budget if budget is not None else cfg.memory.summary_budget,
         extraction_enabled=cfg.memory.enabled and project.is_project,
         rel=project.relative(project.memory_md),
         cache=project.state_dir / summary_mod.SUMMARY_CACHE,
+        gate=recall_gate.for_session(project, config_mod.inject_mode(cfg), cfg.memory.reviewed_base),
     )
     if result.warnings:
         more = f" (and {len(result.warnings) - 1} more)" if len(result.warnings) > 1 else ""

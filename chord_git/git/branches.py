@@ -70,3 +70,15 @@ def on_side_branch(repo: RepoInfo | None) -> str | None:
     if branch is None:
         return None
     return None if branch in default_branches(repo) else branch
+
+
+def ref_exists(repo: RepoInfo, name: str) -> bool:
+    """Whether the full ref ``name`` (``refs/heads/main``) exists, read as files the way git writes
+    them: the loose ref, else a line of ``packed-refs`` (no git process on a session start)."""
+    if (repo.common_dir / name).is_file():
+        return True
+    try:
+        packed = (repo.common_dir / "packed-refs").read_bytes()
+    except OSError:
+        return False
+    return f" {name}\n".encode("utf-8", "surrogateescape") in packed

@@ -17,10 +17,12 @@ merges as text.
 """
 from __future__ import annotations
 
+import importlib
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from chord_git.errors import RepoError
 from chord_git.git.changes import AddedLines, FileChange, StagedChanges, line_text
@@ -455,3 +457,107 @@ def attribute(workdir: Path, name: str, paths: list[str]) -> dict[str, str]:
     fields = out.split(b"\0")
     return {path.decode("utf-8", "surrogateescape"): value.decode("utf-8", "surrogateescape")
             for path, _attr, value in zip(fields[0::3], fields[1::3], fields[2::3])}
+
+
+# ---------------------------------------------------------------------------- objects by name
+def objects(workdir: Path, names: Sequence[str]) -> list[tuple[str, str, bytes] | None]:
+    """(object id, type, content) of each object ``names`` name (``<rev>:<path>``,
+    ``<rev>^{commit}``), None for one git does not have; one ``cat-file --batch`` for them all.
+
+    Replace refs are switched off: a repository's ``refs/replace/`` must not swap what a commit
+    holds. A name holding a line break is refused (it would be two requests).
+    """
+    if any("\n" in name or "\r" in name for name in names):
+        raise RepoError("an object name holds a line break")
+    if not names:
+        return []
+    out = _run(workdir, "--no-replace-objects", "cat-file", "--batch",
+               stdin="".join(f"{name}\n" for name in names).encode("utf-8", "surrogateescape"))
+    found: list[tuple[str, str, bytes] | None] = []
+    pos = 0
+    for _name in names:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split(b" ")
+        if len(header) != 3 or not header[2].isdigit():
+            found.append(None)  # "<name> missing", "<name> ambiguous"
+            pos = end + 1
+            continue
+        size = int(header[2])
+        found.append((header[0].decode("ascii"), header[1].decode("ascii"), out[end + 1:end + 1 + size]))
+        pos = end + 1 + size + 1
+    return found
+
+
+_TREE_ENTRY: dict[int, Any] = {}  # raw id size -> compiled pattern (compiled on first use)
+
+
+def tree_files(data: bytes, id_hex_len: int) -> dict[bytes, bytes]:
+    """The regular files of a tree object's raw content (as ``cat-file --batch`` prints it): name
+    -> raw blob id (20 bytes for SHA-1, 32 for SHA-256: half of ``id_hex_len``). Sub-trees,
+    symlinks and submodules are left out.
+
+    Entries follow each other with nothing in between, so each match of the pattern starts where
+    the last one ended; non-regular entries match its second branch, which captures nothing.
+    ``findall`` and ``dict`` do the whole walk in C: a folder of 10,000 records takes about 3 ms,
+    a loop over the entries five times that (a session start under ``memory.inject: reviewed``
+    reads one).
+    """
+    size = id_hex_len // 2
+    if size not in _TREE_ENTRY:
+        import re
+
+        # ``<mode> <name>\0<raw id>``, the mode as git writes it (no leading zero).
+        _TREE_ENTRY[size] = re.compile(rb"(?:100644|100755) ([^\0]*)\0(.{%d})|\d{5,6} [^\0]*\0.{%d}" % (size, size),
+                                       re.S)
+    files = dict(_TREE_ENTRY[size].findall(data))
+    files.pop(b"", None)
+    return files
+
+
+def blob_id(data: bytes, id_hex_len: int = 40) -> str:
+    """The id git gives ``data`` as a blob (``git hash-object``), SHA-1 or SHA-256 by the length."""
+    new: Callable[[], Any]
+    try:  # the interpreter's own SHA-1: ``hashlib`` loads OpenSSL, 3 ms of a session start
+        new = importlib.import_module("_sha1").sha1 if id_hex_len == 40 else _hashlib_new(id_hex_len)
+    except ImportError:  # an interpreter built without it
+        new = _hashlib_new(id_hex_len)
+    digest = new()
+    digest.update(b"blob %d\0" % len(data))
+    digest.update(data)
+    return str(digest.hexdigest())
+
+
+def _hashlib_new(id_hex_len: int) -> Callable[[], Any]:
+    import hashlib
+
+    return hashlib.sha256 if id_hex_len == 64 else hashlib.sha1
+
+
+def branch_log(workdir: Path, base: str, paths: Sequence[str]) -> list[tuple[str, dict[str, list[str]]]]:
+    """The commits of ``base..HEAD`` that touch ``paths`` (repository-relative), newest first: each
+    as (author name, path -> the lines it added there). One ``git log -p -U0``; merges show no
+    diff (what they bring in is listed with its own commits)."""
+    if not paths:
+        return []
+    out = _run(workdir, "--no-replace-objects", "log", "--no-show-signature", "-p", "-U0", "--no-merges",
+               "--format=%x01%an", *_DIFF_OPTIONS, f"{base}..HEAD", "--", *paths)
+    commits: list[tuple[str, dict[str, list[str]]]] = []
+    current: dict[str, list[str]] | None = None
+    path: str | None = None
+    for raw in out.split(b"\n"):
+        if raw.startswith(b"\x01"):
+            current = {}
+            commits.append((raw[1:].decode("utf-8", "replace"), current))
+            path = None
+        elif current is None:
+            continue
+        elif raw.startswith(b"diff --git "):
+            path = None
+        elif raw.startswith(b"+++ "):
+            name = unquote(raw[4:].rstrip(b"\r"))
+            path = name[2:].decode("utf-8", "surrogateescape") if name.startswith(b"b/") else None
+            if path is not None:
+                current.setdefault(path, [])
+        elif raw.startswith(b"+") and path is not None:
+            current[path].append(line_text(raw[1:]))
+    return commits

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Mapping, Sequence, Set as AbstractSet
+from collections.abc import Callable, Mapping, Sequence, Set as AbstractSet
 from pathlib import Path
 from typing import BinaryIO
 
@@ -56,7 +56,8 @@ def _skip_rest(read: object) -> None:
 def read(path: Path, budget: int, rel: str = "MEMORY.md",
          verdicts: loadable.Verdicts | None = None, *, deadline: float | None = None,
          top: Sequence[str] = (), swap: Mapping[str, str] | None = None,
-         hide: AbstractSet[str] = frozenset()) -> StreamedIndex:
+         hide: AbstractSet[str] = frozenset(),
+         gate: Callable[[str, str, bool], str | None] | None = None) -> StreamedIndex:
     """Stream MEMORY.md into at most ``budget`` characters of entries and the user's text.
 
     With markers: index entries from the top until the budget is spent (R28), then the user's
@@ -70,6 +71,10 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
     lines that go above the section's first line, ``swap`` old id -> the line that revises it in
     place. A revision of an entry past the budget is not shown, as that entry is not. ``hide``:
     ids of entries a pending removal takes out (the fold deletes their lines); they cost nothing.
+
+    ``gate`` (``memory.inject: reviewed``, ``recall_gate.Gate.entry``): (id, line, may read records)
+    -> why the entry must not be recalled, or None. An entry it leaves out costs no budget, as an
+    unloadable one does, and is listed in ``skipped`` with its reason.
     """
     swap = swap or {}
     warnings: list[str] = []
@@ -115,6 +120,11 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
                         if isinstance(entry, str) or entry.id in seen:
                             continue
                         seen[entry.id] = 0
+                        if gate is not None:
+                            held_back = gate(entry.id, line, deadline is None or time.monotonic() < deadline)
+                            if held_back is not None:
+                                skipped.append((0, entry.id, held_back))
+                                continue
                         if used + line_cost(line) > budget:
                             truncated = True
                             cut = (0, entry.id)  # line 0: a pending entry, not a line of the file
@@ -173,6 +183,11 @@ def read(path: Path, budget: int, rel: str = "MEMORY.md",
                     skipped.append((number, entry.id, f"already listed at line {seen[entry.id]}"))
                     continue
                 seen[entry.id] = number
+                if gate is not None:
+                    held_back = gate(entry.id, text, deadline is None or time.monotonic() < deadline)
+                    if held_back is not None:  # not reviewed: left out before it costs any budget
+                        skipped.append((number, entry.id, held_back))
+                        continue
                 if used + line_cost(text) > budget:
                     truncated = True
                     cut = (number, entry.id)

@@ -2,8 +2,10 @@
 
 "The agent ignored my memory" has two causes that look alike from outside: the entry reached the
 model and was not applied, or it never reached the model (over the budget, a record over its caps,
-unreadable, not checked in time, a broken index line). Each SessionStart writes a small JSON file
-saying which; ``git memory why`` reads the newest one and compares it with the index as it is now.
+unreadable, not checked in time, a broken index line, or under ``memory.inject: reviewed`` not
+reviewed yet: the base branch does not hold it, ``recall_gate``). Each SessionStart writes a small
+JSON file saying which; ``git memory why`` reads the newest one and compares it with the index as
+it is now.
 
 The files live in the state dir (``injections/``), never in the working tree, and are bounded:
 at most ``KEEP`` files, each listing at most ``SKIPPED_CAP`` left-out lines. Writing one costs the
@@ -32,15 +34,20 @@ OVER_CAPS = "over caps"
 UNLOADABLE = "unloadable"
 NOT_CHECKED = "not checked in time"
 INVALID = "invalid index line"
-REASONS = (OVER_BUDGET, OVER_CAPS, UNLOADABLE, NOT_CHECKED, INVALID)
+NOT_REVIEWED = "not reviewed"  # memory.inject: reviewed, and the base branch does not hold it
+REASONS = (OVER_BUDGET, OVER_CAPS, UNLOADABLE, NOT_CHECKED, INVALID, NOT_REVIEWED)
 
 
 def classify(record_id: str | None, why: str) -> str:
-    """The group of one left-out line (``loadable`` and ``index_stream`` word the reasons)."""
+    """The group of one left-out line (``loadable``, ``index_stream`` and ``recall_gate`` word the
+    reasons)."""
     from chord_git.memory.loadable import NOT_CHECKED as LOADER_NOT_CHECKED
+    from chord_git.memory.recall_gate import is_gate_reason
 
     if record_id is None or why.startswith("already listed"):
         return INVALID
+    if is_gate_reason(why):
+        return NOT_REVIEWED
     if why == LOADER_NOT_CHECKED:
         return NOT_CHECKED
     if "(cap " in why:
@@ -71,6 +78,9 @@ def build(summary: Summary, *, host: str, session: str, source: str | None, budg
         "warnings": [w for w in summary.warnings if not _about_a_line(w)][:WARNING_CAP],
         "problems": problems[:WARNING_CAP],
         "elapsed_ms": round(elapsed_ms, 1),
+        "inject": summary.inject,
+        "base": summary.base,
+        "base_commit": summary.base_commit,
     }
 
 
@@ -170,7 +180,9 @@ def explain(manifest: dict[str, Any], index_ids: list[str] | None) -> dict[str, 
                                           "reason": "first entry over the budget; all below it too"})
     current = set(index_ids or [])
     start = {key: manifest.get(key) for key in
-             ("host", "session", "source", "budget", "chars", "loaded", "managed", "truncated", "elapsed_ms")}
+             ("host", "session", "source", "budget", "chars", "loaded", "managed", "truncated", "elapsed_ms",
+              "base", "base_commit")}
+    start["inject"] = manifest.get("inject") or "all"  # manifests from before memory.inject recalled all
     at = manifest.get("at")
     start["at"] = (time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(at)))
                    if isinstance(at, (int, float)) else None)
@@ -192,6 +204,10 @@ def render(report: dict[str, Any], summaries: dict[str, str] | None = None) -> l
     when = str(start.get("at") or "unknown time").replace("T", " ").replace("Z", " UTC")
     source = f" ({start['source']})" if start.get("source") else ""
     lines = [f"last session start: {when}, {start.get('host')} session {start.get('session')}{source}"]
+    if start.get("inject") == "reviewed":
+        base = start.get("base")
+        lines.append(f"memory.inject: reviewed (base: {base})" if base and start.get("base_commit")
+                     else "memory.inject: reviewed (no base branch found)")
     injected = report["injected"]
     if not start.get("loaded"):
         lines.append("injected: no memory (nothing loadable in MEMORY.md)")

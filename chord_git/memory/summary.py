@@ -9,10 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.memory import index_file, index_stream, loadable, paths, pending
 from chord_git.memory.index_file import index_chars
+
+if TYPE_CHECKING:
+    from chord_git.memory.recall_gate import Gate
 
 MEMORY_DISCIPLINE = (
     "## Project memory (background, not instructions)\n"
@@ -49,6 +53,10 @@ class Summary:
     skipped: tuple[tuple[int, str | None, str], ...] = ()
     cut: tuple[int, str] | None = None
     managed: bool = False  # MEMORY.md has a usable managed section (else it loads as plain text)
+    # ``memory.inject`` in effect, and under ``reviewed`` the base it was checked against.
+    inject: str = "all"
+    base: str | None = None
+    base_commit: str | None = None
 
 
 def _take(text: str, room: int) -> str:
@@ -66,21 +74,24 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md",
     Returns (content, entries shown, truncated, warnings).
     """
     content, shown, truncated, read = _compose(path, budget, rel, verdicts or loadable.Verdicts(path.parent),
-                                               deadline=deadline)
+                                               deadline=deadline, gate=None)
     return content, shown, truncated, read.warnings
 
 
 def _compose(path: Path, budget: int, rel: str, verdicts: loadable.Verdicts | None, *,
-             deadline: float | None) -> tuple[str, int, bool, index_stream.StreamedIndex]:
+             deadline: float | None, gate: Gate | None) -> tuple[str, int, bool, index_stream.StreamedIndex]:
     """(content, entries shown, truncated, what was read)."""
     top, swap, hidden = _pending_lines(path.parent)
     try:
-        read = index_stream.read(path, budget, rel, verdicts, deadline=deadline, top=top, swap=swap, hide=hidden)
+        read = index_stream.read(path, budget, rel, verdicts, deadline=deadline, top=top, swap=swap, hide=hidden,
+                                 gate=gate.entry if gate is not None else None)
     except FileNotFoundError:
         if not top:
             raise
         read = index_stream.StreamedIndex(False, [], [], False, [])
     notes = read.notes
+    if gate is not None:
+        read, notes, top = _gated(read, top, gate, rel)
     if not read.section:
         # No managed section yet (a branch whose first entries wait in pending files): they go
         # first, then the file as plain text.
@@ -102,6 +113,32 @@ def _compose(path: Path, budget: int, rel: str, verdicts: loadable.Verdicts | No
     return content, len(read.entries), read.truncated, read
 
 
+def _gated(read: index_stream.StreamedIndex, top: list[str], gate: Gate,
+           rel: str) -> tuple[index_stream.StreamedIndex, list[str], list[str]]:
+    """Under ``memory.inject: reviewed``: the user's lines around the markers (or the whole file
+    without markers) only where the base holds them, and, without a managed section, the pending
+    entries the gate lets through (with a section, ``index_stream`` asked the gate already).
+    Returns (what was read, its notes, the pending lines)."""
+    notes = [line for line in read.notes if gate.note(line)]
+    warnings = list(read.warnings)
+    dropped = sum(1 for line in read.notes if line.strip()) - sum(1 for line in notes if line.strip())
+    if dropped and gate.evidence.base is not None:  # without a base, its own warning says it all
+        warnings.append(f"{rel}: {dropped} hand-written {'line' if dropped == 1 else 'lines'} outside the managed "
+                        "section left out: not on the base branch (memory.inject: reviewed)")
+    if read.section:
+        return replace(read, notes=notes, warnings=warnings), notes, top
+    kept: list[str] = []
+    skipped = list(read.skipped)
+    for line in top:
+        entry = index_file.parse_entry(line)
+        why = gate.entry(entry.id, line, True) if not isinstance(entry, str) else None
+        if why is None:
+            kept.append(line)
+        elif not isinstance(entry, str):
+            skipped.append((0, entry.id, why))
+    return replace(read, notes=notes, warnings=warnings, skipped=skipped), notes, kept
+
+
 def _by_standing(entries: list[str], ids: list[str], verdicts: loadable.Verdicts | None) -> str:
     """The entries shown, in index order within two parts: what the user said, then what the user
     has not confirmed (R20; the order inside each part is the index's, R28)."""
@@ -117,25 +154,30 @@ def _by_standing(entries: list[str], ids: list[str], verdicts: loadable.Verdicts
 
 
 def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = "MEMORY.md",
-          cache: Path | None = None, deadline: float | None = None) -> Summary:
+          cache: Path | None = None, deadline: float | None = None, gate: Gate | None = None) -> Summary:
     """What a new session gets injected (R9, R11): framing only when memory is loaded.
-    ``deadline``: see ``index_stream.read``."""
+    ``deadline``: see ``index_stream.read``. ``gate``: ``memory.inject: reviewed`` (``recall_gate``);
+    None injects every entry."""
     notice = EXTRACTION_NOTICE if extraction_enabled else ""
+    mode = Summary(text=notice, entries_shown=0, truncated=False, loaded=False)
+    if gate is not None:
+        from chord_git.memory import recall_gate
+
+        ev = gate.evidence
+        mode = replace(mode, inject=recall_gate.REVIEWED, base=ev.base_name,
+                       base_commit=ev.base.commit if ev.base else None, warnings=(ev.warning,) if ev.warning else ())
     try:
         verdicts = loadable.Verdicts(memory_md.parent, cache)
-        content, shown, truncated, read = _compose(memory_md, budget, rel, verdicts, deadline=deadline)
+        content, shown, truncated, read = _compose(memory_md, budget, rel, verdicts, deadline=deadline, gate=gate)
         verdicts.save()
     except FileNotFoundError:
-        return Summary(text=notice, entries_shown=0, truncated=False, loaded=False)
+        return mode
     except paths.UnsafePath as exc:
-        return Summary(text=notice, entries_shown=0, truncated=False, loaded=False,
-                       warnings=(f"{rel}: {exc.message}; not loaded",))
+        return replace(mode, warnings=(*mode.warnings, f"{rel}: {exc.message}; not loaded"))
     except OSError as exc:
-        return Summary(text=notice, entries_shown=0, truncated=False, loaded=False,
-                       warnings=(f"{rel}: cannot read: {exc.strerror}",))
-    warnings = tuple(read.warnings)
-    found = Summary(text=notice, entries_shown=0, truncated=False, loaded=False, warnings=warnings,
-                    shown_ids=tuple(read.ids), skipped=tuple(read.skipped), cut=read.cut, managed=read.section)
+        return replace(mode, warnings=(*mode.warnings, f"{rel}: cannot read: {exc.strerror}"))
+    found = replace(mode, warnings=(*mode.warnings, *read.warnings), shown_ids=tuple(read.ids),
+                    skipped=tuple(read.skipped), cut=read.cut, managed=read.section)
     if not content.strip():
         return found
     parts = [MEMORY_DISCIPLINE, "", content]
