@@ -17,12 +17,18 @@ if str(REPO_ROOT) not in sys.path:
 from testing.gitutil import make_repo  # noqa: E402
 
 
-# Read once, before ``isolated_home`` takes ``CI`` out of every test's environment.
-_IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+# ``isolated_home`` takes ``CI`` out of every test's environment (it would make a session start
+# recall only reviewed memory) and keeps whether the suite runs under CI in this variable instead,
+# where a test can still set or clear it.
+SUITE_CI = "CHORD_TESTS_UNDER_CI"
+
+
+def _truthy(value: str | None) -> bool:
+    return (value or "").strip().lower() not in ("", "0", "false", "no")
 
 
 def in_ci() -> bool:
-    return _IN_CI
+    return _truthy(os.environ.get(SUITE_CI))
 
 
 def needed(what: str) -> NoReturn:
@@ -88,6 +94,8 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+    if _truthy(os.environ.get("CI")):
+        monkeypatch.setenv(SUITE_CI, "true")
     for name in list(os.environ):
         # CI systems' own variables would make `scan` pick their event's range.
         if name.startswith(("GIT_", "GITHUB_", "CI_", "PRE_COMMIT_")) or name in (

@@ -93,14 +93,20 @@ def test_action_scan_fails_the_step_on_a_bad_range(tmp_path: Path, runner: dict[
     assert bad.returncode == 2 and Path(runner["GITHUB_OUTPUT"]).read_text().endswith("exit-code=2\n")
 
 
-def test_gitlab_job_script_on_a_merge_request(tmp_path: Path) -> None:
-    repo, base, leak = leaky_repo(tmp_path / "repo")
+def gitlab_job(repo: Path, base: str, head: str, **variables: str) -> subprocess.CompletedProcess[str]:
+    """The template's scan script on a merge request from ``base`` to ``head``, as GitLab runs it:
+    the script lines in one sh session, with the template's variables (``variables`` override)."""
     doc = yaml.safe_load((ROOT / "ci/gitlab/memory-scan.yml").read_text())
     script = "\n".join(doc[".chord-memory-scan"]["script"])
     env = {**cli_env(), **{k: str(v) for k, v in doc["variables"].items()}, "GITLAB_CI": "true",
-           "CI_MERGE_REQUEST_DIFF_BASE_SHA": base, "CI_COMMIT_SHA": leak, "CI_PIPELINE_SOURCE": "merge_request_event"}
-    # GitLab runs the script lines in one sh session.
-    done = subprocess.run(["sh", "-e", "-c", script], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+           "CI_MERGE_REQUEST_DIFF_BASE_SHA": base, "CI_COMMIT_SHA": head, "CI_PIPELINE_SOURCE": "merge_request_event",
+           **variables}
+    return subprocess.run(["sh", "-e", "-c", script], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_gitlab_job_script_on_a_merge_request(tmp_path: Path) -> None:
+    repo, base, leak = leaky_repo(tmp_path / "repo")
+    done = gitlab_job(repo, base, leak)
     assert done.returncode == 1
     assert "scanning the merge request's commits" in done.stderr and "[github-token]" in done.stdout
     results = json.loads((repo / "chord-memory-scan.sarif").read_text())["runs"][0]["results"]
@@ -126,10 +132,7 @@ def test_gitlab_job_keeps_the_memory_review_as_an_artifact(tmp_path: Path) -> No
     repo, base, leak = leaky_repo(tmp_path / "repo")
     doc = yaml.safe_load((ROOT / "ci/gitlab/memory-scan.yml").read_text())
     assert "$CHORD_MEMORY_REVIEW" in doc[".chord-memory-scan"]["artifacts"]["paths"]
-    script = "\n".join(doc[".chord-memory-scan"]["script"])
-    env = {**cli_env(), **{k: str(v) for k, v in doc["variables"].items()}, "GITLAB_CI": "true",
-           "CI_MERGE_REQUEST_DIFF_BASE_SHA": base, "CI_COMMIT_SHA": leak, "CI_PIPELINE_SOURCE": "merge_request_event"}
-    done = subprocess.run(["sh", "-e", "-c", script], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+    done = gitlab_job(repo, base, leak)
     assert done.returncode == 1
     review = (repo / "chord-memory-review.md").read_text()
     assert review.startswith(f"## Project memory in {base[:12]}..{leak[:12]}\n") and github_token() not in review
@@ -168,14 +171,9 @@ def test_action_gate_on_unreviewed_memory_end_to_end(tmp_path: Path, runner: dic
 
 def test_gitlab_job_gate_on_unreviewed_memory_end_to_end(tmp_path: Path) -> None:
     repo, base, head = _edited_in_place(tmp_path / "repo")
-    doc = yaml.safe_load((ROOT / "ci/gitlab/memory-scan.yml").read_text())
-    script = "\n".join(doc[".chord-memory-scan"]["script"])
-    env = {**cli_env(), **{k: str(v) for k, v in doc["variables"].items()}, "GITLAB_CI": "true",
-           "CI_MERGE_REQUEST_DIFF_BASE_SHA": base, "CI_COMMIT_SHA": head, "CI_PIPELINE_SOURCE": "merge_request_event"}
-    plain = subprocess.run(["sh", "-e", "-c", script], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+    plain = gitlab_job(repo, base, head)
     assert plain.returncode == 0, plain.stderr
     review = (repo / "chord-memory-review.md").read_text()
     assert f"| edited | `Open pull requests as drafts first.` (`{RECORDS}/{record_id('rule')}.md`) |" in review
-    gated = subprocess.run(["sh", "-e", "-c", script], cwd=repo, env={**env, "CHORD_MEMORY_FAIL_ON_UNREVIEWED": "true"},
-                           capture_output=True, text=True, timeout=120)
+    gated = gitlab_job(repo, base, head, CHORD_MEMORY_FAIL_ON_UNREVIEWED="true")
     assert gated.returncode == 1 and "(fail-on-unreviewed-memory): " + record_id("rule") in gated.stderr

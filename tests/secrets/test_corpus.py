@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from chord_git.secrets import find, redact, scan_added_lines
-from tests.conftest import shared_corpus
+from tests.conftest import SUITE_CI, shared_corpus
 
 FILES = ("gitleaks.jsonl", "detect_secrets.jsonl", "benign_memory.jsonl")
 
@@ -40,10 +40,10 @@ def test_benign_memory_lines_raise_nothing_in_either_layer() -> None:
 
 def test_a_missing_corpus_fails_in_ci_and_skips_elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CHORD_CORPUS", str(tmp_path / "absent"))
-    monkeypatch.setenv("CI", "true")
+    monkeypatch.setenv(SUITE_CI, "true")
     with pytest.raises(pytest.fail.Exception, match="CI runs every test"):
         shared_corpus("secrets", "CHORD_CORPUS", holds=FILES)
-    monkeypatch.delenv("CI")
+    monkeypatch.delenv(SUITE_CI)
     with pytest.raises(pytest.skip.Exception, match="shared corpus not found"):
         shared_corpus("secrets", "CHORD_CORPUS", holds=FILES)
 
@@ -53,7 +53,7 @@ def test_a_corpus_folder_missing_a_file_says_which(tmp_path: Path, monkeypatch: 
     folder.mkdir(parents=True)
     (folder / "gitleaks.jsonl").write_text("")
     monkeypatch.setenv("CHORD_CORPUS", str(folder))
-    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv(SUITE_CI, raising=False)
     with pytest.raises(pytest.skip.Exception) as missing:
         shared_corpus("secrets", "CHORD_CORPUS", holds=FILES)
     assert str(missing.value) == (f"shared corpus at {folder} lacks detect_secrets.jsonl, benign_memory.jsonl "
@@ -67,7 +67,7 @@ def test_the_corpus_parent_is_refused_with_the_folder_to_name(tmp_path: Path, mo
     for name in FILES:
         (folder / name).write_text("")
     monkeypatch.setenv("CHORD_CORPUS", str(folder.parent))
-    monkeypatch.setenv("CI", "true")
+    monkeypatch.setenv(SUITE_CI, "true")
     with pytest.raises(pytest.fail.Exception) as wrong:
         shared_corpus("secrets", "CHORD_CORPUS", holds=FILES)
     assert str(wrong.value).startswith(f"shared corpus at {folder.parent} lacks gitleaks.jsonl, detect_secrets.jsonl, "
