@@ -157,10 +157,10 @@ def dangling(change: FileChange, contains: Callable[[str], bool], noun: str = "r
     ]
 
 
-def name_secrets(found: list[Finding]) -> list[Finding]:
-    """The secret layers' findings on a file's name (scanned as a one-line text), as findings
-    about the name: no line, so no fingerprint accepts one; the fix is a rename."""
-    return [Finding(f.path, Problem(None, f.kind, f"secret in the file name ({f.kind}); rename the file and "
+def name_secrets(found: list[Finding], path: str) -> list[Finding]:
+    """The secret layers' findings on the name ``path`` (scanned as a line of text), as findings
+    about the file: no line, so no fingerprint accepts one; the fix is a rename."""
+    return [Finding(path, Problem(None, f.kind, f"secret in the file name ({f.kind}); rename the file and "
                                                   "rotate the secret"), layer=f.layer) for f in found]
 
 

@@ -35,6 +35,17 @@ def normalized(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
+_MARKUP = re.compile(r"^[\s#>*+\-\d.)]*")
+_ONE_WORD = re.compile(r"[\w.:-]*")
+
+
+def worth_judging(text: str) -> bool:
+    """A unit that can state something: past its Markdown markers, more than one plain word. A
+    heading word, an id, a date or a type cannot grant, disable or leak (``curl|sh`` still counts:
+    it is no plain word)."""
+    return _ONE_WORD.fullmatch(_MARKUP.sub("", text, count=1).strip()) is None
+
+
 def _refused(text: str) -> list[tuple[str, str]]:
     """(reason, description) of each refusal class ``text`` holds, most severe first."""
     from chord_git.judge import core
@@ -122,6 +133,8 @@ def findings(path: str, old: bytes | None, new: bytes) -> list[Finding]:
             out.append(Finding(path, Problem(number, KIND, f"unsafe-character: the line {unsafe}"), layer="judge"))
             break
     for line, unit in checked:
+        if not worth_judging(unit):
+            continue
         for reason, description in _refused(unit):
             if reason in seen:
                 continue  # one finding per class and file: the first place shows what to fix
