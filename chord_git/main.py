@@ -158,6 +158,8 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     _report_file_options(p)
     p.add_argument("--summary", type=Path, metavar="FILE",
                    help="append a Markdown review of every change the range makes to memory to FILE")
+    p.add_argument("--summary-rows", type=int, metavar="N", default=None,
+                   help="rows of the --summary table at most (default 300, what a job summary holds; 0: all)")
     p.add_argument("--annotate", action="store_true",
                    help="print a GitHub annotation for each memory change a person should approve")
     p.add_argument("--fail-on-assistant-entries", action="store_true",
@@ -293,7 +295,7 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
         return scan(Path.cwd(), out, range_spec=args.range_spec, all_history=args.all_history, fmt=args.format,
                     output=args.output, quiet=args.quiet, summary=args.summary, annotate=args.annotate,
                     fail_on_assistant=args.fail_on_assistant_entries,
-                    fail_on_unreviewed=args.fail_on_unreviewed_memory)
+                    fail_on_unreviewed=args.fail_on_unreviewed_memory, summary_rows=args.summary_rows)
 
     project = project_mod.discover(Path.cwd())
     if args.command == "trust":

@@ -32,6 +32,7 @@ from chord_git.memory.project import STATE_DIR_NAME, Project
 
 if TYPE_CHECKING:
     from chord_git.check.cache import ResultCache
+    from chord_git.git.libgit2 import TreeChange
     from chord_git.secrets.verdicts.ignore import IgnoreList
 
 # The cache (sqlite3), the pool and the rules themselves are imported where a run has files to
@@ -375,6 +376,12 @@ def history(start: Path, spec: str | None, progress: Progress | None = None) -> 
         return Checked(tuple(found), len(commits), "commit", policy.all_notes())
 
 
+def _added_weight(change: TreeChange) -> int:
+    """About what the rules read of a change: what it adds (a MEMORY.md of 10,000 lines that gains
+    500 is 500 lines of work, not 10,000)."""
+    return max(len(change.new or b"") - len(change.old or b""), 256)
+
+
 def memory_rule_findings(start: Path, base: str, head: str, accepted: IgnoreList | None) -> list[Finding]:
     """What the memory rules refuse in the text ``base..head`` adds to memory files, net (what a
     merge brings), less what BASE's ignore file accepts (``check.memory_rules``)."""
@@ -402,9 +409,9 @@ def memory_rule_findings(start: Path, base: str, head: str, accepted: IgnoreList
 
         # The rules cost ~7 ms CPU per record: a range of hundreds (a first push of an imported
         # memory) is judged on both cores, as the secret layers do with a large batch.
-        size = sum(len(c.new or b"") for _k, c in todo)
+        size = sum(_added_weight(c) for _k, c in todo)
         workers = pool.workers() if size >= RULES_POOL_MIN_BYTES else 1
-        chunks = pool.split(todo, workers, lambda item: len(item[1].new or b"")) if workers > 1 else [todo]
+        chunks = pool.split(todo, workers, lambda item: _added_weight(item[1])) if workers > 1 else [todo]
         computed = pool.map_chunks(judged, chunks)
         if cache is not None:
             cache.put_many((k, cache_mod.encode(result)) for k, result in computed)

@@ -31,6 +31,9 @@ from chord_git.support.dataclass_lazy import dataclass
 from chord_git.support.escape import markdown_text, workflow_message, workflow_property
 
 TEXT_LIMIT = 240  # characters of a before/after text shown in a cell
+# Rows of the table: GitHub keeps at most 1 MiB of a step's summary, and a row can take ~3 KB.
+# The rows a person must approve come first, so a cut leaves out only what needs no decision.
+ROW_LIMIT = 300
 
 
 @dataclass(frozen=True)
@@ -154,7 +157,7 @@ def _change(row: Row) -> str:
     return row.change
 
 
-def markdown(review: Review, notes: Sequence[str] = ()) -> str:
+def markdown(review: Review, notes: Sequence[str] = (), row_limit: int = ROW_LIMIT) -> str:
     """The job summary (pure but for the redaction rules). Every cell holding text from the range
     is an inert code span (``markdown_text``)."""
     from chord_git.secrets import redact
@@ -182,7 +185,10 @@ def markdown(review: Review, notes: Sequence[str] = ()) -> str:
                   "What a range writes is its author's claim: Source and Status are what the record says.", "",
                   "| Change | Entry | Type | Source | Status | Evidence | Before | After | Written | Findings |",
                   "|---|---|---|---|---|---|---|---|---|---|"]
-        for item in review.items:
+        ordered = [item for item in review.items if item.unreviewed or item.secrets] + \
+                  [item for item in review.items if not (item.unreviewed or item.secrets)]
+        shown = ordered[:row_limit] if row_limit > 0 else ordered
+        for item in shown:
             row, record = item.row, item.row.record
             evidence = text(record.evidence) if record is not None and record.evidence else "—"
             found = list(item.secrets) + list(item.rules)
@@ -193,6 +199,12 @@ def markdown(review: Review, notes: Sequence[str] = ()) -> str:
                 text(row.type or "—"), text(record.source if record else "unknown"),
                 text(record.status if record else "unknown"), evidence, text(row.before), text(row.after),
                 text(item.written()), verdict]) + " |")
+        if len(shown) < len(ordered):
+            hidden = ordered[len(shown):]
+            approve = sum(1 for item in hidden if item.unreviewed)
+            lines += ["", f"{len(hidden)} more rows ({approve} of them for a person to approve) are not shown: "
+                          f"`git memory scan --range {review.base}..{review.head} --summary FILE --summary-rows 0` "
+                          "writes them all to FILE."]
     if notes:
         lines += ["", "Policy changes in this range (they apply after merge, not to this range):", ""]
         lines += [f"- {markdown_text(note)}" for note in notes]

@@ -54,7 +54,7 @@ def choose_range(start: Path, out: Output, env: Mapping[str, str]) -> str | None
 def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history: bool = False,
          fmt: str = "text", env: Mapping[str, str] | None = None, output: Path | None = None,
          quiet: bool = False, summary: Path | None = None, annotate: bool = False,
-         fail_on_assistant: bool = False, fail_on_unreviewed: bool = False) -> int:
+         fail_on_assistant: bool = False, fail_on_unreviewed: bool = False, summary_rows: int | None = None) -> int:
     if range_spec is None and not all_history:
         range_spec = choose_range(start, out, os.environ if env is None else env)
     progress = out.progress if not quiet and out.on_terminal() else None
@@ -72,12 +72,13 @@ def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history
     failed = bool(result.findings)
     if summary is not None or annotate or fail_on_assistant or fail_on_unreviewed:
         gates = (fail_on_assistant, fail_on_unreviewed)
-        failed = _review(start, out, range_spec, findings, result.notes, summary, annotate, gates) or failed
+        failed = _review(start, out, range_spec, findings, result.notes, summary, annotate, gates,
+                         summary_rows) or failed
     return 1 if failed else 0
 
 
 def _review(start: Path, out: Output, range_spec: str | None, findings: list[Finding], notes: tuple[str, ...],
-            summary: Path | None, annotate: bool, gates: tuple[bool, bool]) -> bool:
+            summary: Path | None, annotate: bool, gates: tuple[bool, bool], summary_rows: int | None = None) -> bool:
     """The range's memory, for review in the pull request; True when a gate fails it."""
     from chord_git.check import memory_review
     from chord_git.git import libgit2
@@ -90,7 +91,8 @@ def _review(start: Path, out: Output, range_spec: str | None, findings: list[Fin
     if summary is not None:
         try:  # appended: the job summary file collects every step's text
             with summary.open("a", encoding="utf-8") as stream:
-                stream.write(memory_review.markdown(review, notes))
+                stream.write(memory_review.markdown(review, notes, memory_review.ROW_LIMIT if summary_rows is None
+                                                    else summary_rows))
         except OSError as exc:
             raise InputError(summary, None, f"cannot write the memory review: {exc.strerror or exc}") from None
     if annotate:

@@ -397,11 +397,21 @@ def files_at(start: Path, rev: str, paths: Sequence[str]) -> dict[str, bytes]:
     if repo is None:
         return {}
     tree = _resolve(repo, rev).tree
+    # A path lookup in a folder of 10,000 records costs milliseconds in libgit2 (4 s for 1,000
+    # lookups): each folder asked about is listed once instead, and names are found in a dict.
+    folders: dict[str, dict[str, pygit2.Object]] = {}
     found: dict[str, bytes] = {}
     for path in paths:
-        try:
-            entry = tree[path]
-        except KeyError:
+        folder, _, name = path.rpartition("/")
+        if folder not in folders:
+            try:
+                sub = repo.get(tree[folder].id) if folder else tree
+            except KeyError:
+                sub = None
+            folders[folder] = {entry.name: entry for entry in sub if entry.name is not None} \
+                if isinstance(sub, pygit2.Tree) else {}
+        entry = folders[folder].get(name)
+        if entry is None:
             continue
         blob = repo.get(entry.id)
         if isinstance(blob, pygit2.Blob) and int(entry.filemode) & 0o170000 == 0o100000:

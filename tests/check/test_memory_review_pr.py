@@ -337,3 +337,23 @@ def test_a_large_range_is_judged_on_both_cores_and_the_same_again(repo: Path) ->
         assert done.returncode == 1
         assert [line.split(": ")[0] for line in done.stdout.splitlines() if "[memory-rule]" in line] == [
             f"{RECORDS}/20261203-note-{bad:04d}.md:7"]
+
+
+def test_the_table_is_bounded_rows_to_approve_first_and_the_printed_command_writes_all(
+        repo: Path, tmp_path: Path) -> None:
+    made = [_record(f"20261203-note-{n:04d}", summary=f"Note {n}.", session="5e1f00") for n in range(3)]
+    forged = _record(NEW, summary="Hand-written.", session=None)
+    for record in (*made, forged):
+        write(repo, f"{RECORDS}/{record.id}.md", records.render(record))
+    write(repo, "MEMORY.md", _index(*map(_entry, made), _entry(forged), _entry(KEEP_RECORD), _entry(RULE_RECORD),
+                                    after="\nTeam notes: be kind.\n"))
+    _commit(repo)
+    _code, summary, _out, _err = _review(repo, tmp_path, "--summary-rows", "1")
+    [row] = _rows(summary)
+    assert row.startswith("| added | `Hand-written.`")  # the one a person must approve comes first
+    [note] = [line for line in summary.splitlines() if "more rows" in line]
+    assert note.startswith("3 more rows (0 of them for a person to approve) are not shown: ")
+    command = note.split("`")[1].replace("FILE", str(tmp_path / "all.md")).split()
+    assert command[:2] == ["git", "memory"]
+    assert run_cli(repo, *command[2:]).returncode == 0
+    assert len(_rows((tmp_path / "all.md").read_text())) == 4
