@@ -372,7 +372,8 @@ def history(start: Path, spec: str | None, progress: Progress | None = None) -> 
     # A range is judged by the policy of the commit it is merged into (``range_policy``).
     with range_policy.from_base(start, spec) as policy:
         found = _scan_commits(start, commits, policy.root, info, progress, policy.pragmas)
-        found += memory_rule_findings(start, policy.base, libgit2.split_range(spec)[1], project_ignore(policy.root))
+        found += memory_rule_findings(start, libgit2.change_base(start, spec), libgit2.split_range(spec)[1],
+                                      project_ignore(policy.root))
         return Checked(tuple(found), len(commits), "commit", policy.all_notes())
 
 

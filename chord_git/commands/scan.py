@@ -87,7 +87,9 @@ def _review(start: Path, out: Output, range_spec: str | None, findings: list[Fin
         out.note("the memory review needs a range (--range A..B or a CI event); none was written")
         return False
     head = libgit2.commit_id(start, libgit2.split_range(range_spec)[1])
-    review = memory_review.build(start, libgit2.range_base(start, range_spec), head, findings)
+    # Rows measure what the range changes since it left BASE; the budget is BASE's policy.
+    budget = memory_review.base_budget(start, libgit2.range_base(start, range_spec))
+    review = memory_review.build(start, libgit2.change_base(start, range_spec), head, findings, budget=budget)
     if summary is not None:
         try:  # appended: the job summary file collects every step's text
             with summary.open("a", encoding="utf-8") as stream:

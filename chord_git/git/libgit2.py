@@ -273,6 +273,19 @@ def range_base(start: Path, spec: str) -> str:
     return str(base.id)
 
 
+def change_base(start: Path, spec: str) -> str:
+    """The commit a range's changes are measured from: the merge base of ``A`` and ``B`` (what a
+    pull request's own diff shows), ``A`` when they share none. Against ``A`` itself, memory the
+    base branch gained after the branch left it would read as the range forgetting it."""
+    repo = open_repo(start)
+    if repo is None:
+        raise RepoError(f"{start}: not inside a git repository")
+    old, new = split_range(spec)
+    base = _resolve(repo, old)
+    found = repo.merge_base(base.id, _resolve(repo, new).id)
+    return str(found) if found is not None else str(base.id)
+
+
 def file_at(start: Path, rev: str, path: str) -> bytes | None:
     """The bytes of ``path`` (repository-relative) in ``rev``'s tree; None when it has no such file."""
     repo = open_repo(start)

@@ -357,3 +357,22 @@ def test_the_table_is_bounded_rows_to_approve_first_and_the_printed_command_writ
     assert command[:2] == ["git", "memory"]
     assert run_cli(repo, *command[2:]).returncode == 0
     assert len(_rows((tmp_path / "all.md").read_text())) == 4
+
+
+def test_memory_the_base_branch_gained_after_the_branch_left_is_not_forgotten_by_it(
+        repo: Path, tmp_path: Path) -> None:
+    mine = _record(NEW, summary="Use pnpm 9.", session="5e1f00")
+    write(repo, f"{RECORDS}/{NEW}.md", records.render(mine))
+    write(repo, "MEMORY.md", _index(_entry(mine), _entry(KEEP_RECORD), _entry(RULE_RECORD),
+                                    after="\nTeam notes: be kind.\n"))
+    _commit(repo)
+    git(repo, "switch", "-q", "main")  # main moves on: an entry the branch never saw
+    later = _record("20261204-later-0009", summary="Releases are cut on Tuesdays.")
+    write(repo, f"{RECORDS}/{later.id}.md", records.render(later))
+    write(repo, "MEMORY.md", _index(_entry(later), _entry(KEEP_RECORD), _entry(RULE_RECORD),
+                                    after="\nTeam notes: be kind.\n"))
+    _commit(repo, "main moves", author="Team Lead <lead@example.invalid>")
+    git(repo, "switch", "-q", "pr")
+    _code, summary, _out, _err = _review(repo, tmp_path)  # main..pr, as a pull request's event gives it
+    assert [row.split(" | ")[0] for row in _rows(summary)] == ["| added"]
+    assert NEW in _rows(summary)[0] and later.id not in summary
