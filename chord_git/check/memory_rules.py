@@ -2,8 +2,8 @@
 
 A pull request writes memory files by hand, so nothing in them went through the extraction's
 judge; yet what it adds reaches every agent's prompt once merged. Every text a range adds or
-changes (net, BASE against HEAD: what the merge would bring) is asked what memory never carries,
-whoever wrote it (``judge.core.refusals``: permission grants, safeguards turned off,
+changes (net, from the merge base to HEAD: what the pull request itself brings) is asked what
+memory never carries, whoever wrote it (``judge.core.refusals``: permission grants, safeguards turned off,
 exfiltration, fetch-and-execute, destructive commands, instruction overrides, machine-local
 facts, scanner allowances). A refusal is a finding like a secret: it fails the scan, shows in
 SARIF, and only BASE's ``.chord/secrets-ignore`` can accept it (the range's own cannot).
