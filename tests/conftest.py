@@ -96,6 +96,8 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
     if _truthy(os.environ.get("CI")):
         monkeypatch.setenv(SUITE_CI, "true")
+    else:  # a suite run by a test (tests/test_plain_clone.py) says for itself whether it is CI
+        monkeypatch.delenv(SUITE_CI, raising=False)
     for name in list(os.environ):
         # CI systems' own variables would make `scan` pick their event's range.
         if name.startswith(("GIT_", "GITHUB_", "CI_", "PRE_COMMIT_")) or name in (
