@@ -351,7 +351,11 @@ def with_author(reason: str, author: str | None) -> str:
     """``ADDED``/``CHANGED`` naming who made the branch's change (pure)."""
     if not author or reason not in (ADDED, CHANGED):
         return reason
-    return reason.replace(_ON_BRANCH, f" on this branch by {author},", 1)
+    from chord_git.support.escape import printable
+
+    # A raw commit can carry any bytes in its author: shown escaped, it cannot draw on a terminal
+    # or start a line of a CI log.
+    return reason.replace(_ON_BRANCH, f" on this branch by {printable(author)},", 1)
 
 
 def is_gate_reason(reason: str) -> bool:

@@ -157,6 +157,9 @@ def test_a_side_parses_what_git_gave_on_first_use() -> None:
 def test_with_author() -> None:
     assert gate.with_author(gate.ADDED, "Mallory") == "added on this branch by Mallory, not yet merged"
     assert gate.with_author(gate.CHANGED, "Ann") == "changed on this branch by Ann, not yet merged"
+    # A raw commit's author may hold anything: never a line break or an escape sequence in the output.
+    assert gate.with_author(gate.ADDED, "M\n::stop-commands::x\x1b[2J") == \
+        "added on this branch by M\\n::stop-commands::x\\x1b[2J, not yet merged"
     assert gate.with_author(gate.NOT_COMMITTED, "Ann") == gate.NOT_COMMITTED
     assert gate.with_author(gate.ADDED, None) == gate.ADDED
 
