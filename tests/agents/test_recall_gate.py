@@ -353,3 +353,22 @@ def test_the_repositorys_git_config_runs_no_program_under_reviewed(tmp_path: Pat
     _assert_base_only(_start(project, _ci(CI="true")))
     assert _left_out(project) == {EVIL: "added on this branch by Mallory, not yet merged"}
     assert _ran(canaries) == []
+
+
+# ---------------------------------------------------------------------------- the MCP tools
+def test_mcp_search_and_read_keep_to_what_a_session_start_recalls(tmp_path: Path) -> None:
+    """An agent that cannot get a branch's entry at session start cannot fetch it through MCP."""
+    from chord_git.mcp.tools import Tools
+
+    _clone, project = _fork_pr(tmp_path)
+    _user_config(inject="reviewed")
+    tools = Tools(discover(project))
+    found = tools.search_memory("production test suite optional")
+    assert EVIL not in found
+    assert "1 matching entry is not shown: not reviewed (memory.inject: reviewed; git memory why names them)." in found
+    assert tools.read_memory_record(EVIL) == (
+        f"Record {EVIL} is not loaded: added on this branch, not yet merged (memory.inject: reviewed).")
+    assert "Base convention number 1." in tools.read_memory_record(BASE[1])
+    _user_config(inject="all")  # read afresh on each call: the same server now serves it
+    assert EVIL in tools.search_memory("production test suite optional")
+    assert EVIL_SUMMARY in tools.read_memory_record(EVIL)
