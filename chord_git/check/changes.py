@@ -68,10 +68,11 @@ def name_problem(path: str) -> str | None:
     line of a CI log (a ``::`` workflow command) or show other than it is; a file under
     ``records/`` that is not ``<record id>.md`` is no record the loader reads, yet an agent may
     open it: both are refused where the file is committed."""
-    from chord_git.support.escape import has_unsafe, unsafe_names
+    from chord_git.memory import chars
 
-    if has_unsafe(path):
-        return f"file name holds {', '.join(unsafe_names(path))} (a control, line-break or invisible character); rename it"
+    unsafe = chars.problem(path, one_line=True)  # the rule every memory file's text follows
+    if unsafe is not None:
+        return f"file name {unsafe}; rename it"
     split = memory_split(path)
     if split is not None and split[1].startswith(RECORDS_DIR + "/"):
         name = split[1][len(RECORDS_DIR) + 1:]

@@ -165,7 +165,7 @@ def rows(prefix: str, before: Side, after: Side, changed: Sequence[str], budget:
                            _record(before.records.get(entry.id), entry.id), entry.type, before=entry.summary,
                            touched=(prefix + MEMORY_FILE,)))
             explained.add(f"{RECORDS_DIR}/{entry.id}.md")
-    out += _budget_rows(prefix, before, after, budget, record_path)
+    out += _budget_rows(prefix, before, after, budget)
     if before.outside != after.outside:
         removed, added = _line_changes(before.outside, after.outside)
         out.append(Row(OUTSIDE, None, "MEMORY.md", prefix + MEMORY_FILE, before=removed, after=added,
@@ -181,7 +181,7 @@ def rows(prefix: str, before: Side, after: Side, changed: Sequence[str], budget:
     return out
 
 
-def _budget_rows(prefix: str, before: Side, after: Side, budget: int, record_path: object) -> list[Row]:
+def _budget_rows(prefix: str, before: Side, after: Side, budget: int) -> list[Row]:
     """Entries kept by both sides that cross the budget line, or one row when the injected
     entries keep their set but change order (an agent reads them in order)."""
     old_in, new_in = in_budget(before.entries, budget), in_budget(after.entries, budget)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from chord_git.check import memory_diff
+from chord_git.check import memory_diff, memory_rules
 from chord_git.check.changes import CONFIG_FILE
 from chord_git.check.memory_diff import (ADDED, EDITED, FILE, FORGOTTEN, INTO_BUDGET, OUT_OF_BUDGET, OUTSIDE,
                                          REORDERED, REVISES, Row)
@@ -98,7 +98,7 @@ def _places(findings: Sequence[Finding], secret: bool) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for finding in findings:
         if (finding.is_secret if secret else finding.is_memory_rule):
-            label = finding.kind if secret else finding.message.partition(":")[0]
+            label = finding.kind if secret else memory_rules.reason(finding)
             where = f"at line {finding.line}" if finding.line is not None else "in the file name"
             found.setdefault(finding.path, []).append(f"{label} {where}")
     return {path: list(dict.fromkeys(labels)) for path, labels in found.items()}

@@ -29,6 +29,11 @@ KIND = "memory-rule"
 _ITEM_START = re.compile(r"^\s{0,3}(?:[-*+]\s|\d{1,9}[.)]\s|#{1,6}\s|<!--)")
 
 
+def reason(finding: Finding) -> str:
+    """The refusal class of a ``memory-rule`` finding: its message leads with it (``findings``)."""
+    return finding.message.partition(":")[0]
+
+
 def normalized(text: str) -> str:
     """``text`` as the rules should read it: format characters gone, compatibility forms folded."""
     text = "".join(char for char in text if unicodedata.category(char) != "Cf")

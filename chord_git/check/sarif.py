@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from chord_git import __version__
+from chord_git.check import memory_rules
 from chord_git.findings import Finding
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -44,14 +45,14 @@ _RULE_HELP = (
 
 def rule_id(finding: Finding) -> str:
     if finding.is_memory_rule:  # one rule per refusal class: the reason leads the message
-        return f"chord/memory-rule/{finding.message.partition(':')[0]}"
+        return f"chord/memory-rule/{memory_rules.reason(finding)}"
     return f"chord/{'secret' if finding.is_secret else 'memory'}/{finding.kind}"
 
 
 def _rule(finding: Finding) -> dict[str, Any]:
     name = finding.kind.replace("-", " ")
     if finding.is_memory_rule:
-        reason = finding.message.partition(":")[0]
+        reason = memory_rules.reason(finding)
         return {
             "id": rule_id(finding),
             "name": "RefusedMemoryText",

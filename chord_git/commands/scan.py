@@ -18,14 +18,17 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chord_git.check import driver
-from chord_git.check import memory_diff
 from chord_git.check.report import emit, push_advice, rule_advice
 from chord_git.errors import InputError
 from chord_git.findings import Finding
 from chord_git.support.escape import printable
 from chord_git.ui import Output
+
+if TYPE_CHECKING:
+    from chord_git.check.memory_diff import Row
 
 
 def default_range(env: Mapping[str, str]) -> str | None:
@@ -120,5 +123,5 @@ def _entries(count: int) -> str:
     return f"{count} entr{'y' if count == 1 else 'ies'}"
 
 
-def _name(row: memory_diff.Row) -> str:
+def _name(row: Row) -> str:
     return row.rid if row.rid is not None else f"{row.change} in {printable(row.path)}"

@@ -28,11 +28,6 @@ def has_unsafe(text: str) -> bool:
     return any(_unsafe(char) for char in text)
 
 
-def unsafe_names(text: str) -> list[str]:
-    """The unsafe characters of ``text`` as ``U+000A`` names, each once, in order."""
-    return list(dict.fromkeys(f"U+{ord(char):04X}" for char in text if _unsafe(char)))
-
-
 def printable(text: str) -> str:
     """``text`` on one line with every unsafe character shown as an escape (``\\n``, ``\\u202e``):
     what a log line may carry of a path or a message a repository controls."""
