@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     scanners: list[tuple[str, Scanner]] = []
     if not args.ours_only:
         scanners.append(("(a) detect-secrets 1.5 alone, default plugins", detect_secrets_only))
-    scanners.append(("(b) chord_git: sanitizer + detect-secrets + benign filter", scan_added_lines))
+    scanners.append(("(b) chord_git: sanitizer + detect-secrets (a floor: named verdicts only)", scan_added_lines))
     if args.layer1:
         scanners.append(("(c) chord_git sanitizer alone (layer 1)", layer1_only))
     for name, scanner in scanners:

@@ -145,6 +145,9 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p.add_argument("--format", choices=REPORT_FORMATS, default="text", help="report format (default: text)")
     p.add_argument("--staged", action="store_true",
                    help="check the staged blobs (schema) and their added lines (secrets): the git hook")
+    p.add_argument("--explain", action="store_true",
+                   help="also list each detect-secrets finding left out of the report, with the verdict "
+                        "that removed it (in JSON: \"removed\")")
     p.add_argument("paths", nargs="*", metavar="PATH", help="memory files to check (default: all of the project's)")
     _report_file_options(p)
 
@@ -335,7 +338,7 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
         if args.staged and args.paths:
             raise UsageError("git memory check: --staged reads the index; give no PATHs with it")
         return check(project, out, paths=args.paths or None, fmt=args.format, staged=args.staged,
-                     output=args.output, quiet=args.quiet)
+                     output=args.output, quiet=args.quiet, explain=args.explain)
     if args.command == "audit":
         from chord_git.commands.audit import audit
         return audit(project, cfg, out, fmt="json" if args.audit_json else args.audit_format,
@@ -444,7 +447,8 @@ def _check_fast_path(words: list[str]) -> SimpleNamespace | None:
     if words[:1] != ["check"] or any(word.startswith("-") and word != "--staged" for word in words[1:]):
         return None
     return SimpleNamespace(chdir=[], version=None, command="check", format="text", staged="--staged" in words,
-                           paths=[word for word in words[1:] if word != "--staged"], output=None, quiet=False)
+                           paths=[word for word in words[1:] if word != "--staged"], output=None, quiet=False,
+                           explain=False)
 
 
 def main(argv: Sequence[str] | None = None, *, formats: Formats | None = None, hosts: Hosts | None = None) -> int:

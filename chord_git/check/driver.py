@@ -32,6 +32,7 @@ from chord_git.memory.project import STATE_DIR_NAME, Project
 
 if TYPE_CHECKING:
     from chord_git.check.cache import ResultCache
+    from chord_git.secrets.layer2.floor import Removal
     from chord_git.git.libgit2 import TreeChange
     from chord_git.secrets.verdicts.ignore import IgnoreList
 
@@ -335,6 +336,29 @@ def worktree(project: Project, paths: list[str] | None = None, progress: Progres
         if cache is not None:
             cache.close()
     return Checked(tuple(sort_findings(unreadable + found)), len(readable), "memory file")
+
+
+def removals(project: Project, paths: list[str] | None = None, *, staged: bool = False) -> list[Removal]:
+    """The detect-secrets findings a named verdict left out of ``worktree``'s or ``staged``'s
+    report (``check --explain``), computed afresh: the result cache keeps findings only."""
+    from chord_git import secrets
+
+    if staged:
+        from chord_git.git import command
+
+        if project.repo is None or project.repo.workdir is None:
+            raise RepoError(f"{project.root}: not inside a git repository")
+        units: list[FileChange] = list(command.staged_changes(project.repo.workdir, changes.is_checked_path).files)
+    else:
+        files = _given_files(project, paths) if paths else _memory_files(project)
+        with memory_paths.Reader(project.root) as reader:
+            units = [read for read in (_worktree_change(project, path, reader) for path in files)
+                     if isinstance(read, FileChange)]
+    ignore = project_ignore(project.root)
+    explained = secrets.explain_units([(unit.path, changes.secret_input(unit)) for unit in units],
+                                      baseline=secrets.load_baseline(baseline(project.root)),
+                                      ignored_hashes=ignore.hashes if ignore is not None else frozenset())
+    return sorted((r for per_unit in explained for r in per_unit), key=lambda r: (r.path, r.line, r.kind))
 
 
 # ---------------------------------------------------------------------------- git

@@ -4,11 +4,16 @@ Never a secret value, only kind and place: findings carry none, so no format can
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chord_git.errors import InputError
 from chord_git.findings import Finding
 from chord_git.ui import Output
+
+if TYPE_CHECKING:
+    from chord_git.secrets.layer2.floor import Removal
 
 
 def _plural(count: int, noun: str) -> str:
@@ -99,9 +104,10 @@ def rule_advice(findings: list[Finding]) -> list[str]:
 
 
 def render(findings: list[Finding], fmt: str, *, checked: int, noun: str = "memory file",
-           uri_prefix: str = "") -> str:
+           uri_prefix: str = "", removed: Sequence[Removal] | None = None) -> str:
     """The whole report in ``fmt``; ``uri_prefix`` turns project-relative paths into
-    repository-relative SARIF locations."""
+    repository-relative SARIF locations. ``removed`` (``--explain``): the detect-secrets findings
+    a named verdict left out, with that verdict (SARIF has no place for them: text and JSON)."""
     if fmt in ("json", "sarif"):
         import json  # off the hook's start-up: the hook prints text
 
@@ -109,19 +115,33 @@ def render(findings: list[Finding], fmt: str, *, checked: int, noun: str = "memo
             from chord_git.check import sarif
 
             return json.dumps(sarif.render(findings, uri_prefix=uri_prefix), ensure_ascii=False, indent=2) + "\n"
-        return json.dumps({"findings": [f.as_json() for f in findings]}, ensure_ascii=False, indent=2) + "\n"
+        report: dict[str, object] = {"findings": [f.as_json() for f in findings]}
+        if removed is not None:
+            report["removed"] = [r.as_json() for r in removed]
+        return json.dumps(report, ensure_ascii=False, indent=2) + "\n"
     lines = [finding.render() for finding in findings]
-    return "\n".join([*lines, summary(findings, checked=checked, noun=noun)]) + "\n"
+    lines.append(summary(findings, checked=checked, noun=noun))
+    if removed is not None:
+        lines.append(_removed_summary(removed))
+        lines.extend(r.render() for r in removed)
+    return "\n".join(lines) + "\n"
+
+
+def _removed_summary(removed: Sequence[Removal]) -> str:
+    if not removed:
+        return "detect-secrets: every finding it made is reported"
+    return f"detect-secrets: {_plural(len(removed), 'finding')} not reported, each for the reason shown"
 
 
 def emit(out: Output, findings: list[Finding], fmt: str, *, checked: int, noun: str = "memory file",
-         uri_prefix: str = "", output: Path | None = None, advice: list[str] | None = None) -> None:
+         uri_prefix: str = "", output: Path | None = None, advice: list[str] | None = None,
+         removed: Sequence[Removal] | None = None) -> None:
     """Print the report in ``fmt``; with ``output``, write it there and print the findings as text
     and the one-line summary instead (one run serves both the CI log and the uploaded file).
 
     ``advice`` (what to do about the findings) goes to stderr wherever findings are printed as
     text: the report on stdout stays what scripts parse."""
-    report = render(findings, fmt, checked=checked, noun=noun, uri_prefix=uri_prefix)
+    report = render(findings, fmt, checked=checked, noun=noun, uri_prefix=uri_prefix, removed=removed)
     if output is None:
         out.write(report)
         if fmt == "text" and advice:
@@ -134,5 +154,9 @@ def emit(out: Output, findings: list[Finding], fmt: str, *, checked: int, noun: 
     for finding in findings:
         out.line(finding.render())
     out.line(f"{summary(findings, checked=checked, noun=noun)}; {fmt} report written to {output}")
+    if removed is not None and fmt != "json":
+        out.line(_removed_summary(removed))
+        for removal in removed:
+            out.line(removal.render())
     if advice:
         out.stderr.write("\n".join(advice) + "\n")

@@ -15,7 +15,7 @@ from chord_git.ui import Output
 
 
 def check(project: Project, out: Output, *, paths: list[str] | None = None, fmt: str = "text",
-          staged: bool = False, output: Path | None = None, quiet: bool = False) -> int:
+          staged: bool = False, output: Path | None = None, quiet: bool = False, explain: bool = False) -> int:
     if staged:
         result = driver.staged(project)
         prefix = ""  # staged paths are repository-relative already
@@ -27,8 +27,10 @@ def check(project: Project, out: Output, *, paths: list[str] | None = None, fmt:
     # The ignore file is read where the paths shown are relative to: the work tree for staged blobs.
     tree = project.repo.workdir if staged and project.repo is not None and project.repo.workdir else project.root
     advice = commit_advice(findings, ignore_file=ignore_file_shown(tree))
+    # The floor's removals are worked out again on request: the hook's cached findings never hold them.
+    removed = driver.removals(project, paths, staged=staged) if explain else None
     emit(out, findings, fmt, checked=result.count, noun=result.noun, uri_prefix=prefix, output=output,
-         advice=advice)
+         advice=advice, removed=removed)
     if not staged and fmt == "text":
         # R21's substance floor, as a warning: a hand-written record is the user's to word.
         for warning in thin_sections(project, paths):

@@ -12,7 +12,8 @@ This face only hands names on; the rooms behind it:
   documentation examples) and whether the project allows it (pragmas, baseline, ignore file);
 - ``text``: how the scanners read a text (the span types, normalisation, word positions, value
   reading, runs of repeated hits);
-- ``layer2``: detect-secrets behind one adapter, its prefilter and its kinds.
+- ``layer2``: detect-secrets behind one adapter, its prefilter, its kinds, and the named verdicts
+  (``floor``) that alone may leave one of its findings out of the report.
 
 ``docs/secrets.md`` says where to add a rule. Importing this package does not import
 detect-secrets.
@@ -23,6 +24,7 @@ from .scan import (
     LAYER2_MAX_CHARS,
     LAYER2_MAX_LINE,
     Unit,
+    explain_units,
     find,
     load_baseline,
     needs_layer2,
@@ -30,8 +32,9 @@ from .scan import (
     scan_added_lines,
     scan_units,
 )
+from .layer2.floor import Removal
 from .text.spans import SecretSpan
 from .verdicts.ignore import IgnoreList
 
-__all__ = ["LAYER2_MAX_CHARS", "LAYER2_MAX_LINE", "IgnoreList", "SecretSpan", "Unit", "find", "load_baseline",
-           "needs_layer2", "redact", "scan_added_lines", "scan_units"]
+__all__ = ["LAYER2_MAX_CHARS", "LAYER2_MAX_LINE", "IgnoreList", "Removal", "SecretSpan", "Unit", "explain_units",
+           "find", "load_baseline", "needs_layer2", "redact", "scan_added_lines", "scan_units"]

@@ -34,7 +34,8 @@ from typing import Any
 from ..support.dataclass_lazy import replace
 from ..findings import Finding
 from .layer2 import prefilter
-from .layer2.kinds import LAYER1_FORMAT_FAMILIES, kind_family, secret_finding
+from .layer2.floor import Removal
+from .layer2.kinds import kind_family, secret_finding
 from .scanners import assignments, commands, decode, formats, languages, links, markup, pairs, prose, sayings
 from .text import periods
 from .text.anchors import Occurrences
@@ -223,18 +224,30 @@ def _layer1(path: str, lines: Lines, allow: Allowances, ignored_hashes: frozense
     return found
 
 
-def _combine(findings: list[Finding]) -> list[Finding]:
-    """One finding per path, line and kind family; layer 1 decides on the formats it checks exactly."""
-    seen: set[tuple[str, int | None, str]] = set()
-    unique: list[Finding] = []
+def _combine(findings: list[Finding], removed: list[Removal]) -> list[Finding]:
+    """One finding per path, line and kind family, layer 1's more specific kind first.
+
+    A layer-2 finding goes to ``removed`` (verdict ``reported-by-layer-1``) when layer 1 reports
+    the same family on its line, or when it is generic (an entropy string, a keyword's value) and
+    layer 1 reports anything on its line: detect-secrets' generic plugins read the line's quoted
+    string or assigned value, which is the value layer 1 names more exactly.
+    """
+    seen: dict[tuple[str, int | None, str], Finding] = {}
+    layer1_lines: dict[tuple[str, int | None], str] = {}
     for finding in findings:  # layer 1 first, so its more specific kind wins
-        if finding.layer != "sanitizer" and kind_family(finding.kind) in LAYER1_FORMAT_FAMILIES:
-            continue
-        key = (finding.path, finding.line, kind_family(finding.kind))
-        if key not in seen:
-            seen.add(key)
-            unique.append(finding)
-    return sorted(unique, key=lambda f: (f.path, f.line or 0))
+        family = kind_family(finding.kind)
+        place = (finding.path, finding.line)
+        first = seen.get((*place, family))
+        if finding.layer == "sanitizer":
+            layer1_lines.setdefault(place, finding.kind)
+        elif first is None and family == "generic" and place in layer1_lines:
+            first = seen[(*place, kind_family(layer1_lines[place]))]
+        if first is None:
+            seen[(*place, family)] = finding
+        elif finding.layer != "sanitizer" and first.layer == "sanitizer":
+            removed.append(Removal(finding.path, finding.line or 0, finding.kind, "reported-by-layer-1",
+                                   f"as {first.kind}"))
+    return sorted(seen.values(), key=lambda f: (f.path, f.line or 0))
 
 
 Unit = tuple[str, Lines]  # a path and its added lines
@@ -273,14 +286,28 @@ def scan_units(units: Sequence[Unit], *, baseline: dict[str, Any] | None = None,
     drop values whose hash is in ``ignored_hashes`` (the ignore file's value entries; its
     positional fingerprints are the caller's, since they name a commit). Layer 2 reads only the
     lines its plugins could report (``prefilter``), all units in one detect-secrets session; when
-    there are none, detect-secrets is not imported.
+    there are none, detect-secrets is not imported. Its findings are a floor: each is reported
+    unless a named verdict (``layer2.floor``) removes it.
     """
+    return _scan_units(units, baseline, ignored_hashes)[0]
+
+
+def explain_units(units: Sequence[Unit], *, baseline: dict[str, Any] | None = None,
+                  ignored_hashes: frozenset[str] = frozenset()) -> list[list[Removal]]:
+    """Per unit, each detect-secrets finding ``scan_units`` leaves out of its report, with the
+    verdict that removed it (``git memory check --explain``)."""
+    return _scan_units(units, baseline, ignored_hashes)[1]
+
+
+def _scan_units(units: Sequence[Unit], baseline: dict[str, Any] | None,
+                ignored_hashes: frozenset[str]) -> tuple[list[list[Finding]], list[list[Removal]]]:
     gate = prefilter.default() if baseline is None else prefilter.for_baseline(baseline)
     bounded = [(path, layer2_part(lines)) for path, lines in units]
     parts = prefilter.layer2_parts(gate, bounded)
     wanted = [number for number, part in enumerate(parts) if part]
     layer2: list[list[Finding]] = [[] for _ in units]
     spans: list[dict[int, list[tuple[int, int]]]] = [{} for _ in units]
+    removals: list[list[Removal]] = [[] for _ in units]
     filters = compile_filters(baseline)  # once for all units: a history scan has thousands
     allowed = [allowances(path, lines, baseline, filters=filters) for path, lines in units]
     if wanted:
@@ -294,16 +321,16 @@ def scan_units(units: Sequence[Unit], *, baseline: dict[str, Any] | None = None,
         picked = [(bounded[n][0], [(bounded[n][1][i][0], text) for i, text in parts[n] if i is not None])
                   for n in wanted]
         contexts: list[str | None] = ["\n".join(text for _, text in bounded[n][1]) for n in wanted]
-        found, baselined = detect.scan_units(picked, baseline, contexts, [allowed[n] for n in wanted],
-                                             ignored_hashes)
-        for n, unit_found, unit_spans in zip(wanted, found, baselined):
-            layer2[n], spans[n] = unit_found, unit_spans
+        found, baselined, removed = detect.scan_units(picked, baseline, contexts, [allowed[n] for n in wanted],
+                                                      ignored_hashes)
+        for n, unit_found, unit_spans, unit_removed in zip(wanted, found, baselined, removed):
+            layer2[n], spans[n], removals[n] = unit_found, unit_spans, unit_removed
     results = []
-    for (path, lines), unit_layer2, unit_spans, allow in zip(units, layer2, spans, allowed):
+    for (path, lines), unit_layer2, unit_spans, allow, unit_removals in zip(units, layer2, spans, allowed, removals):
         allow = replace(allow, spans=unit_spans) if unit_spans else allow
         layer1 = _layer1(path, lines, allow, ignored_hashes) if lines else []
-        results.append(_combine(layer1 + unit_layer2))
-    return results
+        results.append(_combine(layer1 + unit_layer2, unit_removals))
+    return results, removals
 
 
 def scan_added_lines(added: Mapping[str, Lines], *, baseline: Path | None = None,
@@ -326,5 +353,6 @@ def scan_added_lines(added: Mapping[str, Lines], *, baseline: Path | None = None
     return combined
 
 
-__all__ = ["LAYER2_MAX_CHARS", "LAYER2_MAX_LINE", "IgnoreList", "SecretSpan", "Unit", "ascii_view", "find",
+__all__ = ["LAYER2_MAX_CHARS", "LAYER2_MAX_LINE", "IgnoreList", "Removal", "SecretSpan", "Unit", "ascii_view",
+           "explain_units", "find",
            "layer2_part", "load_baseline", "needs_layer2", "redact", "scan_added_lines", "scan_units"]

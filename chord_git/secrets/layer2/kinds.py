@@ -40,15 +40,6 @@ DETECT_SECRETS_KINDS = {
 }
 
 
-# Token formats layer 1 checks exactly (prefix, alphabet, length). A detect-secrets finding of
-# one of these families counts only where layer 1 confirms it on the same line: its looser
-# regexes otherwise flag near-misses such as a Slack prefix followed by a word in capitals.
-LAYER1_FORMAT_FAMILIES = frozenset({
-    "aws", "github", "gitlab", "slack", "stripe", "sendgrid", "twilio", "openai", "pypi", "npm",
-    "jwt", "telegram", "discord", "artifactory", "mailchimp", "square",
-})
-
-
 def secret_finding(path: str, line: int, kind: str, layer: str = "detect-secrets") -> Finding:
     """A secret on an added line of ``path``, as every report shows it."""
     origin = "chord-git's secret rules" if layer == "sanitizer" else layer

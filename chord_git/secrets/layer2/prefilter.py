@@ -86,7 +86,10 @@ _PROBES: dict[str, tuple[Probe, ...]] = {
     "PypiTokenDetector": (_probe("pypi-AgE"),),
     "SendGridDetector": (_probe("SG.", r"SG\.[a-zA-Z0-9_-]{22}\."),),
     "SlackDetector": (_probe("xox", r"xox[abposr]-", lower=True), _probe("hooks.slack.com/services/")),
-    "SoftlayerDetector": (_probe("sl", r"softlayer|sl[_-]?(?:api)?(?:key|pwd|pass|token)", lower=True),),
+    # "softlayer" holds no "sl": each is a core of its own (the plugin's prefix is either), and
+    # its assignment rule allows a "_" or "-" after "api" too ("sl_api_key").
+    "SoftlayerDetector": (_probe("sl softlayer", r"softlayer|sl[_-]?(?:api)?[_-]?(?:key|pwd|pass|token)",
+                                 lower=True),),
     "SquareOAuthDetector": (_probe("sq0csp-"),),
     "StripeDetector": (_probe("k_live_", r"[rs]k_live_"),),
     "TwilioKeyDetector": (_probe("AC SK", r"(?:AC|SK)[a-z0-9]{32}"),),
@@ -299,6 +302,28 @@ def for_baseline(baseline: Mapping[str, Any]) -> Prefilter | None:
     return build(plugins, public_ip=True)
 
 
+def firing(plugins: Sequence[str], files: Sequence[tuple[str, Sequence[str]]],
+           settings: Mapping[str, Mapping[str, Any]] | None = None) -> list[str] | None:
+    """The ``plugins`` (in their order) whose condition some line of ``files`` meets: the only
+    ones that can report anything there, so detect-secrets loads and runs just these (importing
+    and calling the others costs a hook more than their work). None when any is unknown.
+
+    ``settings`` holds each plugin's options (an entropy plugin's limit); IP addresses count,
+    since a removed finding is still shown by ``--explain``."""
+    settings = settings or {}
+    if any(name not in KNOWN_PLUGINS for name in plugins):
+        return None
+    if not any(lines for _, lines in files):
+        return []
+    fired = []
+    for name in plugins:
+        gate = build({name: settings.get(name, {})}, public_ip=True)
+        assert gate is not None  # a known plugin
+        if any(gate.passing_files(files)):
+            fired.append(name)
+    return fired
+
+
 def layer2_lines(gate: Prefilter | None, path: str, lines: Lines) -> list[tuple[int | None, str]]:
     """The lines to hand detect-secrets, as (index into ``lines`` or None, text).
 
@@ -332,4 +357,4 @@ def _with_context(lines: Lines, indexes: list[int]) -> list[tuple[int | None, st
     return picked
 
 
-__all__ = ["KNOWN_PLUGINS", "Prefilter", "build", "default", "for_baseline", "layer2_lines", "layer2_parts"]
+__all__ = ["KNOWN_PLUGINS", "Prefilter", "build", "default", "firing", "for_baseline", "layer2_lines", "layer2_parts"]
