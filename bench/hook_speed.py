@@ -15,7 +15,14 @@ memory file (the fast path) <= 0.2x gitleaks on the same commit; a MEMORY.md hol
 line checked in <= 2 s (a note repeated, as the goal was set, and notes drawn at random with their
 own values, which have no period to cut). Ratios of medians, wall and CPU.
 
+``--hostile`` (or ``--hostile-only``) adds the shapes of issue 33 item 7, each beside
+detect-secrets-hook on the same staged files: a commit of one record holding a secret (goal <= 0.5x
+detect-secrets-hook: a hook that finds something still pays for detect-secrets' import), MEMORY.md
+holding 2,500 ``BEGIN PRIVATE KEY`` lines and 5,000 ``BEGIN RSA PRIVATE KEY`` lines with no END
+(were quadratic up to a cap), and a 23 MB MEMORY.md of ordinary notes one per line (goal <= 4 s).
+
     python bench/hook_speed.py [--sizes 1,50,500] [--runs 9] [--gitleaks PATH] [--corpus DIR]
+    python bench/hook_speed.py --hostile-only [--runs 9]
 """
 from __future__ import annotations
 
@@ -95,10 +102,66 @@ def _cold(repo: Path) -> None:
     shutil.rmtree(repo / ".git" / "chord-memory", ignore_errors=True)
 
 
+def _pem_line(word: str, label: str) -> str:
+    return "".join(("-----", word, " ", label, "PRIV", "ATE KEY-----"))  # assembled: no key marker in the tree
+
+
+def ordinary_notes(size: int, seed: int = 23) -> str:
+    """``size`` characters of memory notes one per line (``varied_notes`` without its token notes)."""
+    notes = varied_notes(size + size // 5, seed).replace("; ", ";\n").split("\n")
+    kept = "\n".join(note for note in notes if "token=" not in note)
+    return kept[:size]
+
+
+def hostile(tmp: Path, corpus: Path | None, runs: int, ours_bin: str, ds_bin: str, gl_bin: str | None,
+            env: dict[str, str]) -> None:
+    """The hostile shapes of issue 33 item 7, each beside detect-secrets-hook on the same files (the
+    23 MB file beside gitleaks: detect-secrets-hook takes minutes on it)."""
+    print(f"  hostile shapes, median of {runs} interleaved runs (cold cache), before: {load()}")
+    print(f"  {'shape':<52}{'ours ms':>9}{'cpu':>7}{'anchor':>9}{'cpu':>7}  ratio (wall, cpu)")
+    token = "".join(("gh", "p_", "Zq8XvL2mK9pT4wR7nB3cY6hJ", "x1Vb5Nd8Ws0Qe"))  # built here: no literal token
+    shapes: list[tuple[str, str, bool]] = [
+        ("a commit of one record holding a secret", f"deploy note: export GITHUB_TOKEN={token}\n", True),
+        ("MEMORY.md: 2,500 BEGIN PRIVATE KEY lines (68 KiB)", (_pem_line("BEGIN", "") + "\n") * 2_500, False),
+        ("MEMORY.md: 5,000 BEGIN RSA PRIVATE KEY lines", (_pem_line("BEGIN", "RSA ") + "\n") * 5_000, False),
+        ("MEMORY.md: 23 MB of ordinary notes, one per line", ordinary_notes(23_000_000) + "\n", False),
+    ]
+    for number, (label, added, in_record) in enumerate(shapes):
+        repo, paths = build(tmp / f"hostile{number}", 1 if in_record else 0, corpus)
+        target = repo / (paths[0] if in_record else "MEMORY.md")
+        with target.open("a", encoding="utf-8") as handle:
+            handle.write("\n" + added)
+        git(repo, "add", "-A")
+        staged = paths if in_record else ["MEMORY.md"]
+
+        def ours(repo: Path = repo) -> tuple[float, float]:
+            _cold(repo)
+            return run([ours_bin, "check", "--staged"], repo, env)
+
+        large = len(added) > 1_000_000
+        if large and gl_bin:
+            name, anchor = "gitleaks", [gl_bin, "git", "--pre-commit", "--staged", "--no-banner", "--log-level", "error"]
+        elif large:
+            name, anchor = "", []
+        else:
+            name, anchor = "detect-secrets-hook", [ds_bin, *staged]
+        commands = {"ours": ours}
+        if anchor:
+            commands[name] = lambda repo=repo, anchor=anchor: run(anchor, repo, env)
+        timings = interleaved(commands, max(3, runs // 3) if large else runs)
+        t_ours, t_anchor = timings["ours"], timings.get(name)
+        anchor_ms = f"{t_anchor.wall_median * 1000:9.0f}{t_anchor.cpu_median * 1000:7.0f}" if t_anchor else f"{'-':>9}{'-':>7}"
+        print(f"  {label:<52}{t_ours.wall_median * 1000:9.0f}{t_ours.cpu_median * 1000:7.0f}{anchor_ms}"
+              f"  / {name or 'no anchor'}: {ratio(t_ours, t_anchor)}")
+    print(f"  after: {load()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1,50,500")
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--hostile", action="store_true", help="also time the hostile shapes (issue 33)")
+    parser.add_argument("--hostile-only", action="store_true", help="only the hostile shapes")
     anchor_arguments(parser)
     args = parser.parse_args()
     corpus = corpus_of(args)
@@ -106,6 +169,10 @@ def main() -> None:
     ours_bin, ds_bin = tool("git-memory"), tool("detect-secrets-hook")
     if ours_bin is None or ds_bin is None:
         raise SystemExit("git-memory and detect-secrets-hook must be installed (./dev test installs both)")
+    if args.hostile_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            hostile(Path(tmp), corpus, args.runs, ours_bin, ds_bin, gitleaks(args.gitleaks)[0], env)
+        return
     gl_bin, gl_note = gitleaks(args.gitleaks)
     print(f"hook speed: new records per commit, median of {args.runs} interleaved runs; {gl_note}")
     print(f"  before: {load()}")
@@ -182,6 +249,9 @@ def main() -> None:
     print(f"    10 MB single line: {long_one.wall_median:.2f} s wall, {long_one.cpu_median:.2f} s cpu (goal <= 2 s); "
           f"without repeats {varied.wall_median:.2f} s wall, {varied.cpu_median:.2f} s cpu")
     print(f"  after: {load()}")
+    if args.hostile:
+        with tempfile.TemporaryDirectory() as tmp:
+            hostile(Path(tmp), corpus, args.runs, ours_bin, ds_bin, gitleaks(args.gitleaks)[0], env)
 
 
 if __name__ == "__main__":

@@ -17,11 +17,19 @@ secret line in a hundred from the corpus' secret rows), then prints:
     python bench/secrets_throughput.py [--corpus DIR] [--size-mb 20] [--ds-slice-mb 1] [--adversarial]
     python bench/secrets_throughput.py --adversarial-only
     python bench/secrets_throughput.py --dense-only
+    python bench/secrets_throughput.py --hostile-only   # issue 33 item 7's shapes, layer 1 in process
+
+``--hostile-only``: ``find`` CPU on PEM ``BEGIN`` lines with no END (2,500 and 5,000, each alone on
+its line or followed by a blank line: a search for END per BEGIN read up to 64 KiB each, so this
+grew with the square of the count up to that cap), and on the 10 MB line of varied notes
+(``hook_speed.varied_notes``, no period to cut; goal <= 1.5 s on a quiet machine), each beside
+ordinary memory text of the same size.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -149,6 +157,30 @@ def dense(corpus: Path, repeat: int = 3, goal: float = 5.0) -> None:
     print(f"  worst: {worst:.1f}x ordinary text (goal <= {goal:g}x, and no input below 1 MB/s)")
 
 
+def hostile(corpus: Path, repeat: int = 3) -> None:
+    """Layer 1 on the hostile shapes of issue 33 item 7, beside ordinary text of the same size."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from hook_speed import varied_notes
+
+    begin = "".join(("-----BEGIN ", "RSA ", "PRIV", "ATE KEY-----"))  # assembled: no key marker in the tree
+    shapes = [(f"{count:,} BEGIN lines{', blank between' if blank else ''}", (begin + "\n" + blank) * count)
+              for count in (2_500, 5_000) for blank in ("", "\n")]
+    # Labels drawn at random: no period to cut, so every BEGIN line is read (the cut hid the cost).
+    rng = random.Random(33)
+    labels = ("", "RSA ", "EC ", "DSA ", "OPENSSH ", "ENCRYPTED ")
+    shapes.append(("5,000 BEGIN lines, labels at random, blank between",
+                   "".join(begin.replace("RSA ", rng.choice(labels)) + "\n\n" for _ in range(5_000))))
+    shapes.append(("10 MB line of varied notes (no period)", varied_notes(10_000_000)))
+    find(shapes[0][1][:1000])
+    print(f"hostile shapes, layer 1 find, best CPU of {repeat}; {os.getloadavg()[0]:.2f} load")
+    for label, text in shapes:
+        ordinary = build_text(corpus, len(text))
+        _, found, cpu = timed_cpu(find, text, repeat=repeat)
+        _, _, base = timed_cpu(find, ordinary, repeat=repeat)
+        print(f"  {label:<42}{len(text) / 1e6:7.2f} MB  {cpu:7.3f} s CPU  ordinary text {base:7.3f} s  "
+              f"{cpu / max(base, 1e-9):5.1f}x  {len(found)} findings")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=default_corpus())
@@ -157,7 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--adversarial", action="store_true", help="also time the adversarial units")
     parser.add_argument("--adversarial-only", action="store_true", help="only the adversarial table")
     parser.add_argument("--dense-only", action="store_true", help="only the dense inputs against ordinary text")
+    parser.add_argument("--hostile-only", action="store_true", help="only the hostile shapes of issue 33")
     args = parser.parse_args(argv)
+    if args.hostile_only:
+        hostile(args.corpus)
+        return 0
     if args.dense_only:
         dense(args.corpus)
         return 0

@@ -1,11 +1,12 @@
-"""Which literal token prefixes of gitleaks' and TruffleHog's rule sets layer 1 does not know.
+"""Which literal token prefixes of gitleaks', TruffleHog's and Kingfisher's rule sets layer 1 does not know.
 
-    python bench/vendor_prefixes.py --gitleaks PATH --trufflehog PATH [--list]
+    python bench/vendor_prefixes.py --gitleaks PATH --trufflehog PATH --kingfisher PATH [--list]
 
 ``--gitleaks`` is gitleaks' ``config/gitleaks.toml``, or a clone (or bare mirror) of the gitleaks
 repository; ``--trufflehog`` is TruffleHog's ``pkg/detectors`` directory, or a clone (or bare
-mirror) of its repository. Neither is copied into this repository: the script reads them where
-they are. It prints the number of prefixes each rule set knows, how many of them layer 1's token
+mirror) of its repository; ``--kingfisher`` is Kingfisher's ``data/rules`` directory, or a clone
+(or bare mirror) of its repository. None is copied into this repository: the script reads them
+where they are. It prints the number of prefixes each rule set knows, how many of them layer 1's token
 table (``TOKEN_FORMATS``, ``TEXT_FORMATS``) knows, and with ``--list`` each missing one and the
 rule it comes from. Exit status 0 always: it measures, it does not judge.
 
@@ -150,6 +151,47 @@ def trufflehog_prefixes(path: Path) -> dict[str, str]:
     return found
 
 
+_VERBOSE_COMMENT = re.compile(r"(?<!\\)#.*$", re.M)
+_LEADING_FLAGS = re.compile(r"^\(\?[a-z]+\)")
+_CAPTURE = re.compile(r"(?<!\\)\((?!\?)")
+
+
+def _plain_pattern(pattern: str) -> str:
+    """A Kingfisher pattern (Rust syntax, mostly ``(?x)`` verbose) without its leading flags, and
+    without comments and layout when verbose."""
+    pattern = pattern.strip()
+    flags = _LEADING_FLAGS.match(pattern)
+    if flags is not None:
+        if "x" in flags.group(0):
+            pattern = re.sub(r"\s+", "", _VERBOSE_COMMENT.sub("", pattern))
+        pattern = pattern[flags.end():] if not pattern.startswith(flags.group(0)) else pattern[len(flags.group(0)):]
+    return pattern
+
+
+def kingfisher_prefixes(path: Path) -> dict[str, str]:
+    """prefix -> rule id, from Kingfisher's rules directory or repository. A rule's token is its
+    first capture group (the pattern before it is the context: ``notion … (secret_…)``)."""
+    import yaml
+
+    git_dir = _git_dir(path)
+    if git_dir is not None:
+        files = [(n, t) for n, t in _git_files(git_dir, "data/rules") if n.endswith((".yml", ".yaml"))]
+    else:
+        files = [(str(f), f.read_text(encoding="utf-8", errors="replace")) for f in sorted(path.rglob("*.y*ml"))]
+    found: dict[str, str] = {}
+    for _, text in files:
+        try:
+            rules = (yaml.safe_load(text) or {}).get("rules", [])
+        except yaml.YAMLError:
+            continue
+        for rule in rules if isinstance(rules, list) else []:
+            pattern = _plain_pattern(str(rule.get("pattern", "")))
+            group = _CAPTURE.search(pattern)
+            for prefix in prefixes_of(pattern[group.end():] if group else pattern):
+                found.setdefault(prefix, str(rule.get("id", "?")))
+    return found
+
+
 def known_prefixes() -> set[str]:
     """Every literal prefix layer 1's token table matches, in lower case."""
     from chord_git.secrets.words import patterns
@@ -183,11 +225,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--gitleaks", type=Path)
     parser.add_argument("--trufflehog", type=Path)
+    parser.add_argument("--kingfisher", type=Path)
     parser.add_argument("--list", action="store_true", help="print each missing prefix and its rule")
     args = parser.parse_args(argv)
     total_missing: set[str] = set()
     for name, path, reader in (("gitleaks", args.gitleaks, gitleaks_prefixes),
-                               ("trufflehog", args.trufflehog, trufflehog_prefixes)):
+                               ("trufflehog", args.trufflehog, trufflehog_prefixes),
+                               ("kingfisher", args.kingfisher, kingfisher_prefixes)):
         if path is None:
             continue
         found = reader(path)

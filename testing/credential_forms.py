@@ -2,10 +2,11 @@
 
 A generated evaluation set for layer 1: each class (a password label in one of the languages
 most people speak, a value on the line after its label, English prose, markup, command lines,
-links, hidden characters, vendor tokens without a label) is a list of templates, filled with
-values built from a seeded hash (so the repository holds no credential and every run sees the
-same set). Each class has hard negatives beside it: the same words without a value ("das
-Passwort muss 12 Zeichen haben", "パスワードを変更してください", "mysql -u root -p db").
+links, values continued past a line's end, hidden characters, vendor tokens without a label)
+is a list of templates, filled with values built from a seeded hash (so the repository holds no
+credential and every run sees the same set). Each class has hard negatives beside it: the same
+words without a value ("das Passwort muss 12 Zeichen haben", "パスワードを変更してください",
+"mysql -u root -p db").
 ``tests/secrets/test_credential_forms.py`` holds layer 1 to it; ``bench/secrets_quality.py``
 prints its recall and false positives.
 """
@@ -154,7 +155,7 @@ LANGUAGE_POSITIVES_MORE: dict[str, tuple[str, ...]] = {
     "fr": ("nouveau mot de passe : {v}", "utilise le mot de passe {v}", "Mot de passe (prod) : {v}"),
     "pt": ("nova senha: {v}", "use a senha {v}", "Senha do Wi-Fi: {v}"),
     "it": ("nuova password: {v}", "usa la password {v}"),
-    "ru": ("новый пароль: {v}", "используй пароль {v}", "Пароль = {v}"),
+    "ru": ("новый пароль: {v}", "используй пароль {v}", "Пароль = {v}", "пароль от базы {v}"),
     "pl": ("nowe hasło: {v}", "użyj hasła {v}"),
     "nl": ("nieuw wachtwoord: {v}", "gebruik wachtwoord {v}"),
     "tr": ("yeni şifre: {v}", "şifre olarak {v} kullan"),
@@ -226,6 +227,7 @@ POSITIVES: dict[str, tuple[str, ...]] = {
         "**Root password**\n```\n{v}\n```", "API token:\n{t}", "Passwort:\n{v}", "비밀번호:\n{v}",
         "- wifi password:\n  {v}", "Mot de passe ci-dessous :\n{v}", "The new password is:\n\n{v}",
         "Staging DB password (see below)\n{v}", "password for the NAS is below:\n\n{v}", "**Password:**\n`{v}`",
+        "Password for staging: see below\n\n{v}", "Password for staging: see below\nIt opens the replica too.\n\n{v}",
     ),
     "prose": (
         "It's {v} for the staging DB", "it is {v} for the prod database", "Password? It's {v}.",
@@ -233,6 +235,8 @@ POSITIVES: dict[str, tuple[str, ...]] = {
         "Use {v} to log in to the router", "log in with {v} on the staging server",
         "pw for the NAS: {v}", "creds: admin / {v}", "The DB password changed to {v} yesterday",
         "The password? {v}", "for the staging box it's {v}", "Login: admin, pw {v}",
+        "Secret phrase: {v}", "The password is the word '{v}'", "staging login is admin and {v}",
+        "we changed it to {v} after the incident (the DB password)",
     ),
     "markup": (
         "<tr><td>Password</td><td>{v}</td></tr>", "<td>password</td>\n<td>{v}</td>",
@@ -243,6 +247,9 @@ POSITIVES: dict[str, tuple[str, ...]] = {
         '{{"\\u0070assword": "{v}"}}', '{{"pass\\u0077ord": "{v}"}}', '{{"\\u0074oken": "{t}"}}',
         "<input type=\"password\" value=\"{v}\">", "<password>{v}</password>",
         "<li><b>Password:</b> {v}</li>", "<th>Password</th><td>{v}</td>", "<p><strong>Token:</strong> <code>{t}</code></p>",
+        '<add key="ApiKey" value="{t}"/>', '<entry key="db.password">{v}</entry>', '<div data-api-token="{t}"></div>',
+        "type <kbd>{v}</kbd> as the password", "<details><summary>staging password</summary>{v}</details>",
+        "The DB password[^db] rotates monthly.\n\n[^db]: {v}",
     ),
     "command": (
         "echo {v} | sudo -S apt update", "echo '{v}' | sudo -S systemctl restart nginx",
@@ -252,12 +259,18 @@ POSITIVES: dict[str, tuple[str, ...]] = {
         "PGPASSWORD={v} psql -h db -U app", "redis-cli -a {v} ping", "net user backup {v} /add",
         "ipmitool -I lanplus -H 10.0.0.9 -U ADMIN -P {v} power status", "docker login -u bob -p {v} registry",
         "cmdkey /generic:srv /user:bob /pass:{v}", "nmcli dev wifi connect Office password {v}",
+        "vault login {t}", "echo {t} | gh auth login --with-token", "npm config set //registry.npmjs.org/:_authToken {t}",
     ),
     "link": (
         "https://app.example.com/login?pass={v}", "https://app.example.com/cb#password={v}",
         "https://dash.example.com/?user=ops&password={v}", "https://{t}@github.com/acme/infra.git",
         "git clone https://{t}@gitlab.example.com/acme/app.git", "https://api.example.com/v1?api_key={t}",
         "postgres://app:{v}@db.internal:5432/app", "https://example.com/reset?token={t}",
+        "https://hooks.example.com/services/T0001/B0002/{t}", "https://example.com/login?pass={v}#2",
+    ),
+    "continuation": (
+        "export API_TOKEN=\\\n  {t}", "ENV DB_PASSWORD \\\n    {v}", "docker run -e API_KEY=\\\n    {t} alpine",
+        "password: \\\n  {v}",
     ),
     "hidden": (
         "password: {v_zw}", "p&#97;ssword: {v}", "pass&#x77;ord = {v}", "password: {v_tag}",
@@ -272,7 +285,7 @@ NEGATIVES: dict[str, tuple[str, ...]] = {
         "## Staging password\nIt is in the vault.", "API token:\n<YOUR_TOKEN>",
         "## Reset your password\nOpen Settings > Security.", "Password:\n********",
         "## API token\n`GITHUB_TOKEN`", "Token:\n90 days", "The password is:\n\n- at least 12 characters",
-        "The password for the NAS is below the router.",
+        "The password for the NAS is below the router.", "Password for staging: see below\n\n## Next steps",
     ),
     "prose": (
         "It's fine for the staging DB", "It's v2.3.1 for the staging DB", "it is 10GB for the prod database",
@@ -280,6 +293,7 @@ NEGATIVES: dict[str, tuple[str, ...]] = {
         "It's 8GB for the staging DB", "It's `make deploy` for the prod server", "It is 2024-01-05 for the staging DB",
         "Forgot the password? Reset it in settings.", "What is the password? Ask ops.", "for the staging box it's fine",
         "The password is in the vault", "It's Tuesday for the release", "Use make test to run the suite",
+        "The secret phrase is long enough", "login is required and enabled", "the password is the word length",
     ),
     "markup": (
         "<tr><td>Password</td><td>required</td></tr>", "<dt>Password</dt><dd>At least 12 characters.</dd>",
@@ -287,16 +301,24 @@ NEGATIVES: dict[str, tuple[str, ...]] = {
         "password: |\n  {{{{ vault_db_password }}}}\n",
         "password: |\n  Must be rotated every 90 days.\n", '$p = Read-Host "Password" -AsSecureString',
         '{{"\\u0070assword": ""}}', "<input type=\"password\" name=\"pw\">",
-        "Password\n: the one from the vault",
+        "Password\n: the one from the vault", '<add key="ApiKey" value="%API_KEY%"/>',
+        "press <kbd>Enter</kbd> after typing the password", '<img alt="password field screenshot" src="pw.png">',
     ),
     "command": (
         "mysql -u root -p app", "sudo -s", "sudo -S apt update", "sqlplus / as sysdba", "sqlplus scott@orcl",
         "xfreerdp /u:admin /v:10.0.0.5", "mosquitto_pub -h broker -t t -m hi", "curl -u admin https://api.internal/x",
         "net user backup /delete", "docker login registry", "echo hello | sudo -S -v", "net user administrator /active:yes",
+        "vault login -method=github", "echo $GH_TOKEN | gh auth login --with-token",
+        "npm config set //registry.npmjs.org/:_authToken ${{NPM_TOKEN}}",
     ),
     "link": (
         "https://app.example.com/login?next=/home", "https://app.example.com/docs#password-reset",
         "ssh://git@github.com/acme/infra.git", "https://john.doe@example.com/", "https://example.com/?page=2&sort=asc",
+        "https://example.com/webhook/settings", "https://example.com/login?pass=<your-password>",
+    ),
+    "continuation": (
+        "RUN apt-get update && \\\n    apt-get install -y curl", "export PATH=\\\n  /usr/local/bin:$PATH",
+        "export API_TOKEN=\\\n  $(vault read -field=token secret/ci)",
     ),
     "hidden": (
         "p&#97;ssword policy: 12 characters", "password\u200b manager", "reset your pass\u0301word",

@@ -6,7 +6,8 @@ Assignments keep their key name (``DB_PASSWORD=[REDACTED:password-assignment]``)
 and host, sentences keep their words (``the password is [REDACTED:password-in-text]``). The text
 is first normalised (``text.normalize``: invisible characters removed, homoglyphs and full-width
 forms folded), then read by each scanner of ``scanners`` (the token table, assignments, prose
-labels, login pairs, command lines and links), then encoded runs and values split over two lines
+labels, labels in any script, login pairs, command lines, setters, links, markup, credential
+files and hashes, Jenkins credential XML, a service word beside a credential word), then encoded runs and values split over two lines
 are decoded and scanned again (``scanners.decode``, depth-bounded). Spans land back on the
 caller's characters; documentation examples (``verdicts.examples``) are dropped. All scanning is
 linear in the input: every pattern in ``words.patterns`` starts with a literal or is applied at
@@ -36,7 +37,23 @@ from ..findings import Finding
 from .layer2 import prefilter
 from .layer2.floor import Removal
 from .layer2.kinds import kind_family, secret_finding
-from .scanners import assignments, commands, decode, formats, languages, links, markup, pairs, prose, sayings
+from .scanners import (
+    adjacent,
+    anylabel,
+    assignments,
+    commands,
+    credential_files,
+    decode,
+    formats,
+    jenkins,
+    languages,
+    links,
+    markup,
+    pairs,
+    prose,
+    sayings,
+    setters,
+)
 from .text import periods
 from .text.anchors import Occurrences
 from .text.normalize import ascii_view, normalize
@@ -68,7 +85,12 @@ def _raw_spans(text: str, view: str, depth: int) -> list[Span]:
     spans.extend(commands.scan(text, view, occurrences))
     spans.extend(links.scan(text, view, occurrences.low))
     spans.extend(markup.scan(text, occurrences.low, reader))
+    spans.extend(setters.scan(text, view))
     spans.extend(sayings.scan(text, view, occurrences))
+    spans.extend(anylabel.scan(text, view, occurrences))
+    spans.extend(credential_files.scan(text, view))
+    spans.extend(jenkins.scan(text, view))
+    spans.extend(adjacent.scan(text, view, occurrences))
     if depth < _MAX_DEPTH:
         def rescan(decoded: list[str]) -> list[list[Span]]:
             return _rescan_together(decoded, depth + 1)

@@ -30,6 +30,14 @@ VENDOR_TOKENS = {
     "stripe-key": "whsec_" + _BODY,
     "notion-token": "ntn_" + "48151623420" + (_BODY * 2)[:35],
     "figma-token": "figd_" + (_BODY * 2)[:43],
+    "google-oauth-client-secret": "GOCSPX-" + _BODY[:28],
+    "ionic-token": "ion_" + (_BODY * 2)[:42],
+    "mongodb-atlas-secret": "mdb_sa_sk_" + (_BODY * 2)[:40],
+    "nuget-api-key": "oy2" + (_BODY.lower() * 2)[:43],
+    "dependency-track-key": "odt_" + _BODY,
+    "stackhawk-api-key": "hawk." + _BODY[:20] + "." + _BODY[12:32],
+    "teamwork-token": "tkn.v1_" + (_BODY * 3)[:71] + "=",
+    "ecostruxure-it-key": "AK1" + (_BODY * 2)[:52],
 }
 
 
@@ -87,6 +95,32 @@ def test_prefixes_are_read_from_the_rule_sets(tmp_path: Path) -> None:
     assert vendor_prefixes.trufflehog_prefixes(detectors) == {"gsk_": "groq", "yyw-": "groq"}
 
 
+_KINGFISHER = """rules:
+  - name: Acme Secret Key
+    id: kingfisher.acme.1
+    pattern: |
+      (?xi)
+      \\b
+      acme
+      (?:.|[\\n\\r]){0,32}?   # the vendor's name before the token
+      \\b
+      (
+        zzq_[A-Za-z0-9]{43}
+      )
+      \\b
+  - name: Plain
+    id: kingfisher.plain.1
+    pattern: '\\b(qx9-[0-9a-f]{32})\\b'
+"""
+
+
+def test_prefixes_are_read_from_kingfisher_rules(tmp_path: Path) -> None:
+    rules = tmp_path / "data" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "acme.yml").write_text(_KINGFISHER, encoding="utf-8")
+    assert vendor_prefixes.kingfisher_prefixes(rules) == {"zzq_": "kingfisher.acme.1", "qx9-": "kingfisher.plain.1"}
+
+
 def test_the_missing_prefixes_are_those_layer1_does_not_know(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config, detectors = _fixture(tmp_path)
     assert vendor_prefixes.missing(["ghp_", "zzv1_", "gsk_", "sk-or-v1-", "yyw-", "qqa_"]) == ["qqa_", "yyw-", "zzv1_"]
@@ -110,3 +144,41 @@ def test_the_rule_sets_are_read_from_git_repositories(tmp_path: Path) -> None:
                         "commit", "-q", "-m", "rules"], check=True)
     assert set(vendor_prefixes.gitleaks_prefixes(tmp_path / "gitleaks")) == {"ghp_", "zzv1_", "qqa_", "qqb_"}
     assert set(vendor_prefixes.trufflehog_prefixes(tmp_path / "trufflehog")) == {"gsk_", "yyw-"}
+
+
+# Tokens without a mark of their own, known under a key naming their service, and the marks
+# added from the rule sets' list (``FlyV1``, Azure DevOps' 84-character signature).
+_B32_LOWER = "abcdefghijklmnopqrstuvwxyz234567"
+_ADO_LEGACY = "".join(_B32_LOWER[(7 * n + 3) % 32] for n in range(52))
+_ADO_NEW = (_BODY * 2)[:52] + "JQQJ99" + _BODY[:18] + "AZDO" + "k3Qz"
+# Fly macaroons as ``fly tokens create`` prints them: url-safe base64 (``-`` and ``_``), comma-joined.
+_FLY = "FlyV1 fm2_" + "-".join([_BODY] * 5) + "," + "fm2_" + "_".join([_BODY] * 4)
+
+
+@pytest.mark.parametrize("text", [
+    f"ado_pat={_ADO_LEGACY}", f"AZURE_DEVOPS_PAT: {_ADO_LEGACY}", f'AZDO_TOKEN="{_ADO_LEGACY}"',
+    f'"adoPat": "{_ADO_LEGACY}"', f"export AZURE_DEVOPS_EXT_PAT={_ADO_NEW}", f"the pipeline ran with {_ADO_NEW}",
+    f"vsts_token: {_ADO_LEGACY}",
+])
+def test_an_azure_devops_pat_is_found(text: str) -> None:
+    assert [s.kind for s in find(text)] == ["azure-devops-pat"]
+    assert "[REDACTED:azure-devops-pat]" in redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    f"the pipeline ran with {_ADO_LEGACY}",  # 52 base32 letters with no key naming the service
+    f"my_build_id={_ADO_LEGACY}",
+    "ado_pat=" + "a" * 52,
+    f"ado_pat_docs={_ADO_LEGACY.upper()}",
+    "ntn_ is Notion's prefix", "FlyV1 is the scheme Fly.io tokens are sent with",
+    "set AZURE_DEVOPS_EXT_PAT before running az devops login",
+])
+def test_azure_devops_and_prefix_talk_is_no_token(text: str) -> None:
+    assert find(text) == []
+
+
+def test_a_fly_token_in_its_header_form_is_found() -> None:
+    text = f"Authorization: {_FLY}"
+    spans = find(text)
+    assert [s.kind for s in spans] == ["flyio-token"]
+    assert text[spans[0].start:].startswith("fm2_")  # the scheme word stays

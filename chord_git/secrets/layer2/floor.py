@@ -19,14 +19,16 @@ from ...support.regex_lazy import lazy
 from ..verdicts.benign import benign_reason, key_before
 from ..verdicts.examples import is_documentation_example
 from ..verdicts.shapes import is_placeholder
+from ..verdicts.values import is_local_default_login
 from ..words.keys import classify_key, word_parts
 
 # Every reason a detect-secrets finding may leave the report, and what ``--explain`` says of it.
 VERDICTS: dict[str, str] = {
-    "not-a-credential": "a public IP address is not a credential: nothing to rotate",
+    "not-a-credential": "a public IP address or public key is not a credential: nothing to rotate",
     "placeholder": "the value is a placeholder, template or redaction marker",
     "reference": "the value names where the secret lives (an environment variable, a file), not the secret",
     "documentation-example": "the value is a published documentation example",
+    "local-default": "a development login on a local host: a stock password or the user name again",
     "digest": "a checksum, digest, commit id or nonce named as one: it is computed from or sent with "
               "public data, and nothing grants access with it",
     "reported-by-layer-1": "the same secret is reported on this line by chord-git's own rules",
@@ -56,6 +58,8 @@ _DIGEST_SHAPE = lazy(r"[A-Za-z0-9+/=_\-]+")
 # ``api_key_env: OPENAI_API_KEY``: a name in capitals with words joined by ``_`` is how every
 # shell, CI system and config loader names a variable; a generated secret has lower case too.
 _ENV_NAME = lazy(r"\$?\{?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\}?")
+# ``scheme://user:password@host``: where a basic-auth finding's password sits, to read its user and host.
+_USERINFO = lazy(r"[A-Za-z][A-Za-z0-9+.\-]{0,20}://([^\s:/@]{1,256}):([^\s@/]{1,256})@(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9._\-]{1,253})")
 # The last word of a key that says its value is where the secret lives (``api_key_env``,
 # ``password_file``, ``token_path``), whatever the value looks like.
 _WHERE_NAMES = frozenset({"env", "var", "vars", "variable", "file", "filename", "path", "ref", "reference"})
@@ -114,6 +118,8 @@ def value_verdict(line: str, value: str | None, kind: str) -> str | None:
     if not value:
         return None
     bare = reported_value(line, value, kind).strip().strip("\"'`")
+    if benign_reason(bare) == "public-key":
+        return "not-a-credential"
     if is_documentation_example(bare):
         return "documentation-example"
     if is_placeholder(bare):
@@ -122,7 +128,16 @@ def value_verdict(line: str, value: str | None, kind: str) -> str | None:
         return "reference"
     if _named_digest(line, bare):
         return "digest"
+    if kind == "url-credentials" and _local_default(line, bare):
+        return "local-default"
     return None
+
+
+def _local_default(line: str, password: str) -> bool:
+    """``postgres://postgres:postgres@localhost``: the URL holding ``password`` is a development
+    default (``values.is_local_default_login``, the rule layer 1 follows too)."""
+    return any(match.group(2) == password and is_local_default_login(*match.group(1, 2, 3))
+               for match in _USERINFO.finditer(line))
 
 
 def _names_a_place(line: str, value: str) -> bool:

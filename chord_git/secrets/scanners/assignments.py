@@ -18,10 +18,10 @@ from ...support.regex_lazy import lazy
 from ..text.anchors import Occurrences
 from ..text.repeats import Reach, Runs
 from ..text.spans import RANK_ASSIGNMENT, Span
-from ..verdicts import benign
+from ..verdicts import benign, shapes
 from ..verdicts.dense import ShapeVerdicts
 from ..verdicts.values import is_reference_or_default
-from ..words import keys
+from ..words import keys, vocab
 
 _KEY_CHARS = lazy(r"[\w.\-$]*")
 _MAX_KEY = 100
@@ -240,9 +240,40 @@ def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int, sep: 
             secret = _assigned_value_is_secret(value, strength, word)
             dense.remember(value, (strength, word), secret)
         verdicts[verdict_key] = secret
-    if not secret:
+    if not secret and not (kind == "password-assignment" and _typed_password(view, key, key_end, span, value)):
         return None, resume
     return Span(span[0], span[1], kind, RANK_ASSIGNMENT), resume
+
+
+# A constant's name: the keys of ``.env`` files and shell exports (``APP_AUTH_PASSWORD``).
+_ENV_KEY = lazy(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
+_LOWER_WORD = lazy(r"[a-z]{6,32}")
+# After an ``.env`` value: the end of the line, or blanks and a comment.
+_LINE_REST = lazy(r"[ \t]*(?:#[^\n]*)?(?:\n|$)")
+_TYPED_SYMBOL = lazy(r"[A-Za-z]{2,}[!@#$%^&*+=?~|][A-Za-z]{2,}")
+
+
+def _typed_password(view: str, key: str, key_end: int, span: tuple[int, int], value: str) -> bool:
+    """A password a person chose, under a password key, that the shape test calls a word.
+
+    ``my_password := "lunar$tones"``: letters around a symbol typed in place of one (no digit,
+    so ``looks_secret`` wants twelve random letters). ``APP_AUTH_PASSWORD=marblefox``: a
+    plain lower-case word, taken only in the strictest form of an ``.env`` line (the key a
+    constant's name, ``=`` glued to both, the value bare and last on its line), and never a
+    word of the key itself (``POSTGRES_PASSWORD=postgres``), a default, a stop word or a stand-in.
+    """
+    low = value.lower()
+    if low in vocab.DEFAULT_VALUES or low in vocab.STOP_WORDS or low in vocab.REFERENCE_WORDS:
+        return False
+    if shapes.is_placeholder(value) or is_reference_or_default(value):
+        return False
+    if 8 <= len(value) <= 64 and _TYPED_SYMBOL.fullmatch(value) and value[0] not in "$%":
+        return True
+    start, end = span
+    if not (_LOWER_WORD.fullmatch(value) and _ENV_KEY.fullmatch(key) and start == key_end + 1
+            and view[key_end] == "=" and _LINE_REST.match(view, end)):
+        return False
+    return low not in benign.word_parts(key.lower()) and benign.benign_reason(value) in (None, "identifier")
 
 
 def _assigned_value_is_secret(value: str, strength: str, word: str) -> bool:

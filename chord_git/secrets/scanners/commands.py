@@ -3,7 +3,8 @@
 ``mysql -pSECRET`` (glued only: ``mysql -p db`` prompts and names a database), ``sshpass -p``,
 ``docker login -p``, ``redis-cli -a``, ``sqlcmd -P``, ``ldapsearch -w``, ``openssl … -passout
 pass:…``, ``keytool -storepass``, ``smbclient -U user%…``, ``htpasswd -b file user …`` and
-``echo … | docker login --password-stdin``. Generic ``--password=…``/``--token …`` flags and
+``echo … | docker login --password-stdin``, ``vault login <token>`` and a token piped or
+here-stringed into ``gh auth login --with-token``. Generic ``--password=…``/``--token …`` flags and
 ``PGPASSWORD=… cmd`` prefixes are assignments (``assignments``); URLs are ``formats``'.
 
 Linear time: the scan starts from each `` -`` flag (and a few literal anchors), looks back a
@@ -104,6 +105,7 @@ TOOL_RULES: tuple[ToolRule, ...] = (
     ToolRule(("snmpwalk", "snmpget", "snmpset", "snmpbulkwalk", "snmpbulkget", "snmptrap"), spaced=("-A", "-X"),
              source="Net-SNMP -A authpassphrase, -X privpassphrase"),
     ToolRule(("winrs",), glued=("-p:", "/p:", "-password:", "/password:"), source="winrs -p:password"),
+    ToolRule(("vault", "bao"), positional=("login", 0), source="vault login [token] (token auth, the default method)"),
 )
 _RULES: dict[str, list[ToolRule]] = {}
 for _rule in TOOL_RULES:
@@ -112,8 +114,13 @@ for _rule in TOOL_RULES:
 del _rule, _tool
 
 _TOOL = lazy(r"(?<![\w.-])(?:" + trie_pattern(list(_RULES)) + r")(?![\w-])")
-# Literal anchors besides " -": positional rules and pipes into --password-stdin.
-_ANCHORS = (" -", " /p:", " /pass", "rabbitmqctl", "net use", "sqlplus", "password-stdin")  # "net use" finds "net user"
+# Literal anchors besides " -": positional rules and pipes into --password-stdin / --with-token.
+_ANCHORS = (" -", " /p:", " /pass", "rabbitmqctl", "net use", "sqlplus", "password-stdin", "with-token",
+            "vault login", "bao login")  # "net use" finds "net user"
+# Flags that make a tool read its credential from standard input: ``docker login
+# --password-stdin``, ``gh auth login --with-token``, fed by a pipe or a here-string.
+_STDIN_FLAGS = ("password-stdin", "with-token")
+_HERE_STRING = lazy(r"""[ \t]*<<<[ \t]*(?P<value>'[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s|;&'"]{1,200})""")
 _SEGMENT_SPLIT = lazy(r"[`|;()]|&&")
 _ARG = lazy(r"""(?:[^\s'"`|;&<>]+|'[^'\n]*'|"[^"\n]*")+""")
 _TOOL_TAIL = 32  # past the longest tool name (``convertto-securestring``) and the character after it
@@ -310,6 +317,18 @@ def _echo_into_stdin(view: str, anchor: int) -> tuple[int, int] | None:
     return (vs, ve) if ve > vs else None
 
 
+def _here_string(view: str, anchor: int) -> tuple[int, int] | None:
+    """``gh auth login --with-token <<< "…"``: the here-string after the flag."""
+    flag_end = anchor + next(len(f) for f in _STDIN_FLAGS if view.startswith(f, anchor))
+    match = _HERE_STRING.match(view, flag_end)
+    if match is None:
+        return None
+    vs, ve = match.span("value")
+    if view[vs] in "'\"":
+        vs, ve = vs + 1, ve - 1
+    return (vs, ve) if ve > vs else None
+
+
 def scan(text: str, view: str, occurrences: Occurrences | None = None) -> list[Span]:
     """Passwords given on the command line of a known tool.
 
@@ -331,8 +350,8 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None) -> list[S
                 found.append(Span(echoed[0], echoed[1], KIND, RANK_ASSIGNMENT))
         if view[anchor] == " " and not (view[anchor + 2:anchor + 3].isalnum() or view[anchor + 2:anchor + 3] == "-"):
             continue  # a dash in prose, not a flag
-        if view.startswith("password-stdin", anchor):
-            echoed = _echo_into_stdin(view, anchor)
+        if view.startswith(_STDIN_FLAGS, anchor):
+            echoed = _echo_into_stdin(view, anchor) or _here_string(view, anchor)
             if echoed:
                 candidates.append(echoed)
         else:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ...support.regex_lazy import lazy
 from ..text.spans import RANK_FORMAT, RANK_KEY_BLOCK, RANK_URL, Span
-from ..verdicts import benign, shapes
+from ..verdicts import benign, shapes, values
 from ..words import patterns
 
 # Candidate tokens: runs of token characters long enough to hold any format of TOKEN_FORMATS.
@@ -158,10 +158,13 @@ def candidate_runs(view: str) -> Iterator[tuple[int, int]]:
 
 
 def tokens(view: str, text: str, runs: list[tuple[int, int]] | None = None) -> list[Span]:
-    """Vendor tokens (``TOKEN_FORMATS``) that start a token or follow ``=`` or ``/`` inside one."""
+    """Vendor tokens (``TOKEN_FORMATS``) that start a token or follow ``=`` or ``/`` inside one,
+    and those known by their shape under a key naming their service (``named_tokens``)."""
     found: list[Span] = []
     run = [0, 0]  # the base64 run last measured by ``_jwt_base64_end``
-    for start, end in runs if runs is not None else candidate_runs(view):
+    runs = list(candidate_runs(view)) if runs is None else runs
+    found.extend(named_tokens(view, text, runs))
+    for start, end in runs:
         pos = start
         for _ in range(_MAX_SUBSTARTS):
             hit = _token_at(view, pos, run)
@@ -172,6 +175,65 @@ def tokens(view: str, text: str, runs: list[tuple[int, int]] | None = None) -> l
             if nxt is None:
                 break
             pos = nxt.end()
+    return found
+
+
+_ASSIGN_MARKS = frozenset(":=")
+_BLANK_OR_QUOTE = frozenset(" \t\"'`")
+_SPACED_MARKS = frozenset(":= \t\"'`")
+_KEY_PART = lazy(r"[A-Z]?[a-z0-9]+|[A-Z0-9]+(?![a-z])")
+_KEY_BACK = lazy(r"[A-Za-z0-9_.\-]{1,64}")
+
+
+def _key_before(view: str, start: int) -> str:
+    """The key a value starting at ``start`` is assigned to (``KEY=``, ``"key": "``, ``key: ``),
+    or "" when the value follows no ``=`` or ``:``."""
+    pos = start
+    if pos and view[pos - 1] in "\"'`":
+        pos -= 1
+    while pos and start - pos < 6 and view[pos - 1] in " \t":
+        pos -= 1
+    if not pos or view[pos - 1] not in ":=":
+        return ""
+    pos -= 1
+    while pos and start - pos < 10 and view[pos - 1] in " \t\"'`:":
+        pos -= 1
+    key = _KEY_BACK.match(view[max(0, pos - 64):pos][::-1])
+    return key.group(0)[::-1] if key else ""
+
+
+def named_tokens(view: str, text: str, runs: list[tuple[int, int]]) -> list[Span]:
+    """Tokens without a mark, known by their shape under a key naming their service
+    (``NAMED_TOKENS``): each run, or what follows its last ``=``, is one value."""
+    found: list[Span] = []
+    shortest = min(fmt.lengths[0] for fmt in patterns.NAMED_TOKENS)
+    longest = max(fmt.lengths[1] for fmt in patterns.NAMED_TOKENS)
+    # A value is assigned: ``=`` or ``:`` just before the run, or a blank or quote after one, or
+    # a ``=`` inside the run. Most runs of prose (paths, links, long words) are neither.
+    for start, end in runs:
+        if not shortest <= end - start <= longest + 72:
+            continue
+        before = view[start - 1] if start else ""
+        if before not in _ASSIGN_MARKS and (before not in _BLANK_OR_QUOTE or start < 2 or view[start - 2] not in _SPACED_MARKS) \
+                and view.find("=", start, end) < 0:
+            continue
+        equals = view.rfind("=", start, end)
+        while equals > start and view[equals - 1] == "=":
+            equals = view.rfind("=", start, equals - 1)  # base32 padding, not a separator
+        values = [(start, end)] if equals < 0 else [(start, end), (equals + 1, end)]
+        for vs, ve in values:
+            if not shortest <= ve - vs <= longest:
+                continue
+            for fmt in patterns.NAMED_TOKENS:
+                if not fmt.lengths[0] <= ve - vs <= fmt.lengths[1] or not fmt.value.fullmatch(view, vs, ve):
+                    continue
+                value = text[vs:ve]
+                if benign.is_degenerate(value) or not any(c.isdigit() for c in value):
+                    continue
+                key = _key_before(view, vs)
+                if key and any(part.lower() in fmt.names for part in _KEY_PART.findall(key)):
+                    found.append(Span(vs, ve, fmt.kind, RANK_FORMAT))
+                    break
     return found
 
 
@@ -200,20 +262,57 @@ def _key_body_is_placeholder(body: str) -> bool:
     return bool(re.fullmatch(r"[A-Za-z]{1,16}|<[^<>]*>", body.strip().strip("\"'")))
 
 
+# How far a key block reaches from its BEGIN line when no END closes it sooner.
+_KEY_BLOCK_REACH = 65536
+_BLANK_LINE = lazy(r"\n[ \t]*\n")
+
+
+class _NextMatch:
+    """The first match of ``pattern`` at or after a position, remembered across calls.
+
+    Asked for positions that only grow, it searches again only once the remembered match lies
+    behind the position asked: a search from ``p`` that found its match at ``m`` (or none) is
+    the answer for every position in ``p..m``, so the searches together read the text once.
+    Without this, a text of unclosed BEGIN lines (one every line, no END) paid a search across
+    the whole reach for each of them: quadratic up to the reach (68 KiB of BEGIN lines took
+    seconds).
+    """
+
+    __slots__ = ("_pattern", "_text", "_match", "_done")
+
+    def __init__(self, pattern: re.Pattern[str], text: str) -> None:
+        self._pattern = pattern
+        self._text = text
+        self._match: re.Match[str] | None = None
+        self._done = False  # no match at or after the last position searched
+
+    def at_or_after(self, pos: int) -> re.Match[str] | None:
+        if self._done or (self._match is not None and self._match.start() >= pos):
+            return self._match
+        self._match = self._pattern.search(self._text, pos)
+        self._done = self._match is None
+        return self._match
+
+
 def private_keys(view: str, text: str) -> list[Span]:
     """PEM, OpenSSH and PGP private-key blocks, from BEGIN to END (or the block's end)."""
     found: list[Span] = []
+    ends = _NextMatch(patterns.PRIVATE_KEY_END, view)
     pos = 0
     while True:
         begin = patterns.PRIVATE_KEY_BEGIN.search(view, pos)
         if begin is None:
             return found
-        end = patterns.PRIVATE_KEY_END.search(view, begin.end(), begin.end() + 65536)
-        if end is not None:
+        reach = begin.end() + _KEY_BLOCK_REACH
+        # An END match is the same whether the text is cut at ``reach`` or not (its characters
+        # are fixed once it starts), so the first END after the BEGIN line counts when it ends
+        # within the reach, as a search bounded there would find.
+        end = ends.at_or_after(begin.end())
+        if end is not None and end.end() <= reach:
             body, stop = view[begin.end():end.start()], end.end()
         else:
-            blank = re.compile(r"\n[ \t]*\n").search(view, begin.end(), begin.end() + 65536)
-            stop = blank.start() if blank else min(len(view), begin.end() + 65536)
+            blank = _BLANK_LINE.search(view, begin.end(), reach)
+            stop = blank.start() if blank else min(len(view), reach)
             body = view[begin.end():stop]
         if not _key_body_is_placeholder(body):
             found.append(Span(begin.start(), stop, "private-key", RANK_KEY_BLOCK))
@@ -225,6 +324,16 @@ _SCHEME_BACK = lazy(r"[A-Za-z0-9+.\-]{1,30}")
 
 # A bare userinfo long and random enough to be a token (a user name is short or a word).
 _BARE_USERINFO = lazy(r"([A-Za-z0-9_\-.~]{20,256})@(?=[A-Za-z0-9\[._\-])")
+# The host after the userinfo: a bracketed IPv6 address or a name (its port and path left out).
+_URL_HOST = lazy(r"\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9._\-]{1,253}")
+
+
+def _local_default_login(text: str, userinfo: re.Match[str]) -> bool:
+    """``postgres://postgres:postgres@localhost``: a development default, not a credential."""
+    host = _URL_HOST.match(text, userinfo.end())
+    user = text[userinfo.start(1):userinfo.end(1)]
+    password = text[userinfo.start(2):userinfo.end(2)]
+    return host is not None and values.is_local_default_login(user, password, host.group())
 
 
 def url_credentials(view: str, text: str) -> list[Span]:
@@ -238,7 +347,8 @@ def url_credentials(view: str, text: str) -> list[Span]:
             start, end = userinfo.span(2)
             password = text[start:end]
             # Shorter than four characters: documentation ("https://a:b@host"), never worth reporting.
-            if len(password) >= 4 and not benign.is_placeholder(password) and benign.benign_reason(password) != "url":
+            if len(password) >= 4 and not benign.is_placeholder(password) and benign.benign_reason(password) != "url" \
+                    and not _local_default_login(text, userinfo):
                 found.append(Span(start, end, "url-credentials", RANK_URL))
         elif scheme:
             # A token alone as the userinfo (``https://<token>@github.com/…``): git and most HTTP

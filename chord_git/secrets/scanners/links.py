@@ -2,9 +2,11 @@
 
 Query parameters and fragments that hold a bearer credential (``?token=``, ``&access_token=``,
 ``api_key=``, ``key=``, ``sig=``, ``pwd=``…, see ``vocab.URL_TOKEN_PARAMS``), and path segments of
-claim, invite, reset and magic links (``/invite/<token>``). Values are percent-decoded before the
-value test (``values``); the reported span is the encoded value as written. The password in a
-URL's userinfo is ``formats.url_credentials``'.
+claim, invite, reset, magic and webhook links (``/invite/<token>``, ``/hooks/<token>``, the
+``/services/T…/B…/<secret>`` shape of incoming webhooks). A password parameter keeps a ``#``
+typed in it (``?pass=Summer#2023``) when what follows holds no word. Values are percent-decoded
+before the value test (``values``); the reported span is the encoded value as written. The
+password in a URL's userinfo is ``formats.url_credentials``'.
 
 Linear time: one pass per parameter lead character and one regex pass for the path shape, which
 starts with a literal character; each match is bounded.
@@ -30,6 +32,13 @@ _PARAMETER_STARTS = "?&#;"
 _PATH_WORDS = "|".join(sorted((re.escape(w) for w in vocab.URL_TOKEN_PATH_WORDS), key=len, reverse=True))
 _PATH = lazy(rf"/(?:{_PATH_WORDS})/([a-z0-9_\-~.]{{16,256}})(?=[/?#\s\"'<>`)\]|]|$)")
 _PASSWORD_PARAMS = frozenset({"password", "passwd", "pwd", "pass"})
+# An incoming-webhook path in the shape Slack made common (``/services/T…/B…/<secret>``), on any
+# host: the last segment is the credential.
+_SERVICES = lazy(r"/services/t[a-z0-9]{2,16}/b[a-z0-9]{2,16}/([a-z0-9]{16,64})(?=[/?#\s\"'<>`)\]|]|$)")
+# A password typed into a link keeps its "#" (``?pass=Summer#2023``): what follows the "#" is
+# no fragment when it is short and holds no word (``#section-password-reset`` does).
+_PASSWORD_TAIL = lazy(r"#[^\s?&#;\"'<>`)\]|=/]{1,24}")
+_WORD = lazy(r"[A-Za-z]{4}")
 
 
 def _param_class(name: str) -> str | None:
@@ -79,12 +88,16 @@ def scan(text: str, view: str, low: str | None = None) -> list[Span]:
         if cls is None:
             continue
         start, end = match.span(2)
+        if cls == vocab.PASSWORD and view.startswith("#", end):
+            tail = _PASSWORD_TAIL.match(view, end)
+            if tail is not None and _WORD.search(view, end, tail.end()) is None:
+                end = tail.end()
         while end > start and view[end - 1] in ".,;:!":
             end -= 1
         value = unquote(text[start:end]) if "%" in view[start:end] else text[start:end]
         if values.credential_value(value, cls, quoted=True):
             found.append(Span(start, end, KIND, RANK_URL))
-    for match in _PATH.finditer(low):
+    for match in (*_PATH.finditer(low), *_SERVICES.finditer(low)):
         start, end = match.span(1)
         value = text[start:end].rstrip(".")
         if values.credential_value(value, vocab.SECRET):

@@ -42,6 +42,10 @@ _DEFINITION = lazy(r"[ \t]{0,3}:[ \t]")
 _FENCE = lazy(r"[ \t]*(?:```|~~~)[A-Za-z0-9_+-]{0,20}[ \t]*\r?$")
 # The value line: optional list or definition marker, one value, nothing after it.
 _VALUE_LINE = lazy(r"""[ \t]*(?:[-*+:>][ \t]+)?(?:`(?P<tick>[^`\n]{1,200})`|"(?P<dq>[^"\n]{1,200})"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s`"']\S{0,199}))[ \t]*\r?$""")
+# A value line that is an assignment of its own (``PERPLEXITY_API_KEY=`` under
+# ``GEMINI_API_KEY=`` in an env template): a key of the next line, which the assignment scanner
+# reads, not the value of the label above. Names of one case only: base64 also ends with ``=``.
+_OWN_KEY = lazy(r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)[ \t]*[=:]")
 _MAX_VALUE_LINE = 256
 MAX_REST = 40  # ", and here it is, see below:" and markup fit
 
@@ -82,6 +86,8 @@ def value_below(text: str, view: str, reader: ValueReader, line_start: int, labe
         group = next(g for g in ("tick", "dq", "sq", "bare") if match.group(g) is not None)
         vs, ve = match.span(group)
         quoted = group != "bare"
+        if not quoted and _OWN_KEY.match(text, vs, ve):
+            return None
         if not quoted:
             while ve > vs and text[ve - 1] in ".,;":
                 ve -= 1

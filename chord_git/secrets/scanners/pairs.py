@@ -3,7 +3,8 @@
 After a word that introduces an account (``login``, ``sign in``, ``credentials``, ``account``,
 ``ssh``, ``登录``, ``账号``, ``アカウント``…), a user and a password joined by ``/`` or ``:``
 (``Login: admin / …``, ``creds are bob:…``, ``後台登录账号密码：admin/…``), "as <user> with
-<password>", or "用 <password> 登录". The password is reported; it must pass the value test.
+<password>", "the login is <user> and <password>" (a typed password's shape, ending the
+sentence), or "用 <password> 登录". The password is reported; it must pass the value test.
 
 Linear time: account words are found by substring search, each looks at most 80 characters
 along its line, and a pair already reported is not looked at again.
@@ -30,6 +31,12 @@ _PAIR = lazy(rf"""
        (?P<sep>[ \t]*/[ \t]*|:(?![/:\s]))
        (?P<pass>{_QUOTED}|[^\s/,;`'"{_CJK}]{{1,100}})
     )""", re.X)
+# "the staging login is admin and <password>": a user and a password said in a sentence. Nothing
+# but the sentence joins them, so a bare value needs a typed password's shape.
+_IS_AND = lazy(rf"""[ \t]+(?:is|was|are|were|=|:)[ \t]+[`'"*]{{0,2}}(?P<user>[A-Za-z0-9][A-Za-z0-9_.@+\-]{{0,40}})[`'"*]{{0,2}}
+    ,?[ \t]+(?:and|&|with|plus)[ \t]+(?:(?:the[ \t]+)?(?:password|pass|pw|pwd)[ \t]+(?:is[ \t]+)?)?
+    (?P<and>{_QUOTED}|[\x21-\x7e]{{1,100}})
+    (?=[ \t]*\r?$|[ \t]+(?:(?:for|on|to|at|in)(?![^\W\d])|[(—-])|\.[ \t])  # the sentence ends with the pair""", re.X | re.M)
 # "请用 <password> 登录": the value before a login word.
 _USE_BEFORE = lazy(rf"(?:用|使用)[ \t]*(?P<value>{_QUOTED}|[\x21-\x7e]{{1,100}})[ \t]*\Z")
 # Longest first: "credentials" before "credential", "logins" before "login".
@@ -49,6 +56,47 @@ _NOT_USERS = frozenset({"sha1", "sha256", "sha512", "md5", "http", "https", "ssh
 _HOST = lazy(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,10}(?::\d+)?")  # a host before "/path" is a URL
 
 
+# Two names of one kind side by side are a list, not a user and a password: versioned product or
+# model names (``GLM-4.7 / GLM-4.5-Air``, ``DALL-E 3 / GPT-Image-1``) and identifiers that differ
+# by a word (``b122Encode / b122Decode``, ``getToken / setToken``).
+_VERSION_PART = r"v?\d+(?:\.\d+)*[A-Za-z]?"
+_VERSIONED_NAME = lazy(rf"(?:[A-Za-z]+|{_VERSION_PART})(?:[- ](?:[A-Za-z]+|{_VERSION_PART}))+")
+_VERSION_SEGMENT = lazy(rf"(?:^|[- ]){_VERSION_PART}(?=$|[- ])")
+_CAPITAL_WORD = lazy(r"(?:^|[- ])[A-Za-z]*[A-Z][A-Za-z]*(?=$|[- ])")
+_NAME_BEFORE = lazy(r"(?<![A-Za-z0-9_.@+\-])[A-Za-z][A-Za-z0-9.\-]{0,30} \Z")  # "DALL-E " before "3"
+_IDENTIFIER = lazy(r"[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
+_HUMP = lazy(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def _versioned_name(name: str) -> bool:
+    """``GLM-4.5-Air``, ``DALL-E 3``: capitalised words and a version number, joined by dashes."""
+    return _VERSIONED_NAME.fullmatch(name) is not None and _VERSION_SEGMENT.search(name) is not None \
+        and _CAPITAL_WORD.search(name) is not None
+
+
+def _sibling_identifiers(left: str, right: str) -> bool:
+    """camelCase names with the same humps but for whole words: ``b122Encode`` / ``b122Decode``."""
+    if _IDENTIFIER.fullmatch(left) is None or _IDENTIFIER.fullmatch(right) is None:
+        return False
+    a, b = _HUMP.findall(left), _HUMP.findall(right)
+    if len(a) != len(b) or "".join(a) != left or "".join(b) != right:
+        return False
+    differ = [(x, y) for x, y in zip(a, b) if x != y]
+    return 0 < len(differ) < len(a) and all(x.isalpha() and y.isalpha() for x, y in differ)
+
+
+def names_alike(view: str, floor: int, user_start: int, user_end: int, value: str) -> bool:
+    """The user before a slash and the value after it are two names of the same shape. Nothing
+    before ``floor`` is read (the caller remembers a verdict for the window it read)."""
+    user = view[user_start:user_end]
+    if user.isdigit():  # a version: the name it numbers is the word before it
+        name = _NAME_BEFORE.search(view, max(0, floor + 1, user_start - 32), user_start)  # + 1: its look-behind
+        user = view[name.start():user_end] if name is not None else user
+    if _versioned_name(user) and _versioned_name(value):
+        return True
+    return _sibling_identifiers(user, value)
+
+
 def _plausible_user(user: str, sep: str) -> bool:
     """A user name, not a digest prefix (``SHA256:``), a host (``x.com/``) or a key blob."""
     if len(user) > 40 or values.token_like(user) or user.lower() in _NOT_USERS or _HOST.fullmatch(user):
@@ -58,6 +106,12 @@ def _plausible_user(user: str, sep: str) -> bool:
 
 
 def _pair_after(reader: ValueReader, anchor_end: int, line_end: int) -> Span | None:
+    said = _IS_AND.match(reader.text, anchor_end, line_end)
+    if said is not None and _plausible_user(said.group("user"), "/"):
+        start, end, quoted = unquote(reader.text, *said.span("and"))
+        span = reader.span((start, end, quoted), vocab.PASSWORD, KIND, direct=not quoted)
+        if span is not None:
+            return span
     limit = min(line_end, anchor_end + _WINDOW)
     match = _PAIR.search(reader.text, anchor_end, limit)
     if match is None:
@@ -125,9 +179,15 @@ def _bare_slash_pair(view: str, reader: ValueReader, pos: int) -> Span | None:
     if before[-1:] == "{" or before == " / ":
         return None  # code or arithmetic: ``f"{size / seconds:.1f}"``, ``a / b / c``
     span = _standalone_value(reader, pos + 3)
-    if span is not None and not _PATH_OR_CODE.search(reader.text, span.start, span.end):
-        return span  # not ``root / "a/b.txt"``, ``start / lines[1]``, ``v / len(cases)``
-    return None
+    if span is None or _PATH_OR_CODE.search(reader.text, span.start, span.end):
+        return None  # not ``root / "a/b.txt"``, ``start / lines[1]``, ``v / len(cases)``
+    alike = names_alike(view, pos - _SLASH_BEHIND, user.start(1), user.end(1), reader.text[span.start:span.end])
+    return None if alike else span
+
+
+# ``root:x:0:0:root:/root:/bin/bash``: an /etc/passwd or /etc/group entry holds no password (``x``
+# or ``*`` says it lives in /etc/shadow); a crypt hash in the slot is ``credential_files``' to report.
+_PASSWD_ENTRY = lazy(r"[a-z_][a-z0-9_-]{0,31}:[x*!]?:\d{1,10}:(?:\d{1,10}:|[^:\n]*$)")
 
 
 def _bare_pairs(view: str, occurrences: Occurrences, reader: ValueReader) -> list[Span]:
@@ -151,7 +211,8 @@ def _bare_pairs(view: str, occurrences: Occurrences, reader: ValueReader) -> lis
     for name in _STOCK_ACCOUNTS:
         for pos in occurrences.of(name):
             end = pos + len(name)
-            if view[end:end + 1] == ":" and not (pos and (view[pos - 1].isalnum() or view[pos - 1] in "_-./@{")):
+            if view[end:end + 1] == ":" and not (pos and (view[pos - 1].isalnum() or view[pos - 1] in "_-./@{")) \
+                    and not _PASSWD_ENTRY.match(view, pos):
                 spans.append(_standalone_value(reader, end + 1))
     return [span for span in spans if span is not None]
 

@@ -1,10 +1,11 @@
 """Layer-1 scanner for credentials written after a label, as people write them (R31).
 
 "The staging password is …", ``**Token:** …``, ``| Password | … |``, a markdown table whose
-header names a password column, "use … as the password", "密码是 …", "パスワードは … です", and a
+header names a password column, "use … as the password", "we changed it to … (the DB password)", "密码是 …", "パスワードは … です", and a
 40-character AWS secret next to the word AWS. A hit needs a label (``labels``), a bridge to a
-value (":", "=", "is", "was changed to", "是", "は", a table cell, a quote, or nothing but a
-space) and a value that passes the value test (``values`` via ``text.reader``); only the value is
+value (":", "=", "is", "is the word", "was changed to", "是", "は", a table cell, a quote, or
+nothing but a space; the value on a line below: ``nextline``, ``below``) and a value that passes
+the value test (``values`` via ``text.reader``); only the value is
 reported, so redaction keeps the sentence. Login pairs are ``pairs``'.
 
 Linear time: every lookup around a label is bounded to the label's line (``text.reader.LINE``
@@ -23,7 +24,7 @@ from ..text.repeats import Reach, Runs, WindowVerdicts
 from ..text.spans import RANK_ASSIGNMENT, Span
 from ..verdicts import shapes, values
 from ..words import languages, vocab
-from . import nextline
+from . import below, nextline
 from .labels import Label, labels
 
 # Kind of finding per label class (a password a person typed, or any other credential).
@@ -63,6 +64,7 @@ def _bridge(bare_to: bool) -> re.Pattern[str]:
               (?:(?:has|have|had)[ \t]+been[ \t]+|was[ \t]+|were[ \t]+|is[ \t]+|got[ \t]+)?
               (?:changed|set|reset|updated|rotated|switched|moved)[ \t]+(?:back[ \t]+)?to
             | (?:is|was|are|were)(?:[ \t]+(?:now|still|currently|just|also|actually|simply|probably|always))?
+              (?:[ \t]+the[ \t]+(?:word|string|phrase|text)(?=[ \t]*[`'"]))?
             | {_BORROWED}
             | turned[ \t]+out[ \t]+to[ \t]+be | will[ \t]+be | should[ \t]+be | becomes | became
             {to_verb}
@@ -100,9 +102,11 @@ _REVERSE = lazy(rf"""
      | (?:用|使用|以|拿)[ \t]*(?P<zh>{_VALUE_RE})[ \t]*(?:作为|作為|当作|当|做)(?:新的?|初始)?
      | 把[ \t]*(?P<put>{_VALUE_RE})[ \t]*(?:填到|填入|填进|输入到|输入|输进|设为|设置为|改成|作为)[{_CJK}]{{0,4}}?
      | (?:^|(?<=[\s(]))(?P<is>{_VALUE_RE})[ \t]+(?i:is|was)[ \t]+(?:(?i:the|our|my|your|its|their)[ \t]+)?(?:[A-Za-z-]+[ \t]+){{0,3}}
+     | \b(?i:changed|set|reset|rotated|updated|switched|moved)[ \t]+(?i:it)[ \t]+(?:(?i:back)[ \t]+)?(?i:to)[ \t]+
+       (?P<it>{_VALUE_RE})[ \t][^\n()]{{0,60}}?\([ \t]*(?:(?i:the|our|my|its|that)[ \t]+)?(?:[A-Za-z0-9-]+[ \t]+){{0,3}}
     )\Z""", re.X)
 
-_REVERSE_HINT = lazy(r"[ \t](?i:as|for)[ \t]|作为|作為|当|做|填|输|设|改成")
+_REVERSE_HINT = lazy(r"[ \t](?i:as|for)[ \t]|[ \t](?i:it[ \t]+(?:back[ \t]+)?to)[ \t]|作为|作為|当|做|填|输|设|改成")
 # "<value> is the password": the verb stands a few words before the label.
 _REVERSE_IS_HINT = lazy(r"[ \t](?i:is|was)[ \t]")
 _REVERSE_IS_REACH = 40
@@ -178,7 +182,7 @@ class _Scan:
         match = _REVERSE.search(self.text, window_start, label.start)
         if match is None:
             return None
-        group = next(g for g in ("en", "zh", "put", "is") if match.group(g) is not None)
+        group = next(g for g in ("en", "zh", "put", "is", "it") if match.group(g) is not None)
         start, end, _ = unquote(self.text, *match.span(group))
         return self.reader.span((start, end, True), vocab.PASSWORD, KINDS[vocab.PASSWORD])
 
@@ -297,8 +301,12 @@ def scan(text: str, view: str, occurrences: Occurrences | None = None,
             if span is None and cls == vocab.PASSWORD:
                 span = state.reverse(label, line_start)
             windows.remember(base, span)
-        if span is None and line_end - end <= nextline.MAX_REST and line_end < size and view[line_end] == "\n":
-            span = nextline.value_below(text, view, state.reader, line_start, start, end, line_end, cls, KINDS[cls])
+        if span is None and line_end - end <= below.MAX_REST and line_end < size and view[line_end] == "\n":
+            if line_end - end <= nextline.MAX_REST:
+                span = nextline.value_below(text, view, state.reader, line_start, start, end, line_end, cls,
+                                            KINDS[cls])
+            if span is None:  # "Password for staging: see below", the value a few lines down
+                span = below.value_below(text, view, state.reader, end, line_end, cls, KINDS[cls])
         if span is not None:
             found.append(span)
             done = max(span.end, end)

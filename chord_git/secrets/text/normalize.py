@@ -1,6 +1,7 @@
 """Undo the disguises a secret can wear before the detectors look at a text (R31).
 
-One substitution pass removes zero-width and bidirectional control characters and folds
+One substitution pass removes zero-width and bidirectional control characters, reads Unicode
+tag characters as the ASCII they spell, and folds
 full-width forms, common Cyrillic/Greek homoglyphs, mathematical alphanumerics, typographic
 quotes, ideographic punctuation and exotic spaces to their ASCII look-alikes, one character for
 one character. Only removals shift offsets; ``Normalized.original`` maps an offset of the
@@ -58,6 +59,11 @@ _COMPATIBILITY_BLOCKS = ((0x80, 0x100), (0x17F, 0x180), (0x2B0, 0x300), (0x1D00,
 # Characters that render as nothing and can be appended to any other: Unicode tag characters
 # (an invisible copy of ASCII) and variation selectors.
 _HIDDEN_RANGES = ((0xE0000, 0xE0080), (0xFE00, 0xFE10), (0xE0100, 0xE01F0))
+# Tag characters U+E0020-U+E007E spell printable ASCII invisibly (U+E0041 is an invisible "A"): a
+# text can smuggle a whole secret in them. They are read as the ASCII they spell, one character
+# for one, so offsets stay; after a black flag (U+1F3F4) they name a subdivision flag and go.
+_TAG_ASCII = (0xE0020, 0xE007F)
+_BLACK_FLAG = "\U0001f3f4"
 # Combining marks: "pas\u0301sword" reads as a word with an accent, not as "password". Dropped only
 # after an ASCII letter or digit, so that accents of other scripts (and their labels) stay.
 _COMBINING_RANGES = ((0x300, 0x370), (0x1AB0, 0x1B00), (0x1DC0, 0x1E00), (0x20D0, 0x2100), (0xFE20, 0xFE30))
@@ -86,6 +92,7 @@ def _build_table() -> MappingProxyType[str, str]:
     table.update(_PUNCTUATION)
     for first, last in _HIDDEN_RANGES:  # tag characters, variation selectors
         table.update({chr(code): "" for code in range(first, last)})
+    table.update({chr(code): chr(code - 0xE0000) for code in range(*_TAG_ASCII)})
     for first, last in _COMBINING_RANGES:  # dropped only after an ASCII letter or digit (``normalize``)
         table.update({chr(code): "" for code in range(first, last)})
     return MappingProxyType(table)
@@ -193,12 +200,19 @@ def normalize(text: str) -> Normalized:
     if not ascii:
         foldable = _FOLDABLE_ALL if _may_hold_astral(text) and _ASTRAL.search(text) else _FOLDABLE_BMP
         combining = _COMBINING
+        tag_end, flag = -1, False  # where the last tag character ended, and whether its run is a flag's
         for start, end in (non_ascii_runs(text, view) if _ONLY_NON_ASCII else [(0, len(text))]):
             for match in foldable.finditer(text, start, end):
                 char, at = match.group(0), match.start()
                 if char in combining and not (at and text[at - 1].isascii() and text[at - 1].isalnum()):
                     continue  # an accent of another script's letter: part of its word
-                edits.append((at, match.end(), _TABLE[char]))
+                folded = _TABLE[char]
+                if _TAG_ASCII[0] <= ord(char) < _TAG_ASCII[1]:
+                    if at != tag_end:
+                        flag = at > 0 and text[at - 1] == _BLACK_FLAG
+                    tag_end = match.end()
+                    folded = "" if flag else folded
+                edits.append((at, match.end(), folded))
     for pattern in entities:
         for match in pattern.finditer(text):
             replacement = _entity(match)

@@ -139,6 +139,15 @@ class Runs:
 
 
 _WINDOWS = 4096  # windows whose verdict a scan remembers
+# A lookup slices and hashes its window (a line, up to ~800 characters on a long line), which
+# costs as much as a cheap rule's verdict: on text whose windows never repeat (notes with their
+# own values, a 10 MB line of them: a quarter of ``prose.scan``) the memo is pure cost. After
+# ``_PROBES`` lookups in a row that all missed, the next ``_REST`` windows are read without it;
+# then it is tried again. A verdict is the same either way (the memo only remembers the rule's
+# own answer), so this changes no finding; dense text keeps its hits (a repeat within the probes
+# resets the count), and a stretch read without the memo costs what the rule costs, bounded.
+_PROBES = 64
+_REST = 1024
 
 
 class WindowVerdicts:
@@ -156,22 +165,37 @@ class WindowVerdicts:
         self._window = ""
         self._where: object = None
         self._last: tuple[int, int, str, int] | None = None
+        self._misses = 0  # lookups in a row that missed
+        self._resting = 0  # windows still to read without the memo
+        self._asked = False  # the last window asked about was sliced, so ``remember`` keeps it
 
     def verdict(self, base: int, end: int, where: object) -> Span | None | Literal[False]:
         """The verdict for ``text[base:end]`` (``where``: what sits where in it) placed at
         ``base``, or False when it is not known yet (then ``remember`` it)."""
         if not (where == self._where and end - base == len(self._window)
                 and self.text.startswith(self._window, base, end)):
+            if self._resting:
+                self._resting -= 1
+                self._asked = False
+                return False
             self._window, self._where = self.text[base:end], where
             last = self._verdicts.get((self._window, where), False)
             if last is False:
+                self._asked = True
+                self._misses += 1
+                if self._misses >= _PROBES:
+                    self._misses, self._resting = 0, _REST
                 return False
+            self._misses = 0
             self._last = last  # type: ignore[assignment]  # not False: a verdict
         last = self._last
         return None if last is None else Span(last[0] + base, last[1] + base, last[2], last[3])
 
     def remember(self, base: int, span: Span | None) -> Span | None:
         """The verdict for the window last asked about, which starts at ``base``."""
+        if not self._asked:
+            return span  # read while the memo rests: nothing sliced to keep
+        self._asked = False
         if len(self._verdicts) >= _WINDOWS:
             self._verdicts.clear()
         self._last = self._verdicts[(self._window, self._where)] = \

@@ -57,7 +57,10 @@ _PATH = lazy(r"^(?:~|\.{1,2})?/[\w.@%+~-]*(?:/[\w.@%+~-]*)*$|^[A-Za-z]:\\")
 _FILE_NAME = lazy(
     r"^[\w.@+-]*(?:/[\w.@+-]+)*\.(?:pem|key|p12|pfx|jks|keystore|keytab|crt|cer|der|pub|json|"
     r"ya?ml|toml|ini|cfg|conf|env|txt|md|py|js|ts|go|rb|sh|xml|html|png|jpe?g|gif|svg|zip|gz|"
-    r"tgz|tar|whl|jar|so|dll|exe|log|lock|sql|db|csv|gpg|asc)$", re.I)
+    r"tgz|tar|whl|jar|so|dll|exe|log|lock|sql|db|csv|gpg|asc|"
+    # documents, media and sources an object key or upload path names: ``projects/1/raw/a.pdf``
+    r"pdf|docx?|xlsx?|pptx?|odt|rtf|mp[34]|wav|webm|webp|ico|css|scss|tsx|jsx|vue|java|kt|rs|"
+    r"cpp|cs|php|swift|dart|parquet)$", re.I)
 _PUBLIC_KEY = lazy(
     r"^(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\b|"
     r"^AAAA(?:B3NzaC1|C3NzaC1|E2VjZHNh)|BEGIN (?:[A-Z]+ )?PUBLIC KEY|BEGIN CERTIFICATE")

@@ -70,9 +70,17 @@ DOCUMENTATION_EXAMPLES: tuple[DocumentationExample, ...] = (
           (0x3a8b61d0f636b007840c0d40ba12bcf48465dc054cdc1a68704a33521d84b665, "AIzaSyB8"),
           (0xa6c814bc555ae62c7bd8b58ec07bf559c7ed3a009976a1e0acc9cef0d4473b41, "AIzaSyA8"),
       )),
+    # The clear-text passwords of the NuGet.Config reference's example (quoted in its translations
+    # and in tools' tests), allowlisted by gitleaks' nuget-config-password rule.
+    *(DocumentationExample(digest, looks_like, "NuGet.Config reference example ClearTextPassword",
+                           "https://learn.microsoft.com/nuget/reference/nuget-config-file#packagesourcecredentials")
+      for digest, looks_like in (
+          (0xdba72c00f41f4e4c435e2491a5e1ce0140c7b5a6a498dc4847396b5e6368970c, "33f!… (11)"),
+          (0xa0702bc91d699f600970f4dc4992b13ede1a29d49fa0942dd4bed2b5e4b1016e, "hal+… (14)"),
+      )),
 )
 _DIGESTS = frozenset(example.sha256 for example in DOCUMENTATION_EXAMPLES)
-_SHORTEST, _LONGEST = 20, 200
+_SHORTEST, _LONGEST = 11, 200  # the shortest listed value is 11 characters, the longest under 200
 
 
 @lru_cache(maxsize=VERDICTS)

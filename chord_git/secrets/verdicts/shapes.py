@@ -5,6 +5,8 @@ functions over one string, no context.
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 from collections import Counter
@@ -31,12 +33,20 @@ PLACEHOLDER_WORDS = frozenset({
 # Substrings that mark a stand-in wherever they appear (AWS documentation keys end in EXAMPLE).
 PLACEHOLDER_SUBSTRINGS = ("example", "placeholder", "dummy", "changeme", "redacted", "your_",
                           "your-", "yourkey", "yourtoken", "replace_me", "replaceme",
-                          "not_a_real", "not-a-real", "notareal", "insert_", "put_your")
+                          "not_a_real", "not-a-real", "notareal", "insert_", "put_your",
+                          # the same instruction with a separator: CHANGE_ME_IN_PRODUCTION, change-this
+                          "change_me", "change-me", "changethis", "change_this", "change-this")
 # Words that are placeholders only when the value has no digits (``abc12fake`` may be real).
 SOFT_PLACEHOLDER_SUBSTRINGS = ("fake", "sample", "secret", "password", "token", "here")
 # Each list as one search: a value is read once, not once per word (dense text judges thousands).
 _PLACEHOLDER_SUBSTRING = lazy("|".join(map(re.escape, PLACEHOLDER_SUBSTRINGS)))
 _SOFT_PLACEHOLDER_SUBSTRING = lazy("|".join(map(re.escape, SOFT_PLACEHOLDER_SUBSTRINGS)))
+# Stand-in words that mark a generated-looking value as written by hand (``_stand_in_inside``),
+# each in the three cases a person types it (``dummy`` is a stand-in anywhere, above). ``test`` is
+# not one: vendors put it in real keys (``sk_test_``, ``shippo_test_``, ``test_pub_``).
+INSIDE_STAND_IN_WORDS = ("fake", "sample")
+_INSIDE_STAND_IN = lazy("|".join(form for word in INSIDE_STAND_IN_WORDS
+                                 for form in (word, word.upper(), word.capitalize())))
 
 _REDACTION = lazy(r"\[(?:REDACTED|MASKED|FILTERED|HIDDEN|SECRET)(?::[\w.-]*)?\]", re.I)
 _TEMPLATE = lazy(
@@ -53,7 +63,19 @@ _REFERENCE_START = lazy(
 _EMBEDDED_TEMPLATE = lazy(r"\$\{[\w.:?\-]+\}|\{\{[^{}]*\}\}|\$\{\{[^{}]*\}\}|<%=?[^%]*%>")
 # A format string or path with named fields and nothing else odd: ``user:{id}:profile``,
 # ``rate:{ip}``, ``/Users/<user>/.ssh/id_rsa``.
-_FORMAT_STRING = lazy(r"[\w.:/@~-]*(?:(?:\{[a-z_][a-z0-9_]{0,20}\}|<[a-z_][a-z0-9_-]{0,20}>)[\w.:/@~-]*)+")
+# ``=``, ``&`` and ``?`` join fields in a query or a key=value template: ``locale={locale}``,
+# ``?user={user}&token={token}``.
+_FORMAT_STRING = lazy(r"[\w.:/@~=&?-]*(?:(?:\{[a-z_][a-z0-9_]{0,20}\}|<[a-z_][a-z0-9_-]{0,20}>)[\w.:/@~=&?-]*)+")
+# A vendor prefix whose random part was left out (``sk-ant-api03-`` before an ellipsis the reader
+# dropped, ``ghp_``): short segments ending on a separator. Generated tokens have a long segment.
+_BARE_PREFIX = lazy(r"(?:[A-Za-z0-9]{1,6}[-_]){1,4}")
+# Base64 that may hide a stand-in (Kubernetes Secret data: ``cGFzc3dvcmQ=`` is "password").
+_BASE64 = lazy(r"(?:[A-Za-z0-9+/]{4}){1,16}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+_PRINTABLE_TEXT = lazy(r"[\x20-\x7e]+")
+# A constant's name in capitals (``MCMANAGER_DATA_DIR``, ``YOUR_PASSWORD``, ``VOTRE_MOT_DE_PASSE``):
+# the name of where a value lives, or a stand-in written as one, in any language. Words of
+# letters, a number only as the last part; generated values are not written so.
+_CONSTANT_NAME = lazy(r"[A-Z]{2,}(?:_[A-Z]{2,})+(?:_\d{1,3})?")
 _IDENT_PART = lazy(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 _CALL_OR_INDEX = lazy(r"^[A-Za-z_$][\w$.]*(?:::[\w$]+)*\s*[\(\[].*[\)\]][;,]?$", re.S)
 _LONG_RUN = lazy(r"(.)\1{7,}")
@@ -116,6 +138,55 @@ def _is_sequential(value: str) -> bool:
     return (outside + (run if run < 6 else 0)) <= allowed_outside
 
 
+# Neighbours on a keyboard row: ``qwerty``, ``asdf`` and ``zxcv`` are walked like the alphabet.
+_KEYBOARD_NEIGHBOURS = frozenset(
+    pair for row in ("qwertyuiop", "asdfghjkl", "zxcvbnm") for a, b in zip(row, row[1:]) for pair in (a + b, b + a))
+# A walk is made of runs of at least this many characters, and is this long at least (a random
+# 16-character hex string passes one time in 10^5 with runs of four, never seen with five).
+_WALK_RUN, _WALK_MIN = 5, 16
+# The short first part of a value before its separator: a vendor's prefix (``shpss_``, ``sk-``).
+_WORD_PREFIX = lazy(r"[A-Za-z0-9]{1,12}[-_.:]")
+
+
+def _is_ordered_walk(core: str) -> bool:
+    """Letters and digits (``core``) written in order rather than drawn: ``1234567890abcdef``
+    repeated, ``a1b2c3d4…``, ``abcd1234efgh5678…``, ``zyxw9876…``, ``xyz987abc654…``, ``qwerty``.
+
+    The letters and the digits are read as two streams (interleaving them hides nothing),
+    repeats collapse (``aabbcc``), and each stream steps by one up or down the alphabet, around
+    its end (``9`` to ``0``, ``z`` to ``a``) or along a keyboard row. Every character must sit in
+    a run of five or more such characters (the last run of a stream may be cut short by the end
+    of the value): a value drawn at random breaks that within its first characters, and so does one
+    that only borrows stretches of the alphabet (``12345678-ABCD-ABCD-…``, whose letters restart
+    every four, or ``…ABCDEFH…``, which skips a letter, are left to the other tests).
+    """
+    if len(core) < _WALK_MIN:
+        return False
+    # Per stream (0: letters, 1: digits): the last character and the length of its run.
+    last = ["", ""]
+    run = [0, 0]
+    previous = ""
+    kept = 0
+    for char in core.lower():
+        if char == previous:
+            continue  # aaaabbbb is abab written slowly
+        previous = char
+        kept += 1
+        stream = 1 if char.isdigit() else 0
+        prev = last[stream]
+        last[stream] = char
+        if prev:
+            modulus = 10 if stream else 26
+            step = (ord(char) - ord(prev)) % modulus
+            if step in (1, modulus - 1) or (not stream and prev + char in _KEYBOARD_NEIGHBOURS):
+                run[stream] += 1
+                continue
+            if run[stream] < _WALK_RUN:
+                return False  # random text leaves at its first characters
+        run[stream] = 1
+    return kept >= _WALK_MIN * 3 // 4  # the last run of each stream may be cut short by the value's end
+
+
 def _is_periodic(value: str) -> bool:
     """A short unit repeated: ``123123123123``, ``abababab``."""
     if len(value) < 8:
@@ -167,16 +238,53 @@ def is_placeholder(value: str) -> bool:
         return True
     if not _DIGIT.search(v) and _SOFT_PLACEHOLDER_SUBSTRING.search(low):
         return True
+    if _stand_in_inside(v):
+        return True
     if len(v) <= 64 and _placeholder_words(v):  # stand-ins made of words are short: YOUR_KEY_HERE
         return True
-    return is_degenerate(v)
+    if _BARE_PREFIX.fullmatch(v):
+        return True
+    if _CONSTANT_NAME.fullmatch(v) and not any(_looks_random_word(w) for w in v.split("_")):
+        return True
+    return is_degenerate(v) or _encoded_stand_in(v)
+
+
+def _stand_in_inside(value: str) -> bool:
+    """A stand-in word written into a value that otherwise looks generated: ``Qw7fake+Lp…fake/``,
+    ``…a7f2fake``, ``SAMPLE-9f3k…``. In one case (``FaKe`` in a mixed-case token is chance), and
+    either twice or as a whole run of letters; a generated value holds neither."""
+    found = 0
+    for match in _INSIDE_STAND_IN.finditer(value):
+        start, end = match.span()
+        if not (value[start - 1:start].isalpha() or value[end:end + 1].isalpha()):
+            return True
+        found += 1
+        if found >= 2:
+            return True
+    return False
+
+
+def _encoded_stand_in(value: str) -> bool:
+    """Base64 of a stand-in (``Y2hhbmdlbWU=``: "changeme"): Kubernetes manifests encode the
+    placeholder of a Secret's data. Base64 of anything else is judged as written."""
+    if len(value) < 8 or not _BASE64.fullmatch(value):
+        return False
+    try:
+        decoded = base64.b64decode(value, validate=True).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError):
+        return False
+    return _PRINTABLE_TEXT.fullmatch(decoded) is not None and decoded != value and is_placeholder(decoded)
 
 
 @lru_cache(maxsize=VERDICTS)
 def is_degenerate(value: str) -> bool:
     """Too little variety to be generated: one or two characters, a sequence, a short repeat."""
     core = _NON_ALNUM.sub("", value)
-    return _is_low_variety(core) or _is_sequential(core) or _is_periodic(core)
+    if _is_low_variety(core) or _is_sequential(core) or _is_periodic(core) or _is_ordered_walk(core):
+        return True
+    # A vendor's prefix, then a walk: ``shpss_a1b2c3d4…``, ``sk-abc123def456…``.
+    prefix = _WORD_PREFIX.match(value)
+    return prefix is not None and _is_ordered_walk(_NON_ALNUM.sub("", value[prefix.end():]))
 
 
 def _random_inside_brackets(value: str) -> bool:

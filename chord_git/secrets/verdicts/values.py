@@ -43,7 +43,16 @@ _CODE = lazy(r"::|\(\)|->|^--?[A-Za-z]|^#[a-z0-9][a-z0-9-]*$|^[\]})>]|^[A-Za-z_]
                    # an attribute of an object a program holds: self.auth_decoded, os.environ
                    r"|^(?:self|this|cls|ctx|os|sys|config|settings|process|request|args|opts|options|params)\.[A-Za-z_]"
                    # an attribute path in snake case: parsed.auth_decoded, resp.json_body.api_token
-                   r"|^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*\.[a-z][a-z0-9]*_[a-z0-9_]*$")
+                   r"|^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*\.[a-z][a-z0-9]*_[a-z0-9_]*$"
+                   # a key with nothing assigned, an env template's line (``GEMINI_API_KEY=``,
+                   # ``api_token:``): the key of the next assignment, not a value
+                   r"|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[=:]$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)+[=:]$"
+                   # a member of what a call returns: Theme.of(context).colorScheme.surface
+                   r"|^[A-Za-z_][\w.]*\([\w., ]*\)(?:\.[A-Za-z_]\w*)+$")
+# The name of a password hashing scheme or digest ("Senhas: argon2", "passwords: bcrypt/argon2"):
+# how passwords are stored, not one of them.
+_HASH_SCHEME = lazy(r"argon2(?:id|i|d)?|b?crypt|s?crypt|yescrypt|pbkdf2(?:[-_]?(?:hmac[-_]?)?sha-?\d{1,3})?"
+                    r"|sha-?(?:1|224|256|384|512)(?:crypt)?|md5(?:crypt)?|blake[23][bs]?", re.I)
 _REFERENCE_START = lazy(r"^(?:\$|%[A-Za-z_]|<|\{\{|\$\{|\(|\[|see\b|ask\b|from\b|in\b)", re.I)
 
 
@@ -167,6 +176,24 @@ def _quoted_phrase(value: str) -> bool:
                                    and w not in vocab.STOP_WORDS for w in words)
 
 
+# Hosts only the machine itself or its private network resolves: loopback, the any-address, the
+# Docker host alias, and a name with no dot (a compose or Kubernetes service: ``db``, ``postgres``).
+_LOCAL_HOST = lazy(r"localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\]|::1|host\.docker\.internal"
+                   r"|[A-Za-z][A-Za-z0-9_-]{0,62}", re.I)
+
+
+def is_local_default_login(user: str, password: str, host: str) -> bool:
+    """A development database login in a URL: a stock password, or the user name repeated as the
+    password (``postgres:postgres``, ``root:root``, ``app:app``), on a local or service host.
+
+    Both halves are needed: a typed password on localhost and a stock one on a real host are
+    still credentials.
+    """
+    low = password.lower()
+    stock = low == user.lower() or low in vocab.DEFAULT_VALUES
+    return stock and _LOCAL_HOST.fullmatch(host) is not None
+
+
 # Categories of ``benign.benign_reason`` that a labelled value may still be (API keys are hex
 # strings or UUIDs; the label overrides).
 _LABEL_OVERRIDES = {vocab.PASSWORD: {"hex", "identifier"}, vocab.SECRET: {"hex", "uuid"},
@@ -186,7 +213,7 @@ def credential_value(value: str, label: str, *, quoted: bool = False, direct: bo
         return False
     if " " in v:
         return quoted and label == vocab.PASSWORD and _quoted_phrase(v) and not is_reference_or_default(v)
-    if v.lower() in vocab.STOP_WORDS or _CODE.search(v):
+    if v.lower() in vocab.STOP_WORDS or _CODE.search(v) or _HASH_SCHEME.fullmatch(v):
         return False
     strict = direct and not quoted
     # The shape first: it is cheap and rejects the words of a sentence.
@@ -210,4 +237,4 @@ def credential_value(value: str, label: str, *, quoted: bool = False, direct: bo
     return label == vocab.PASSWORD and not strict and "." not in v and _DIGIT.search(v) is not None
 
 
-__all__ = ["credential_value", "is_reference_or_default", "passphrase_like", "password_like", "token_like"]
+__all__ = ["credential_value", "is_local_default_login", "is_reference_or_default", "passphrase_like", "password_like", "token_like"]

@@ -10,7 +10,14 @@ with ``BORROWED_COPULAS`` too. Labels are written as people write them:
 the scanner folds them the way it folds the text it reads (Cyrillic look-alikes, joiners).
 
 Words that are also common words of another language ("to", "on", "er", "e", "je") bridge only
-after a label of their own language, so that "the password to db01" is no value.
+after a label of their own language, so that "the password to db01" is no value. A language may
+also list the words that start a qualifier between label and value ("пароль от базы …"), after
+which the value must have a typed password's shape.
+
+The languages at the end of the table take their labels from the gettext catalogs of Debian's
+packages (``bench/label_languages.labels.json`` names them), which ``bench/label_languages.py``
+measures on; ``tests/secrets/test_labels_any_language.py`` holds every word of this table to a
+``<word>: <value>`` line.
 """
 from __future__ import annotations
 
@@ -23,6 +30,9 @@ class Language(NamedTuple):
     secrets: tuple[str, ...]  # labels of a token, key or secret (the value must look generated)
     copulas: tuple[str, ...]  # between the label and the value
     attached: bool = False  # copulas may be glued to the label (no word spaces, or particles)
+    # Words that start what the password opens, between label and value: "пароль от базы …",
+    # "Passwort für den Server …" (the value then needs a typed password's shape).
+    qualifiers: tuple[str, ...] = ()
 
 
 # Copulas of other languages after an English label ("la password è …", "el token es …", "ang
@@ -36,28 +46,30 @@ BORROWED_COPULAS = (
 LANGUAGES: tuple[Language, ...] = (
     Language("de", ("passwort", "kennwort", "passworts", "zugangspasswort", "zugangskennwort", "passwörter"),
              ("api-schlüssel", "api-schluessel", "api schlüssel", "zugangsschlüssel", "geheimer schlüssel", "zugangstoken"),
-             ("lautet", "lautete", "ist", "war", "heißt", "heisst", "lautet:", "ist:", "wäre", "bleibt")),
+             ("lautet", "lautete", "ist", "war", "heißt", "heisst", "lautet:", "ist:", "wäre", "bleibt"),
+             qualifiers=("für", "fuer", "vom", "von", "zum", "zur")),
     Language("es", ("contraseña", "contrasena", "clave de acceso", "contraseñas", "clave"),
              ("clave de api", "clave de la api", "clave api", "clave secreta", "token de acceso", "llave api", "secreto"),
-             ("es", "era", "será", "sería", "queda", "es:", "sigue siendo", "quedó", "fue")),
+             ("es", "era", "será", "sería", "queda", "es:", "sigue siendo", "quedó", "fue"),
+             qualifiers=("de", "del", "para")),
     Language("fr", ("mot de passe", "mot-de-passe", "mdp", "mots de passe"),
              ("clé api", "clé d'api", "clé de l'api", "clé secrète", "jeton", "jeton d'accès", "cle api"),
-             ("est", "était", "etait", "sera", "c'est", "reste", "devient", "est:")),
+             ("est", "était", "etait", "sera", "c'est", "reste", "devient", "est:"), qualifiers=("de", "du", "pour")),
     Language("pt", ("senha", "palavra-passe", "palavra passe", "senhas"),
              ("chave de api", "chave da api", "chave api", "chave secreta", "token de acesso", "segredo"),
-             ("é", "e'", "era", "será", "fica", "ficou", "foi")),
+             ("é", "e'", "era", "será", "fica", "ficou", "foi"), qualifiers=("de", "do", "da", "para")),
     Language("it", ("parola d'ordine", "passwd"),
              ("chiave api", "chiave dell'api", "chiave segreta", "segreto"),
              ("è", "e'", "era", "sarà", "resta")),
     Language("ru", ("пароль", "пароля", "паролем", "пароли"),
-             ("токен", "ключ api", "api-ключ", "api ключ", "секретный ключ", "ключ доступа", "секрет"),
-             ("это", "будет", "был", "такой", "стал", "-", "—")),
+             ("токен", "ключ api", "api-ключ", "api ключ", "секретный ключ", "ключ доступа", "секрет", "ключ"),
+             ("это", "будет", "был", "такой", "стал", "-", "—"), qualifiers=("от", "для", "к", "ко", "на")),
     Language("uk", ("пароль", "гасло"),
              ("токен", "ключ api", "api-ключ", "секретний ключ", "ключ доступу"),
-             ("є", "це", "буде", "був", "такий")),
+             ("є", "це", "буде", "був", "такий"), qualifiers=("від", "до", "для", "на")),
     Language("pl", ("hasło", "haslo", "hasła", "hasla", "hasłem"),
              ("klucz api", "klucz", "tajny klucz", "token dostępu"),
-             ("to", "jest", "brzmi", "wynosi", "było", "bylo")),
+             ("to", "jest", "brzmi", "wynosi", "było", "bylo"), qualifiers=("do", "od", "dla")),
     Language("nl", ("wachtwoord", "wachtwoorden"),
              ("api-sleutel", "api sleutel", "geheime sleutel", "toegangstoken"),
              ("is", "luidt", "was", "wordt")),
@@ -122,6 +134,49 @@ LANGUAGES: tuple[Language, ...] = (
     Language("kk", ("құпия сөз", "құпиясөз"), (), ("бұл",)),
     Language("jv", ("tembung sandhi", "sandhi"), (), ("yaiku", "yaitu")),
     Language("ms", ("kata laluan",), ("kunci api",), ("ialah", "adalah", "iaitu")),
+    # English labels ``prose`` reads as a description ("phrase", "word" describe) that people
+    # also write before a value: "Secret phrase: …".
+    Language("en", ("secret phrase", "secret word"), (), ("is", "was")),
+    # Labels as the gettext catalogs of Debian's packages translate "Password" and "Passphrase"
+    # (``bench/label_languages.labels.json`` names the packages); copulas are the language's "is".
+    Language("ca", ("contrasenya",), ("clau",), ("és", "era", "serà")),
+    Language("an", ("clau de paso",), ("clau",), ("ye",)),
+    Language("gl", ("contrasinal", "frase de paso"), (), ("é", "era", "será")),
+    Language("ia", ("contrasigno",), (), ("es",)),
+    Language("bg", ("парола",), (), ("е", "беше", "ще бъде")),
+    Language("mk", ("лозинка", "тајна фраза"), (), ("е", "беше")),
+    Language("be", ("парольная фраза",), (), ("гэта",)),
+    Language("lt", ("slaptažodis",), (), ("yra", "buvo")),
+    Language("lv", ("parole",), (), ("ir", "bija")),
+    Language("et", ("parool",), (), ("on", "oli")),
+    Language("sl", ("geslo", "šifrirno geslo"), (), ("je", "bo")),
+    Language("ka", ("პაროლი", "კოდური ფრაზა"), (), ("არის", "იყო")),
+    Language("hy", ("գաղտնաբառ",), (), ("է", "էր")),
+    Language("mn", ("нэвтрэх үг",), (), ("нь", "бол")),
+    Language("ky", ("сырсөз",), (), ()),
+    Language("eu", ("pasahitza", "pasaesaldia"), (), ("da", "zen")),
+    Language("cy", ("cyfrinair",), (), ("yw", "ydy", "oedd")),
+    Language("af", ("wagwoord",), (), ("is", "was")),
+    Language("eo", ("pasvorto", "pasfrazo"), (), ("estas", "estis")),
+    Language("br", ("ger-tremen", "ger tremen", "lavarenn-tremen"), (), ("eo", "zo")),
+    Language("is", ("lykilorð", "lykilsetning"), (), ("er", "var")),
+    Language("fo", ("loyniorð",), (), ("er", "var")),
+    Language("ku", ("تێپەڕەوشە", "تێپپەڕەوشە", "تێپه‌ڕه‌وشه‌", "şîfre"), (), ("e", "ye")),
+    Language("ug", ("ئىم", "ئىم جۈملىسى"), (), ()),
+    Language("as", ("পাছৱৰ্ড", "পাচফ্ৰেইছ"), (), (), attached=True),
+    Language("dz", ("ཆོག་ཡིག", "ཆོག་ཚིག", "ཆོག་ཡིག་", "ཆོག་ཚིག་"), (), (), attached=True),
+    Language("zu", ("igama lokungena",), (), ("ngu",)),
+    # Passphrases as the same catalogs name them, in languages listed above.
+    Language("es", ("frase de paso",), (), ("es", "era")),
+    Language("da", ("adgangsfrase",), (), ("er", "var")),
+    Language("fi", ("tunnuslause",), (), ("on", "oli")),
+    Language("ro", ("frază secretă",), (), ("este", "e", "era")),
+    Language("ta", ("கடவுச்சொற்றொடர்",), (), ("ஆகும்", "என்பது"), attached=True),
+    Language("fa", ("عبارت عبور",), (), ("است", "هست"), attached=True),
+    Language("bn", ("পরিচিত-পংক্তি", "পরিচয়-পংক্তি"), (), ("হলো", "হল"), attached=True),
+    Language("tr", ("parola metni",), (), ("olarak", "şu", "su")),
+    Language("uz", ("maxfiy soʻz", "махфий сўз"), (), ("bu", "—")),
+    Language("tl", ("kontrasenyas", "kontrasenya"), (), ("ay", "ay:")),
 )
 
 

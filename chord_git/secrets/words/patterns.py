@@ -148,6 +148,15 @@ TOKEN_FORMATS: tuple[TokenFormat, ...] = (
     _tok("mapbox-token", ("pk.", "sk."), r"[a-zA-Z0-9]{60}\.[a-zA-Z0-9_\-]{22}", "gitleaks mapbox-api-token"),
     _tok("newrelic-key", ("NRAK-", "NRII-", "NRJS-"), r"[A-Za-z0-9\-]{19,32}", "gitleaks new-relic-*"),
     _tok("notion-token", "ntn_", r"\d{11}[A-Za-z0-9]{35}", "gitleaks notion-api-token"),
+    # Kingfisher's rules (data/rules/*.yml), prefixes the other rule sets lack.
+    _tok("google-oauth-client-secret", "GOCSPX-", r"[a-zA-Z0-9_\-]{28}", "Kingfisher google.2"),
+    _tok("ionic-token", "ion_", r"[A-Za-z0-9]{42}", "Kingfisher ionic.1"),
+    _tok("mongodb-atlas-secret", "mdb_sa_sk_", r"[0-9a-zA-Z_\-]{6}[0-9a-zA-Z]{34}", "Kingfisher mongodb.4"),
+    _tok("nuget-api-key", "oy2", r"[a-z0-9]{43}", "Kingfisher nuget.1"),
+    _tok("dependency-track-key", "odt_", r"[A-Za-z0-9]{32,255}", "Kingfisher dtrack.1"),
+    _tok("stackhawk-api-key", "hawk.", r"[0-9A-Za-z_\-]{20}\.[0-9A-Za-z_\-]{20}", "Kingfisher stackhawk.1"),
+    _tok("teamwork-token", "tkn.v1_", r"[0-9A-Za-z]{71}=", "Kingfisher teamworkcrm.1", end=_END_B64),
+    _tok("ecostruxure-it-key", "AK1", r"[0-9a-zA-Z/]{50,55}", "Kingfisher ecostruxureit.1"),
     _tok("octopus-api-key", "API-", r"[A-Z0-9]{26}", "gitleaks octopus-deploy-api-key"),
     _tok("onepassword-token", "ops_eyJ", r"[A-Za-z0-9+/]{250,}={0,3}", "gitleaks 1password-service-account-token", end=_END_B64),
     _tok("onepassword-secret-key", "A3-", r"[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}",
@@ -287,6 +296,40 @@ TEXT_FORMATS: tuple[TextFormat, ...] = (
                back=lazy(r"(?<![A-Za-z0-9_])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}$")),
     TextFormat("azure-ad-client-secret", lazy(r"Q~[a-zA-Z0-9_~.\-]{31,34}(?![a-zA-Z0-9_~.\-])"),
                "gitleaks azure-ad-client-secret", back=lazy(r"(?<![a-zA-Z0-9_~.\-])[a-zA-Z0-9_~.\-]{3}\d$")),
+    # Azure DevOps PATs since 2024: 84 characters in Microsoft's annotated key format, "JQQJ9"
+    # after the first 52 and the service signature "AZDO" at 76-79.
+    TextFormat("azure-devops-pat", lazy(r"JQQJ9[A-Za-z0-9]{19}AZDO[A-Za-z0-9]{4}(?![A-Za-z0-9])"),
+               "Azure DevOps PAT (84 characters, AZDO signature)", back=lazy(r"(?<![A-Za-z0-9])[A-Za-z0-9]{52}$")),
+    # Fly.io tokens as the Authorization header writes them: "FlyV1 fm<n>_…" (TruffleHog flyio).
+    TextFormat("flyio-token", lazy(r"FlyV1 (fm\d{1,2}_[A-Za-z0-9+/=,_\-]{100,4000})(?![A-Za-z0-9+/=,_\-])"),
+               "TruffleHog flyio", group=1),
+)
+
+
+@dataclass(frozen=True)
+class NamedToken:
+    """A token without a mark of its own, known by its shape under a key naming its service:
+    ``AZURE_DEVOPS_PAT=<52 base32 characters>``. Applied to the candidate runs (and to what
+    follows their last ``=``), with the key read back from the value."""
+
+    kind: str
+    value: re.Pattern[str]  # the whole value (fullmatch)
+    lengths: tuple[int, int]  # the value's shortest and longest length, checked before the pattern
+    names: frozenset[str]  # a part of the key (split at ``_ - .`` and case changes, lower case)
+    source: str
+
+
+NAMED_TOKENS: tuple[NamedToken, ...] = (
+    # Azure DevOps PATs before 2024: 52 characters of lower-case base32 (TruffleHog
+    # azuredevopspersonalaccesstoken reads ``[0-9a-z]{52}`` near "azure"); the 84-character
+    # ones are ``TEXT_FORMATS``' and also count under such a key.
+    NamedToken("azure-devops-pat", lazy(r"[a-z2-7]{52}|[A-Za-z0-9]{52}JQQJ9[A-Za-z0-9]{19}AZDO[A-Za-z0-9]{4}"), (52, 84),
+               frozenset({"ado", "azdo", "vsts", "devops", "azuredevops", "tfs"}),
+               "Azure DevOps personal access tokens"),
+    # TOTP/HOTP shared secrets: base32 (RFC 4648, RFC 6238 as authenticator apps take them).
+    NamedToken("otp-secret", lazy(r"[A-Z2-7]{16,128}={0,6}"), (16, 134),
+               frozenset({"otp", "totp", "hotp", "mfa", "2fa", "twofa", "authenticator", "seed"}),
+               "RFC 6238 TOTP secret, base32"),
 )
 
 # Private-key armour (RFC 7468, OpenSSH PROTOCOL.key, RFC 4880 for PGP).

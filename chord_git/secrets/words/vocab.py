@@ -57,7 +57,7 @@ PROSE_DESCRIPTORS = frozenset({
 
 # Labels in scripts matched as written (CJK has no word spaces, so the hit is the label).
 PASSWORD_LABELS = (
-    "密码", "密碼", "口令", "パスワード", "パスフレーズ", "暗証番号", "비밀번호", "암호", "пароль",
+    "密码", "密碼", "密語", "口令", "パスワード", "パスフレーズ", "暗証番号", "비밀번호", "암호", "пароль",
     "contraseña",
 )
 SECRET_LABELS = (
