@@ -80,3 +80,15 @@ DOCKERHUB = join("dckr", "_pat_", body(27, URLSAFE))
 GCP = join("AI", "za", body(35, URLSAFE))
 AZURE_ACCOUNT_KEY = body(86, B64) + "=="
 PASSWORD = join("Tr0ub4", "dor&3x!")
+
+
+def seeded(seed: str, size: int, alphabet: str = ALNUM) -> str:
+    """``size`` characters of ``alphabet`` drawn from SHA-256 of ``seed``: the same on every run."""
+    import hashlib
+
+    out, counter = "", 0
+    while len(out) < size:
+        digest = hashlib.sha256(f"{seed}/{counter}".encode()).digest()
+        out += "".join(alphabet[b % len(alphabet)] for b in digest)
+        counter += 1
+    return out[:size]

@@ -14,6 +14,7 @@ import pytest
 
 from chord_git.secrets import find, redact
 from chord_git.secrets.scanners.credential_files import stand_in
+from tests.secrets.fakes import seeded
 
 _CRYPT = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -22,13 +23,6 @@ _HEX = "0123456789abcdef"
 _OWN_KINDS = {"credential-file", "password-hash", "private-key"}
 
 
-def _chars(seed: str, size: int, alphabet: str) -> str:
-    out, counter = "", 0
-    while len(out) < size:
-        digest = hashlib.sha256(f"{seed}/{counter}".encode()).digest()
-        out += "".join(alphabet[b % len(alphabet)] for b in digest)
-        counter += 1
-    return out[:size]
 
 
 def _password(seed: str) -> str:
@@ -42,18 +36,18 @@ def _b64(data: str) -> str:
     return base64.b64encode(data.encode()).decode()
 
 
-BCRYPT = "$2y$12$" + _chars("bcrypt", 53, _CRYPT)
-SHA512_CRYPT = "$6$" + _chars("salt6", 16, _CRYPT) + "$" + _chars("hash6", 86, _CRYPT)
-SHA256_CRYPT = "$5$" + _chars("salt5", 16, _CRYPT) + "$" + _chars("hash5", 43, _CRYPT)
-MD5_CRYPT = "$1$" + _chars("salt1", 8, _CRYPT) + "$" + _chars("hash1", 22, _CRYPT)
-APR1 = "$apr1$" + _chars("apr", 8, _CRYPT) + "$" + _chars("apr-h", 22, _CRYPT)
-YESCRYPT = "$y$j9T$" + _chars("ysalt", 22, _CRYPT) + "$" + _chars("yhash", 43, _CRYPT)
-LDAP_SHA = "{SHA}" + _b64(_chars("ldap", 20, _ALNUM))[:27] + "="
-MYSQL = "*" + _chars("mysql", 40, "0123456789ABCDEF")
-DJANGO = "pbkdf2_sha256$600000$" + _chars("dj-salt", 22, _ALNUM) + "$" + _chars("dj-hash", 43, _B64) + "="
-KRB_ASREP = "$krb5asrep$23$alice@CORP.TEST:" + _chars("asrep-c", 32, _HEX) + "$" + _chars("asrep-e", 464, _HEX)
-KRB_TGS = ("$krb5tgs$23$*svc_sql$CORP.TEST$MSSQLSvc/db01.corp.test*$" + _chars("tgs-c", 32, _HEX) + "$"
-           + _chars("tgs-e", 600, _HEX))
+BCRYPT = "$2y$12$" + seeded("bcrypt", 53, _CRYPT)
+SHA512_CRYPT = "$6$" + seeded("salt6", 16, _CRYPT) + "$" + seeded("hash6", 86, _CRYPT)
+SHA256_CRYPT = "$5$" + seeded("salt5", 16, _CRYPT) + "$" + seeded("hash5", 43, _CRYPT)
+MD5_CRYPT = "$1$" + seeded("salt1", 8, _CRYPT) + "$" + seeded("hash1", 22, _CRYPT)
+APR1 = "$apr1$" + seeded("apr", 8, _CRYPT) + "$" + seeded("apr-h", 22, _CRYPT)
+YESCRYPT = "$y$j9T$" + seeded("ysalt", 22, _CRYPT) + "$" + seeded("yhash", 43, _CRYPT)
+LDAP_SHA = "{SHA}" + _b64(seeded("ldap", 20, _ALNUM))[:27] + "="
+MYSQL = "*" + seeded("mysql", 40, "0123456789ABCDEF")
+DJANGO = "pbkdf2_sha256$600000$" + seeded("dj-salt", 22, _ALNUM) + "$" + seeded("dj-hash", 43, _B64) + "="
+KRB_ASREP = "$krb5asrep$23$alice@CORP.TEST:" + seeded("asrep-c", 32, _HEX) + "$" + seeded("asrep-e", 464, _HEX)
+KRB_TGS = ("$krb5tgs$23$*svc_sql$CORP.TEST$MSSQLSvc/db01.corp.test*$" + seeded("tgs-c", 32, _HEX) + "$"
+           + seeded("tgs-e", 600, _HEX))
 
 # (form, text, the value that must be covered by a finding)
 POSITIVES: list[tuple[str, str, str]] = [
@@ -107,9 +101,9 @@ NEGATIVES: list[tuple[str, str]] = [
     ("format-letters", "| FileZilla | `<Pass>p</Pass>` |\n| .netrc | `machine h login u password p` |"),
     ("hash-prose", "The $6$ prefix marks SHA-512 crypt: $6$salt$hash, and $2y$ marks bcrypt."),
     ("hash-mask", "root:$6$xxxxxxxx$" + "x" * 86 + ":19700:0:99999:7:::"),
-    ("git-sha", "commit " + _chars("sha", 40, _HEX) + "\nMerge: " + _chars("sha2", 7, _HEX)),
-    ("master-key-prose", "The master.key file decrypts credentials.yml.enc; commit " + _chars("k2", 32, _HEX)),
-    ("master-key-other-heading", "## build id\n\n```\n" + _chars("k3", 32, _HEX) + "\n```\n"),
+    ("git-sha", "commit " + seeded("sha", 40, _HEX) + "\nMerge: " + seeded("sha2", 7, _HEX)),
+    ("master-key-prose", "The master.key file decrypts credentials.yml.enc; commit " + seeded("k2", 32, _HEX)),
+    ("master-key-other-heading", "## build id\n\n```\n" + seeded("k3", 32, _HEX) + "\n```\n"),
     ("putty-prose", "A .ppk starts with PuTTY-User-Key-File-3: and holds Private-Lines: after the public ones."),
     ("filezilla-stand-in", '<Pass encoding="base64">' + _b64("changeme") + "</Pass>"),
     ("times", "12:30:45 build 3:4:5:6:7 finished\n2026-01-01T12:30:45:123 ok"),
@@ -118,7 +112,7 @@ NEGATIVES: list[tuple[str, str]] = [
 
 
 def _fill(template: str, seed: str) -> tuple[str, dict[str, str]]:
-    fields = {"p": _password(seed), "k": _chars(seed + "/key", 32, _HEX)}
+    fields = {"p": _password(seed), "k": seeded(seed + "/key", 32, _HEX)}
     fields["b"] = _b64(fields["p"] + "\n")
     return template.replace("{p}", fields["p"]).replace("{k}", fields["k"]).replace("{b}", fields["b"]), fields
 
@@ -160,10 +154,10 @@ def test_weak_passwords_are_no_stand_ins(value: str) -> None:
 def test_the_kinds_name_what_was_found() -> None:
     text = (f"machine h.corp.test login u password {_password('k1')}\n\n"
             f"root:{SHA512_CRYPT}:19700:0:99999:7:::\n\n")
-    ppk_private = "\n".join(_chars(f"ppk{n}", 64, _B64) for n in range(3))
+    ppk_private = "\n".join(seeded(f"ppk{n}", 64, _B64) for n in range(3))
     text += ("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: test\nPublic-Lines: 2\n"
-             + _chars("pub1", 64, _B64) + "\n" + _chars("pub2", 20, _B64) + "\nPrivate-Lines: 3\n"
-             + ppk_private + "\nPrivate-MAC: " + _chars("mac", 64, _HEX) + "\n")
+             + seeded("pub1", 64, _B64) + "\n" + seeded("pub2", 20, _B64) + "\nPrivate-Lines: 3\n"
+             + ppk_private + "\nPrivate-MAC: " + seeded("mac", 64, _HEX) + "\n")
     kinds = [s.kind for s in find(text)]
     assert kinds == ["credential-file", "password-hash", "private-key"]
     private = [s for s in find(text) if s.kind == "private-key"][0]

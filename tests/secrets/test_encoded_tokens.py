@@ -6,24 +6,17 @@ of text without a credential, capitals that only look like base32, a flag emoji'
 from __future__ import annotations
 
 import base64
-import hashlib
 
 import pytest
 
 from chord_git.secrets import find, redact
 from chord_git.secrets.text.normalize import normalize
+from tests.secrets.fakes import seeded
 
 _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _B32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 
 
-def _chars(seed: str, size: int, alphabet: str = _ALNUM) -> str:
-    out, counter = "", 0
-    while len(out) < size:
-        digest = hashlib.sha256(f"{seed}/{counter}".encode()).digest()
-        out += "".join(alphabet[b % len(alphabet)] for b in digest)
-        counter += 1
-    return out[:size]
 
 
 def _b32(text: str, padded: bool = True) -> str:
@@ -39,7 +32,7 @@ def _tags(text: str) -> str:
 @pytest.mark.parametrize("padded", [True, False])
 @pytest.mark.parametrize("inner", ["password={v}", "ghp_{t}", "postgres://app:{v}@db.corp.test/app"])
 def test_base32_of_a_credential_is_found(inner: str, padded: bool) -> None:
-    decoded = inner.format(v=_chars("b32-v", 14), t=_chars("b32-t", 36))
+    decoded = inner.format(v=seeded("b32-v", 14), t=seeded("b32-t", 36))
     blob = _b32(decoded, padded)
     text = f"the job log printed {blob} before failing"
     spans = find(text)
@@ -49,7 +42,7 @@ def test_base32_of_a_credential_is_found(inner: str, padded: bool) -> None:
 
 @pytest.mark.parametrize("slot", ["otp_secret", "TOTP_SEED", "mfa_seed", "otp", "twofa_secret"])
 def test_a_base32_secret_in_an_otp_slot_is_found(slot: str) -> None:
-    secret = _chars(slot, 32, _B32)
+    secret = seeded(slot, 32, _B32)
     text = f"{slot}={secret}"
     assert [text[s.start:s.end] for s in find(text)] == [secret]
 
@@ -61,7 +54,7 @@ def test_a_base32_secret_in_an_otp_slot_is_found(slot: str) -> None:
     "the otp_mode=TIMEBASEDONETIMEPASSWORDS switch",
     "THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG",
     "blob " + _b32("the deploy finished at noon and the cache is warm"),
-    "commit " + _chars("sha", 40, "0123456789abcdef"),
+    "commit " + seeded("sha", 40, "0123456789abcdef"),
 ])
 def test_base32_looking_text_is_no_secret(text: str) -> None:
     assert find(text) == []
@@ -71,7 +64,7 @@ def test_base32_looking_text_is_no_secret(text: str) -> None:
 @pytest.mark.parametrize("hidden", ["password: {v}", "ghp_{t}", "export AWS_SECRET_ACCESS_KEY={t}"])
 @pytest.mark.parametrize("before", ["Summary of the run. ", "", "note:\n"])
 def test_a_secret_spelled_in_tag_characters_is_found(hidden: str, before: str) -> None:
-    secret = hidden.format(v=_chars("tag-v", 14), t=_chars("tag-t", 40 if "AWS" in hidden else 36))
+    secret = hidden.format(v=seeded("tag-v", 14), t=seeded("tag-t", 40 if "AWS" in hidden else 36))
     text = before + _tags(secret) + " thanks"
     spans = find(text)
     assert spans, secret
@@ -99,6 +92,6 @@ def test_a_flag_emoji_keeps_its_tags_out_of_the_text() -> None:
 
 def test_tag_characters_inside_a_value_stay_part_of_it() -> None:
     """Tags spliced into a visible token spell characters of it; the token is still found."""
-    token = "ghp_" + _chars("spliced", 36)
+    token = "ghp_" + seeded("spliced", 36)
     text = "ran with " + token[:10] + _tags(token[10:20]) + token[20:] + " ok"
     assert len(find(text)) == 1

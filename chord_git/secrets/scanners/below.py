@@ -18,7 +18,8 @@ import re
 from ...support.regex_lazy import lazy
 from ..text.normalize import normalize
 from ..text.reader import ValueReader
-from ..text.spans import RANK_ASSIGNMENT, Span
+from ..text.spans import Span
+from .nextline import line_value
 
 MAX_REST = 60
 _MAX_LINES = 5
@@ -77,15 +78,7 @@ def value_below(text: str, view: str, reader: ValueReader, label_end: int, line_
             if _OTHER.match(text, start, end):
                 return None  # another label or a heading: the announced value is not this far down
             continue  # a line of prose between the cue and the value
-        group = next(g for g in ("tick", "dq", "sq", "bare") if match.group(g) is not None)
-        vs, ve = match.span(group)
-        quoted = group != "bare"
-        if not quoted:
-            while ve > vs and text[ve - 1] in ".,;":
-                ve -= 1
-        if ve > vs and reader.is_credential(text[vs:ve], cls, quoted):
-            return Span(vs, ve, kind, RANK_ASSIGNMENT)
-        return None
+        return line_value(text, match, reader, cls, kind)
     return None
 
 

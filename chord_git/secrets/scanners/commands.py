@@ -302,6 +302,13 @@ def _rule_spans(text: str, tool: str, args: list[re.Match[str]]) -> list[tuple[i
     return spans
 
 
+def _unquoted(view: str, vs: int, ve: int) -> tuple[int, int] | None:
+    """A value's span without the quotes around it, None when nothing is left."""
+    if view[vs] in "'\"":
+        vs, ve = vs + 1, ve - 1
+    return (vs, ve) if ve > vs else None
+
+
 def _echo_into_stdin(view: str, anchor: int) -> tuple[int, int] | None:
     """``echo 's3cret' | docker login … --password-stdin``: the echoed value."""
     line_start = view.rfind("\n", max(0, anchor - _MAX_COMMAND), anchor) + 1
@@ -311,10 +318,7 @@ def _echo_into_stdin(view: str, anchor: int) -> tuple[int, int] | None:
     match = _ECHO.search(view, max(line_start, pipe - 250), pipe + 1)
     if match is None:
         return None
-    vs, ve = match.span("value")
-    if view[vs] in "'\"":
-        vs, ve = vs + 1, ve - 1
-    return (vs, ve) if ve > vs else None
+    return _unquoted(view, *match.span("value"))
 
 
 def _here_string(view: str, anchor: int) -> tuple[int, int] | None:
@@ -323,10 +327,7 @@ def _here_string(view: str, anchor: int) -> tuple[int, int] | None:
     match = _HERE_STRING.match(view, flag_end)
     if match is None:
         return None
-    vs, ve = match.span("value")
-    if view[vs] in "'\"":
-        vs, ve = vs + 1, ve - 1
-    return (vs, ve) if ve > vs else None
+    return _unquoted(view, *match.span("value"))
 
 
 def scan(text: str, view: str, occurrences: Occurrences | None = None) -> list[Span]:

@@ -83,18 +83,26 @@ def value_below(text: str, view: str, reader: ValueReader, line_start: int, labe
         match = _VALUE_LINE.match(view, start, end)
         if match is None:
             return None
-        group = next(g for g in ("tick", "dq", "sq", "bare") if match.group(g) is not None)
-        vs, ve = match.span(group)
-        quoted = group != "bare"
-        if not quoted and _OWN_KEY.match(text, vs, ve):
-            return None
-        if not quoted:
-            while ve > vs and text[ve - 1] in ".,;":
-                ve -= 1
-        if ve > vs and reader.is_credential(text[vs:ve], cls, quoted):
-            return Span(vs, ve, kind, RANK_ASSIGNMENT)
-        return None
+        return line_value(text, match, reader, cls, kind, own_key=True)
     return None
 
 
-__all__ = ["MAX_REST", "value_below"]
+def line_value(text: str, match: re.Match[str], reader: ValueReader, cls: str, kind: str,
+               *, own_key: bool = False) -> Span | None:
+    """The credential a value line's match holds (its ``tick``/``dq``/``sq``/``bare`` group), or
+    None; a bare value loses the sentence's trailing punctuation. With ``own_key``, a bare value
+    that is an assignment of its own (``PERPLEXITY_API_KEY=``) is no value."""
+    group = next(g for g in ("tick", "dq", "sq", "bare") if match.group(g) is not None)
+    vs, ve = match.span(group)
+    quoted = group != "bare"
+    if not quoted and own_key and _OWN_KEY.match(text, vs, ve):
+        return None
+    if not quoted:
+        while ve > vs and text[ve - 1] in ".,;":
+            ve -= 1
+    if ve > vs and reader.is_credential(text[vs:ve], cls, quoted):
+        return Span(vs, ve, kind, RANK_ASSIGNMENT)
+    return None
+
+
+__all__ = ["MAX_REST", "line_value", "value_below"]
