@@ -121,6 +121,8 @@ def test_registries_refuse_a_name_twice() -> None:
 UNRELATED = {
     ("secrets/layer2/kinds.py", "openai"): "a vendor whose tokens the secret scanner labels",
     ("secrets/words/keys.py", "openai"): "a vendor in the key-name vocabulary",
+    ("secrets/layer2/detect.py", "openai"): "a detect-secrets plugin module's name",
+    ("secrets/scanners/anylabel.py", "pi"): "the Raspberry Pi's stock account name",
 }
 
 

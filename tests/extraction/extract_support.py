@@ -112,4 +112,4 @@ def state_texts(project: Project) -> dict[str, str]:
 
 def fake_github_token() -> str:
     """A format-valid GitHub token, assembled at runtime so no file holds one."""
-    return "gh" + "p_" + "Z9y8X7w6V5u4" + "T3s2R1q0P9o8" + "N7m6L5k4J3i2"
+    return "gh" + "p_" + "Z9qX7mW4bV2k" + "T8sR1nQ5pL0o" + "N3yM6jK4hJ7c"

@@ -111,7 +111,7 @@ def test_a_proposed_memory_lands_in_review_and_nowhere_else(repo: Path) -> None:
                 _text(await session.call_tool("propose_memory", {"text": text, "reason": "again"})),
                 _text(await session.call_tool("propose_memory", {"text": "x", "reason": "r", "target": "/etc/motd"})),
                 _text(await session.call_tool("propose_memory", {
-                    "text": "Deploy with token ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "reason": "r"}))]
+                    "text": "Deploy with token ghp_" + "Qz7Lm2Xw9Ka4Rt8Nb3Vc6Yh1Pd5Sf0Gj2EkU", "reason": "r"}))]
 
     first, again, outside, secret = _session(repo, work)
     assert first.startswith("Suggestion ") and "not a memory entry" in first
@@ -119,7 +119,7 @@ def test_a_proposed_memory_lands_in_review_and_nowhere_else(repo: Path) -> None:
     assert outside.startswith("Nothing written: target path is absolute")
     promotions = sorted((repo / ".chord/memory/promotions").iterdir())
     assert len(promotions) == 2, promotions  # the suggestion, and the token one with the token redacted
-    assert all("ghp_a1B2" not in p.read_text("utf-8") for p in promotions)  # R31: redacted before writing
+    assert all("ghp_Qz7L" not in p.read_text("utf-8") for p in promotions)  # R31: redacted before writing
     assert secret.startswith("Suggestion ")
     assert sum("Deploy with token [REDACTED:github-token]" in p.read_text("utf-8") for p in promotions) == 1
     # Nowhere else: MEMORY.md, the records and everything outside the promotions folder are unchanged.
