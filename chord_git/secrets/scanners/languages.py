@@ -227,28 +227,11 @@ _DIRECT_GLUED = lazy(r"[*_`'\"\]]{0,3}[ \t]{0,2}")
 # (tens of milliseconds for the labels of every script) would cost a small commit more than reading it.
 _SMALL_TEXT = 1 << 16
 _LEAD_SET = frozenset(_ROOT_LEADS)
-# Most small texts hold no root at all. One search of the roots' trie tells (~35 us on 1 KB,
-# where a ``find`` per root costs ~60 us); its compilation (~3 ms) is paid only once a process
-# has read ``_SCREEN_AFTER`` small texts (a commit of many records), not by a one-record hook run.
-# A text the search finds no root in has no root position: the screen changes no hit.
-_SCREEN_AFTER = 32
-_small_texts = [0]  # small texts read by this process, up to ``_SCREEN_AFTER``
-
-
-@lru_cache(maxsize=1)
-def _any_root() -> re.Pattern[str]:
-    return re.compile(trie_pattern(list(_ascii_tables().roots)))
-
-
 def _root_positions(low: str) -> dict[str, list[int]]:
     """Where each root starts a word (after one of ``_ROOT_LEADS``, or at the text's start)."""
     found: dict[str, list[int]] = {}
     tables = _ascii_tables()
     if len(low) < _SMALL_TEXT:
-        if _small_texts[0] < _SCREEN_AFTER:
-            _small_texts[0] += 1
-        elif _any_root().search(low) is None:
-            return found
         for root in tables.roots:
             pos = low.find(root)
             while pos >= 0:
