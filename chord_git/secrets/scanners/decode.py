@@ -37,6 +37,10 @@ _MIN_DECODED = 12
 _JOIN_CONTEXT = 160
 _B64_RUN = lazy(r"[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9_\-]{24,}={0,2}")
 _HEX_RUN = lazy(r"(?:[0-9a-fA-F]{2}){12,}")
+# What every match of ``_HEX_RUN`` and ``_B64_RUN`` holds (hex digits are base64 characters):
+# one search of a run, instead of starting both ``finditer`` on it, settles the runs of notes
+# (paths, host names, words joined by dots or dashes), which have none.
+_ANY_RUN = lazy(r"[A-Za-z0-9+/]{24}|[A-Za-z0-9_\-]{24}")
 _B32_RUN = lazy(r"[A-Z2-7]{24,}={0,2}")  # a base64 run's padding: at most two of base32's six
 # Base64 of ASCII text: each 4-character group starts with a character worth less than 32
 # (the byte's top bit is clear); hex of printable ASCII has a first digit 2-7 in every pair. A
@@ -105,15 +109,30 @@ def _hex(run: str) -> str | None:
         return None
 
 
+def _may_decode(view: str, pos: int, hex_run: bool) -> bool:
+    """Whether the decoders could read text from the run matched at ``pos``: a test that needs
+    no slice of it, so runs that can't decode to text (hashes, ids) are never sliced, keyed or
+    memoised. Each decoder's first test is one of these three patterns, applied to the run's
+    first 16 characters. A match is at least 24 characters long before its ``=`` padding, so
+    those characters are the ones at ``pos`` in the view. ``_b64`` reads ``_B64_OF_TEXT``, and
+    ``_b32``, tried after it on the same run, reads ``_B32_OF_TEXT``."""
+    if hex_run:
+        return _HEX_OF_TEXT.match(view, pos) is not None
+    return _B64_OF_TEXT.match(view, pos) is not None or _B32_OF_TEXT.match(view, pos) is not None
+
+
 def encoded(view: str, runs: list[tuple[int, int]], rescan: Rescan) -> list[Span]:
     """Runs whose percent-/escape-/base64-/hex-/base32-decoded text holds a secret."""
     found: list[Span] = []
     runs = [(start, end) for start, end in runs if 24 <= end - start <= MAX_RUN]
     # Shorter runs decode to fewer than the 12 characters of a secret.
     escaped: list[tuple[int, int, str]] = []
-    for start, end in runs:
-        run = view[start:end]
-        if "%" in run or "\\" in run:
+    # A run is sliced only when it holds an escape's lead: most runs hold none, and a text with
+    # neither character holds none.
+    percent, backslash = "%" in view, "\\" in view
+    for start, end in runs if percent or backslash else ():
+        if (percent and view.find("%", start, end) >= 0) or (backslash and view.find("\\", start, end) >= 0):
+            run = view[start:end]
             unescaped = _unescape(run)
             if unescaped != run:
                 escaped.append((start, end, unescaped))
@@ -125,10 +144,12 @@ def encoded(view: str, runs: list[tuple[int, int]], rescan: Rescan) -> list[Span
     decoded: list[tuple[int, int, str]] = []
     seen: dict[tuple[str, str], str | None] = {}  # runs repeat in dense text: decode each once
     for start, end in runs:
-        if start in settled:
+        if start in settled or _ANY_RUN.search(view, start, end) is None:
             continue
         for pattern, decoder in ((_HEX_RUN, _hex), (_B64_RUN, _b64)):
             for match in pattern.finditer(view, start, end):
+                if not _may_decode(view, match.start(), decoder is _hex):
+                    continue
                 key = (decoder.__name__, match.group(0))
                 text = seen[key] if key in seen else seen.setdefault(key, decoder(key[1]))
                 if not text and decoder is _b64 and key[1].isupper() and _B32_RUN.fullmatch(key[1]):

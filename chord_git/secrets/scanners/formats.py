@@ -46,6 +46,28 @@ _BY_TWO, _BY_ONE = _build_dispatch()
 _SUBSTART = lazy(r"[=/](?=[A-Za-z0-9_])")
 
 
+def _prefix_start() -> str:
+    """A lookahead body that holds where ``_token_at`` finds a dispatch entry: the two
+    characters of a ``_BY_TWO`` key or the one of a ``_BY_ONE`` key."""
+    seconds: dict[str, list[str]] = {}
+    for two in _BY_TWO:
+        seconds.setdefault(two[0], []).append(two[1])
+    branches = [re.escape(first) + "[" + "".join(re.escape(c) for c in sorted(rest)) + "]"
+                for first, rest in sorted(seconds.items())]
+    return "|".join([*branches, "[" + "".join(re.escape(c) for c in sorted(_BY_ONE)) + "]"])
+
+
+# The substarts at which ``_token_at`` can find anything. Every other substart returns None
+# there without a side effect, so skipping it changes nothing. On a line of notes, most ``/``
+# and ``=`` come before a path word or a number. The keys' characters are all token characters,
+# so the lookahead reads nothing past the run: it stops where the run stops, like ``_SUBSTART``.
+_SUBSTART_WITH_PREFIX = lazy(rf"[=/](?=[A-Za-z0-9_])(?={_prefix_start()})")
+# A run this short holds at most ``_MAX_SUBSTARTS - 1`` substarts (a substart is a ``=`` or ``/``
+# followed by neither, so two are never adjacent): the bound of ``tokens`` cannot cut it, and
+# skipping substarts (``_SUBSTART_WITH_PREFIX``) cannot move where it would.
+_UNBOUNDED_RUN = 2 * (_MAX_SUBSTARTS - 1)
+
+
 def _b64decode(data: str) -> bytes | None:
     data = data.replace("-", "+").replace("_", "/")
     if len(data) % 4 == 1:
@@ -164,8 +186,20 @@ def tokens(view: str, text: str, runs: list[tuple[int, int]] | None = None) -> l
     run = [0, 0]  # the base64 run last measured by ``_jwt_base64_end``
     runs = list(candidate_runs(view)) if runs is None else runs
     found.extend(named_tokens(view, text, runs))
+    substart = _SUBSTART_WITH_PREFIX.search
     for start, end in runs:
         pos = start
+        if end - start <= _UNBOUNDED_RUN:
+            while True:
+                hit = _token_at(view, pos, run)
+                if hit:
+                    found.append(Span(pos, hit[0], hit[1], RANK_FORMAT))
+                    pos = hit[0]
+                skip = substart(view, pos, end)
+                if skip is None:
+                    break
+                pos = skip.end()
+            continue
         for _ in range(_MAX_SUBSTARTS):
             hit = _token_at(view, pos, run)
             if hit:

