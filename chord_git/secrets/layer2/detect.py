@@ -68,7 +68,7 @@ _BASELINE_MODULES = ("detect_secrets.core.baseline", "detect_secrets.core.secret
 # Each default plugin's module (detect_secrets/plugins/*.py), in the order of detect-secrets' own
 # default settings. A scan imports only the modules of the plugins that can report on its lines
 # (``prefilter.firing``): all 27 plugin modules are half of what importing detect-secrets costs
-# a hook. ``tests/secrets/test_speed_devices_round4.py`` checks this table against the release.
+# a hook. ``tests/secrets/test_speed_key_blocks_and_plugins.py`` checks this table against the release.
 PLUGIN_MODULES: dict[str, str] = {
     "ArtifactoryDetector": "artifactory", "AWSKeyDetector": "aws", "AzureStorageKeyDetector": "azure_storage_key",
     "BasicAuthDetector": "basic_auth", "CloudantDetector": "cloudant", "DiscordBotTokenDetector": "discord",

@@ -217,7 +217,7 @@ def _assignment_at(view: str, text: str, low: str, hit: int, key_end: int, sep: 
         cached = cache[cache_key]
     else:
         verdict = keys.classify_key(key, before)
-        auth = bool(keys.AUTH_KEYS & set(benign.word_parts(key)))
+        auth = bool(keys.AUTH_KEYS & set(keys.word_parts(key)))
         cached = cache[cache_key] = None if verdict is None else (*verdict, auth)
     if cached is None:
         return None, key_end
@@ -273,7 +273,7 @@ def _typed_password(view: str, key: str, key_end: int, span: tuple[int, int], va
     if not (_LOWER_WORD.fullmatch(value) and _ENV_KEY.fullmatch(key) and start == key_end + 1
             and view[key_end] == "=" and _LINE_REST.match(view, end)):
         return False
-    return low not in benign.word_parts(key.lower()) and benign.benign_reason(value) in (None, "identifier")
+    return low not in keys.word_parts(key.lower()) and benign.benign_reason(value) in (None, "identifier")
 
 
 def _assigned_value_is_secret(value: str, strength: str, word: str) -> bool:

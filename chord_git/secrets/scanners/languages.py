@@ -53,7 +53,7 @@ class _Entry(NamedTuple):
 # writing their tries cost ~30 ms at every import, which a hook run on a small ASCII commit paid
 # for nothing (it needs only the ASCII roots; the other scripts' forms only when the text holds
 # their characters). Each builder runs once per process (``lru_cache``); the tables are those the
-# module built at import before (``tests/secrets/test_speed_devices_round5.py``).
+# module built at import before (``tests/secrets/test_speed_labels_and_window_memo.py``).
 class _Tables(NamedTuple):
     table: dict[str, _Entry]  # each folded label: class, copulas, glued or not, qualifiers
     written: dict[str, set[str]]  # each folded label: the labels as the tables write them (capitals folded apart)

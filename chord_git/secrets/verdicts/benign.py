@@ -1,19 +1,13 @@
 """Values that look like credentials but are not: the shared false-positive filter (R31).
 
-Both layers use this module. Layer 1 asks it before reporting an assignment or a vendor token,
-and layer 2 passes every detect-secrets finding through it (with the line as context), so the
-two layers agree on what a placeholder, a digest or an identifier is.
+Layer 1 asks it before reporting an assignment or a vendor token. Layer 2 does not filter by
+it: detect-secrets' findings leave only by the named verdicts of ``layer2.floor``, which use
+``benign_reason`` for two of its categories (a public key, a ``sha256:``-style digest) and
+``key_before`` to read the key a value is assigned to.
 
-Two levels:
 - ``benign_reason(value)`` names the category of a value that is never a secret on its own
-  (placeholder, template, digest, UUID, SHA, version, path, identifier...).
-- ``is_benign_value(value)`` is the yes/no form, and ``is_benign_in_line(line, value)`` adds the
-  context of the line: the key the value is assigned to (``etag:``, ``checksum =``) and digest
-  markers around it.
-
-Some categories are *soft*: a UUID or a bare hex string is benign in general, but not when it is
-assigned to a secret-looking key (Heroku API keys are UUIDs; old GitHub tokens were 40 hex
-digits). ``SOFT_REASONS`` lists them so callers that know the key can override.
+  (placeholder, template, digest, UUID, SHA, version, path, identifier...);
+- ``is_benign_value(value)`` is the yes/no form.
 """
 from __future__ import annotations
 
@@ -21,7 +15,6 @@ import re
 from functools import lru_cache
 
 from ...support.regex_lazy import lazy
-from ..words.keys import key_is_non_secret, word_parts
 from .shapes import (
     _NON_ALNUM,
     _REDACTION,
@@ -32,9 +25,6 @@ from .shapes import (
     is_placeholder,
     shannon_entropy,
 )
-
-# Soft categories: overridden when the value is assigned to a secret-looking key.
-SOFT_REASONS = frozenset({"uuid", "hex", "number"})
 
 _UUID = lazy(r"^\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}?$")
 _HEX = lazy(r"^(?:0x)?[0-9a-fA-F]+$")
@@ -64,12 +54,6 @@ _FILE_NAME = lazy(
 _PUBLIC_KEY = lazy(
     r"^(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\b|"
     r"^AAAA(?:B3NzaC1|C3NzaC1|E2VjZHNh)|BEGIN (?:[A-Z]+ )?PUBLIC KEY|BEGIN CERTIFICATE")
-DIGEST_KEYS = frozenset({
-    "etag", "checksum", "checksums", "chksum", "hash", "digest", "integrity", "sha", "sha1",
-    "sha256", "sha512", "md5", "crc", "nonce", "iv", "salt", "fingerprint", "commit", "rev",
-    "revision", "srcrev", "ref", "version", "id", "ids", "uuid", "guid", "trace", "span",
-    "request", "correlation", "etags", "resolved", "tag", "serial", "sum",
-})
 
 
 @lru_cache(maxsize=VERDICTS)
@@ -118,15 +102,7 @@ def is_benign_value(value: str) -> bool:
 
 _KEY_ASSIGNED = lazy(r"([A-Za-z_][\w.\-]{0,80})[\"'`\]]?\s*(?:[:=]|:=|=>|==|!=)\s*[\"'`@]?$")
 _KEY_ADJACENT = lazy(r"([A-Za-z_][\w.\-]{0,80})\s*$")
-_DIGEST_WORDS = lazy(r"sha\d*|md5|checksum|digest|integrity|hash|commit|etag|nonce")
 _ATTRIBUTE_NAME = lazy(r"""(?:name|key|id|property)\s*=\s*["']([^"'<>]{1,80})["']\s+$""", re.I)
-
-
-def assigned_key(line: str, start: int) -> str:
-    """The key of ``key = value`` / ``key: value`` ending right before ``start``, or ''."""
-    head = line[max(0, start - 200):start].rstrip(" \t\"'`")  # bounded: lines may be huge
-    match = _KEY_ASSIGNED.search(head)
-    return match.group(1) if match else ""
 
 
 def key_before(line: str, start: int) -> str:
@@ -146,40 +122,7 @@ def key_before(line: str, start: int) -> str:
     return match.group(1) if match else ""
 
 
-def is_digest_context(line: str, start: int) -> bool:
-    """True when the text right before a value marks it as a checksum, id or commit."""
-    parts = word_parts(key_before(line, start))
-    if parts and parts[-1] in DIGEST_KEYS:
-        return True
-    window = line[max(0, start - 40):start].lower()
-    return bool(_DIGEST_WORDS.search(window))
-
-
-def is_benign_in_line(line: str, value: str, *, secret_key: bool = False) -> bool:
-    """``is_benign_value`` with the line as context.
-
-    ``secret_key`` says the caller already knows the value is assigned to a secret-looking key;
-    then soft categories (UUIDs, hex, long numbers) stop being benign.
-    """
-    start = line.find(value)
-    if not secret_key and start >= 0 and key_is_non_secret(key_before(line, start)):
-        return True
-    reason = benign_reason(value)
-    if reason is None:
-        return False
-    if reason not in SOFT_REASONS:
-        return True
-    if secret_key:
-        return False
-    if reason == "hex" and start >= 0 and not is_digest_context(line, start):
-        # A quoted hex string with no digest context is what HexHighEntropyString is for.
-        quoted = line[start - 1:start] in ("'", '"')
-        return not quoted or len(value) in (40, 64, 128)
-    return True
-
-
 __all__ = [
-    "SOFT_REASONS", "assigned_key", "benign_reason", "case_switch_ratio", "is_benign_in_line",
-    "is_benign_value", "is_degenerate", "is_digest_context", "is_identifier", "is_placeholder",
-    "key_before", "shannon_entropy", "word_parts",
+    "benign_reason", "case_switch_ratio", "is_benign_value", "is_degenerate", "is_identifier", "is_placeholder",
+    "key_before", "shannon_entropy",
 ]
