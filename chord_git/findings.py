@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from chord_git.support.dataclass_lazy import dataclass
+from chord_git.support.dataclass_lazy import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,10 @@ class Finding:
     problem: Problem
     layer: str = "schema"  # schema | sanitizer | detect-secrets | judge (the memory rules)
     commit: str | None = None
+    # The SHA-1 of each value behind a secret finding (the ignore file's stable entry): kept for
+    # ``git memory ignore``, never rendered in a report (a short password's hash can be cracked).
+    # Not part of a finding's identity: the same place and kind is the same finding.
+    value_hashes: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def line(self) -> int | None:

@@ -25,7 +25,7 @@ from chord_git.support.dataclass_lazy import dataclass
 from chord_git.findings import Finding, Problem
 
 FILE_NAME = "check-cache.sqlite3"
-FORMAT = 1  # bump when the stored shape changes
+FORMAT = 2  # bump when the stored shape changes
 MAX_ROWS = 200_000  # about 60 MB; the oldest answers go first
 _BATCH = 500  # keys per query (SQLite's parameter limit is 999 on old builds)
 
@@ -91,13 +91,14 @@ def settings_fingerprint(*files: Path | None) -> str:
 
 
 def encode(findings: Iterable[Finding]) -> str:
-    return json.dumps([[f.path, f.line, f.kind, f.message, f.layer] for f in findings],
+    """Findings as stored: place, kind, message, layer and the values' hashes (never a value)."""
+    return json.dumps([[f.path, f.line, f.kind, f.message, f.layer, list(f.value_hashes)] for f in findings],
                       ensure_ascii=False, separators=(",", ":"))
 
 
 def decode(value: str, commit: str | None = None) -> list[Finding]:
-    return [Finding(path, Problem(line, kind, message), layer, commit)
-            for path, line, kind, message, layer in json.loads(value)]
+    return [Finding(path, Problem(line, kind, message), layer, commit, tuple(hashes))
+            for path, line, kind, message, layer, hashes in json.loads(value)]
 
 
 @dataclass

@@ -401,6 +401,31 @@ def history(start: Path, spec: str | None, progress: Progress | None = None) -> 
         return Checked(tuple(found), len(commits), "commit", policy.all_notes())
 
 
+def commit_findings(start: Path, commit: str) -> list[Finding]:
+    """The secrets ``commit`` added, judged by the work tree's ignore file and baseline, as a scan
+    reports them (none when there is no such commit): where ``git memory ignore`` finds a
+    fingerprint from a CI log."""
+    from chord_git.git import libgit2
+
+    if not libgit2.commit_exists(start, commit):
+        return []
+    info = libgit2.discover(start)
+    root = info.workdir if info is not None else None
+    return _scan_commits(start, [libgit2.commit_id(start, commit)], root, info, None)
+
+
+def record_blocked(start: Path, findings: Sequence[Finding]) -> None:
+    """Keep a blocked scan's secrets for ``git memory ignore --last`` in the work tree's state dir
+    (a bare mirror has none: nothing to accept there)."""
+    from chord_git.check import blocked
+    from chord_git.git import libgit2
+    from chord_git.memory.project import state_dir_for
+
+    info = libgit2.discover(start)
+    if info is not None and info.workdir is not None and blocked.acceptable(findings):
+        blocked.record(state_dir_for(info.workdir, info), findings)
+
+
 def _added_weight(change: TreeChange) -> int:
     """About what the rules read of a change: what it adds (a MEMORY.md of 10,000 lines that gains
     500 is 500 lines of work, not 10,000)."""

@@ -28,14 +28,31 @@ def summary(findings: list[Finding], *, checked: int, noun: str = "memory file")
 
 
 IGNORE_EXAMPLE_REASON = "# why this is not a secret"
+IGNORE_COMMAND = 'git memory ignore --last --reason "why this is not a secret"'
 MORE_WAYS = "other ways to allow a finding: git memory --help, section ALLOWING A FINDING"
 
 
-def _ignore_lines(secrets: list[Finding], ignore_file: str) -> list[str]:
-    return [
-        "  A false positive: the fingerprint line under a finding names its place and kind, never its",
-        f"  value. Copy it into {ignore_file} with the reason after a '#', and it is accepted:",
-        f"      {secrets[0].fingerprint}   {IGNORE_EXAMPLE_REASON}",
+def _ignore_lines(secrets: list[Finding], ignore_file: str, add_path: str, *, show_hashes: bool) -> list[str]:
+    """How to accept a false positive for good: by the SHA-1 of its value, which holds wherever its
+    line moves. The hash is printed only where ``show_hashes`` (the committer's own terminal): in a
+    CI log a short password's hash could be cracked, so there the command that writes it is named."""
+    first = secrets[0]
+    if show_hashes and first.value_hashes:
+        lines = [
+            f"  A false positive: accept it by its value, wherever its line moves: add to {ignore_file}",
+            "  this line (the SHA-1 of the value, never the value), with your reason after the '#':",
+            *(f"      {digest}   {IGNORE_EXAMPLE_REASON}" for digest in first.value_hashes),
+            f"  or let git memory write the lines for every secret above:  {IGNORE_COMMAND}",
+        ]
+    else:
+        lines = [
+            "  A false positive: accept it by its value, wherever its line moves; in your clone run",
+            '      git memory ignore FINGERPRINT --reason "why this is not a secret"',
+            "  with the fingerprint printed under the finding: it writes the SHA-1 of the value to",
+            f"  {ignore_file} (a hash is never printed here).",
+        ]
+    return lines + [
+        f"  Then commit that file with your change (git add {add_path}): the hooks and CI read it there.",
         f"  ({MORE_WAYS})",
     ]
 
@@ -44,8 +61,9 @@ def _secrets(findings: list[Finding]) -> list[Finding]:
     return [f for f in findings if f.is_secret and f.fingerprint is not None]
 
 
-def commit_advice(findings: list[Finding], *, ignore_file: str) -> list[str]:
-    """What to do when ``check`` (the pre-commit hooks) reports ``findings``: said once, after them."""
+def commit_advice(findings: list[Finding], *, ignore_file: str, show_hashes: bool = True) -> list[str]:
+    """What to do when ``check`` (the pre-commit hooks) reports ``findings``: said once, after them.
+    ``show_hashes``: print the value-hash line (False under CI, where the log may be public)."""
     if not findings:
         return []
     secrets = _secrets(findings)
@@ -54,13 +72,18 @@ def commit_advice(findings: list[Finding], *, ignore_file: str) -> list[str]:
         lines.append("  A format finding: fix the line named above and stage the file again.")
     if secrets:
         lines.append("  A secret: delete it from the file, stage the file again (git add), and rotate the secret.")
-        lines += _ignore_lines(secrets, ignore_file)
+        import shlex  # only when a commit is blocked for a secret
+
+        lines += _ignore_lines(secrets, ignore_file, shlex.quote(ignore_file), show_hashes=show_hashes)
     return lines
 
 
-def push_advice(findings: list[Finding], *, ignore_file: str) -> list[str]:
+def push_advice(findings: list[Finding], *, ignore_file: str, show_hashes: bool = False,
+                published: bool = False) -> list[str]:
     """What to do when ``scan`` (the pre-push hook, CI) reports secrets added by commits: the
-    commands rewrite the first one's commit (``~1``, quoted: zsh's extended globs read ``^``)."""
+    commands rewrite the first one's commit (``~1``, quoted: zsh's extended globs read ``^``).
+    ``show_hashes``: print the value-hash line (a pre-push run on the committer's terminal).
+    ``published``: the commits are pushed already (a CI run on a pull request or a push)."""
     secrets = _secrets(findings)
     if not secrets:
         return []
@@ -74,6 +97,17 @@ def push_advice(findings: list[Finding], *, ignore_file: str) -> list[str]:
     # name no quoting prints on one line is staged with every tracked change instead.
     staged = "-u" if has_unsafe(first.path) else shlex.quote(first.path)
     fix = f"git add {staged} && git commit --amend --no-edit"
+    if published:
+        return [
+            "chord-git fails this check: pushed commits add a secret to memory files (git memory scan).",
+            "  The secret is in the pushed history now: rotate it first. Then, in your clone, rewrite the",
+            f"  branch's commit that added it ({commit}) so the secret never reaches the target branch:",
+            f"    git rebase -i \"{commit}~1\"  (git rebase -i --root if it is the first commit);",
+            "      change 'pick' to 'edit' on its line; where the rebase stops, delete the line, then",
+            f"      {fix} && git rebase --continue",
+            "    and push the branch again: git push --force-with-lease",
+            *_ignore_lines(secrets, ignore_file, ".chord/secrets-ignore", show_hashes=show_hashes),
+        ]
     return [
         "chord-git blocks a push of commits that add a secret to memory files (git memory scan).",
         "  Deleting the line in a new commit leaves the secret in the history: rotate it, then rewrite",
@@ -83,7 +117,7 @@ def push_advice(findings: list[Finding], *, ignore_file: str) -> list[str]:
         "      change 'pick' to 'edit' on its line; where the rebase stops, delete the line, then",
         f"      {fix} && git rebase --continue",
         "  A commit already pushed needs a force-push after the rewrite; rotating the secret is what protects you.",
-        *_ignore_lines(secrets, ignore_file),
+        *_ignore_lines(secrets, ignore_file, ".chord/secrets-ignore", show_hashes=show_hashes),
     ]
 
 

@@ -6,6 +6,7 @@ The whole project (no arguments), the files pre-commit passes (``PATHS``), or th
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from chord_git.check import driver
@@ -26,7 +27,12 @@ def check(project: Project, out: Output, *, paths: list[str] | None = None, fmt:
     findings = list(result.findings)
     # The ignore file is read where the paths shown are relative to: the work tree for staged blobs.
     tree = project.repo.workdir if staged and project.repo is not None and project.repo.workdir else project.root
-    advice = commit_advice(findings, ignore_file=ignore_file_shown(tree))
+    advice = commit_advice(findings, ignore_file=ignore_file_shown(tree),
+                           show_hashes=not under_ci(os.environ)) if findings else []
+    if findings:  # what `git memory ignore --last` accepts: fingerprints and hashes, never a value
+        from chord_git.check import blocked
+
+        blocked.record(project.state_dir, findings)
     # The floor's removals are worked out again on request: the hook's cached findings never hold them.
     removed = driver.removals(project, paths, staged=staged) if explain else None
     emit(out, findings, fmt, checked=result.count, noun=result.noun, uri_prefix=prefix, output=output,
@@ -78,6 +84,13 @@ def thin_sections(project: Project, paths: list[str] | None = None) -> list[str]
                 out.append(f"{project.relative(path)}:{start + 1}: section '## {name}' says nothing of "
                            "its own (only filler words): say why the entry is worth keeping, and when to use it")
     return out
+
+
+def under_ci(env: Mapping[str, str]) -> bool:
+    """A CI job, whose log may be public: the block message names no value's hash there."""
+    from chord_git.config import ci_detected
+
+    return ci_detected(env)
 
 
 def ignore_file_shown(tree: Path, cwd: Path | None = None) -> str:

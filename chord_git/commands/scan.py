@@ -64,7 +64,14 @@ def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history
     result = driver.history(start, range_spec, progress=progress)
     findings = list(result.findings)
     # The work tree's ignore file applies; a bare mirror has none, and its top is the place to add one.
-    advice = push_advice(findings, ignore_file=".chord/secrets-ignore at the top of the work tree")
+    from chord_git.config import ci_detected
+
+    in_ci = ci_detected(os.environ if env is None else env)
+    # In CI the commits are pushed already (a pull request's, a push's): the advice says so.
+    advice = push_advice(findings, ignore_file=".chord/secrets-ignore at the top of the work tree",
+                         show_hashes=not in_ci, published=in_ci)
+    if findings:  # what `git memory ignore --last` accepts after a blocked push
+        driver.record_blocked(start, findings)
     advice += rule_advice(findings)
     emit(out, findings, fmt, checked=result.count, noun=result.noun, output=output, advice=advice)
     for note in result.notes:  # the range's own policy changes: named, never applied to it

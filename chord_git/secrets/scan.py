@@ -240,9 +240,10 @@ def _layer1(path: str, lines: Lines, allow: Allowances, ignored_hashes: frozense
         start = span.start - starts[index]
         if allow.allows(number, start, start + len(value), value):
             continue
-        if ignored_hashes and value_hash(value) in ignored_hashes:
+        digest = value_hash(value)
+        if digest in ignored_hashes:
             continue
-        found.append(secret_finding(path, number, span.kind, span.layer))
+        found.append(secret_finding(path, number, span.kind, span.layer, value_hashes=(digest,)))
     return found
 
 
@@ -259,16 +260,24 @@ def _combine(findings: list[Finding], removed: list[Removal]) -> list[Finding]:
     for finding in findings:  # layer 1 first, so its more specific kind wins
         family = kind_family(finding.kind)
         place = (finding.path, finding.line)
-        first = seen.get((*place, family))
+        key = (*place, family)
+        first = seen.get(key)
         if finding.layer == "sanitizer":
             layer1_lines.setdefault(place, finding.kind)
         elif first is None and family == "generic" and place in layer1_lines:
-            first = seen[(*place, kind_family(layer1_lines[place]))]
+            key = (*place, kind_family(layer1_lines[place]))
+            first = seen[key]
         if first is None:
-            seen[(*place, family)] = finding
-        elif finding.layer != "sanitizer" and first.layer == "sanitizer":
+            seen[key] = finding
+            continue
+        if finding.layer != "sanitizer" and first.layer == "sanitizer":
             removed.append(Removal(finding.path, finding.line or 0, finding.kind, "reported-by-layer-1",
                                    f"as {first.kind}"))
+        # The finding reported stands for the values it absorbed: accepting it by their hashes
+        # (``git memory ignore``) must not bring one of them back as a finding of its own.
+        extra = tuple(h for h in finding.value_hashes if h not in first.value_hashes)
+        if extra:
+            seen[key] = replace(first, value_hashes=first.value_hashes + extra)
     return sorted(seen.values(), key=lambda f: (f.path, f.line or 0))
 
 

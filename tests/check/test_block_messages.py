@@ -1,11 +1,13 @@
 """What a blocked commit or push tells the user, and that doing what it says works.
 
-The hook and the pre-push scan name chord-git, say what the fingerprint line is for, give a ready
-``.chord/secrets-ignore`` line, and for pushed commits the exact commands that rewrite them. The
-advice goes to stderr: the report on stdout is what scripts read.
+The hook and the pre-push scan name chord-git, give a ready ``.chord/secrets-ignore`` line that
+accepts the value by its hash (on the committer's terminal; under CI the command that writes it),
+say to commit that file, and for pushed commits the exact commands that rewrite them. The advice
+goes to stderr: the report on stdout is what scripts read.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import subprocess
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from testing.gitutil import git, run_cli
+from testing.gitutil import cli_env, git, run_cli
 from tests.check.helpers import (
     RECORDS,
     commit,
@@ -29,7 +31,11 @@ from tests.check.helpers import (
     write_record,
 )
 
-IGNORE_LINE = re.compile(r"^      (\S+:\S+:\d+)   # why this is not a secret$", re.MULTILINE)
+IGNORE_LINE = re.compile(r"^      ([0-9a-f]{40})   # why this is not a secret$", re.MULTILINE)
+
+
+def token_hash() -> str:
+    return hashlib.sha1(github_token().encode()).hexdigest()
 
 
 def leak_statement() -> str:
@@ -47,12 +53,16 @@ def test_the_plain_hook_says_chord_git_blocked_it_and_its_ignore_line_lets_the_c
     said = blocked.stdout + blocked.stderr
     assert "chord-git blocks a commit of memory files" in said and "found by our sanitizer" not in said
     assert "found by chord-git's secret rules" in said or "found by detect-secrets" in said
-    assert "names its place and kind, never its" in said and "rotate the secret" in said
-    assert "Copy it into .chord/secrets-ignore with the reason after a '#'" in said
+    assert "rotate the secret" in said
+    assert "add to .chord/secrets-ignore\n  this line (the SHA-1 of the value, never the value)" in said
+    assert "Then commit that file with your change (git add .chord/secrets-ignore)" in said
     assert github_token() not in said
-    (entry,) = IGNORE_LINE.findall(blocked.stderr)
-    assert entry == f"{rel}:github-token:{token_line_number(record_text('leak', leak_statement()), github_token())}"
-    write(repo, ".chord/secrets-ignore", f"{entry}   # a revoked fixture token\n")
+    entries = IGNORE_LINE.findall(blocked.stderr)
+    assert entries[0] == token_hash()  # the stable form, first
+    line = token_line_number(record_text('leak', leak_statement()), github_token())
+    assert f"fingerprint: {rel}:github-token:{line}" in said
+    entry = "\n".join(entries)
+    write(repo, ".chord/secrets-ignore", "".join(f"{e}   # a revoked fixture token\n" for e in entry.split("\n")))
     done = commit(repo, "-m", "leak, accepted")
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -64,7 +74,18 @@ def test_the_ignore_line_is_named_where_the_staged_check_reads_it(tmp_path: Path
     (repo / "notes").mkdir()
     result = run_cli(repo / "notes", "check", "--staged")
     assert result.returncode == 1
-    assert "Copy it into ../.chord/secrets-ignore with" in result.stderr
+    assert "add to ../.chord/secrets-ignore\n" in result.stderr
+    assert "(git add ../.chord/secrets-ignore)" in result.stderr
+
+
+def test_under_ci_the_advice_names_the_command_and_no_hash(tmp_path: Path) -> None:
+    repo = memory_repo(tmp_path / "repo")
+    write_record(repo, "leak", leak_statement())
+    git(repo, "add", "-A")
+    result = run_cli(repo, "check", "--staged", env={**cli_env(), "CI": "true"})
+    assert result.returncode == 1
+    assert 'git memory ignore FINGERPRINT --reason "why this is not a secret"' in result.stderr
+    assert token_hash() not in result.stdout + result.stderr and IGNORE_LINE.findall(result.stderr) == []
 
 
 def test_format_findings_get_the_advice_without_the_ignore_file(tmp_path: Path) -> None:
@@ -99,8 +120,9 @@ def test_scan_says_how_to_rewrite_the_unpushed_commit_and_the_commands_work(tmp_
     assert "chord-git blocks a push of commits that add a secret to memory files (git memory scan)." in advice
     assert f'git rebase -i "{leak[:12]}~1"' in advice
     assert f"git add {rel} && git commit --amend --no-edit && git rebase --continue" in advice
-    (entry,) = IGNORE_LINE.findall(advice)
-    assert entry.startswith(f"{leak}:{rel}:github-token:")
+    assert IGNORE_LINE.findall(advice)[0] == token_hash()
+    assert 'git memory ignore --last --reason "why this is not a secret"' in advice
+    assert f"fingerprint: {leak}:{rel}:github-token:" in result.stdout
     assert github_token() not in result.stdout + advice
     # Doing what it says: edit the leak commit in a rebase, drop the line, amend, continue.
     editor = {**os.environ, "GIT_SEQUENCE_EDITOR": f"sed -i -e 's/^pick {leak[:7]}/edit {leak[:7]}/'",

@@ -293,7 +293,7 @@ def scan_units(
     with _settings(baseline, units):
         known = _known_secrets(baseline)
         for number, (path, lines) in enumerate(units):
-            hits: set[tuple[int, str]] = set()
+            hits: dict[tuple[int, str], list[str]] = {}  # (line, kind) -> the hashes of its values
             left_out: dict[tuple[int, str], str] = {}  # (line, kind) -> verdict
             baselined: BaselinedSpans = {}
             allow = allowed[number] if allowed else None
@@ -321,10 +321,13 @@ def scan_units(
                     else:
                         verdict = _verdict(text, value, kind, blocks)
                     if verdict is None:
-                        hits.add((real_line, kind))
+                        known_hashes = hits.setdefault((real_line, kind), [])
+                        if secret.secret_hash not in known_hashes:
+                            known_hashes.append(secret.secret_hash)
                     else:
                         left_out.setdefault((real_line, kind), verdict)
-            found.append([secret_finding(path, line, kind) for line, kind in sorted(hits)])
+            found.append([secret_finding(path, line, kind, value_hashes=tuple(hits[line, kind]))
+                          for line, kind in sorted(hits)])
             accepted.append(baselined)
             # A kind reported on a line is not also "removed" there by another of its values.
             removed.append([Removal(path, line, kind, verdict) for (line, kind), verdict in sorted(left_out.items())

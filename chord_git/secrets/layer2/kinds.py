@@ -40,11 +40,13 @@ DETECT_SECRETS_KINDS = {
 }
 
 
-def secret_finding(path: str, line: int, kind: str, layer: str = "detect-secrets") -> Finding:
-    """A secret on an added line of ``path``, as every report shows it."""
+def secret_finding(path: str, line: int, kind: str, layer: str = "detect-secrets",
+                   value_hashes: tuple[str, ...] = ()) -> Finding:
+    """A secret on an added line of ``path``, as every report shows it; ``value_hashes``: the
+    SHA-1 of its value(s), the ignore file's stable entry (kept, never shown)."""
     origin = "chord-git's secret rules" if layer == "sanitizer" else layer
     message = f"possible secret, found by {origin}: remove it from memory and rotate it"
-    return Finding(path, Problem(line, kind, message), layer=layer)
+    return Finding(path, Problem(line, kind, message), layer=layer, value_hashes=value_hashes)
 
 
 def kind_family(kind: str) -> str:

@@ -7,7 +7,10 @@ One entry per line, each with a comment that says why (an entry without one is r
     <sha1 of the value>             # a value, wherever it appears (detect-secrets' hashed_secret)
 
 ``check`` and ``scan`` print the fingerprint of every finding, so an entry is copied, not typed.
-A commit may be abbreviated (7 or more hex digits). Parsing is pure; ``load`` reads the file.
+A commit may be abbreviated (7 or more hex digits). A positional entry stops matching when lines
+above it move; a value's hash holds wherever the value goes, which is why ``git memory ignore``
+writes that form (``with_entries``, keeping every other byte of the file). Parsing is pure;
+``load`` reads the file.
 """
 from __future__ import annotations
 
@@ -48,6 +51,39 @@ def fingerprint(path: str, kind: str, line: int, commit: str | None = None) -> s
     return f"{commit}:{path}:{kind}:{line}" if commit else f"{path}:{kind}:{line}"
 
 
+def hash_entry(value_hash: str, reason: str, kind: str, path: str) -> str:
+    """The line that accepts a value by its hash, saying why and what it was found as."""
+    from ...support.escape import printable
+
+    return f"{value_hash}   # {reason} [{kind} in {printable(path)}]"
+
+
+def listed_hashes(text: str) -> frozenset[str]:
+    """The value hashes ``text`` already lists, read leniently (a malformed line is skipped): what
+    ``with_entries`` must not add twice, whatever else the file holds."""
+    return frozenset(entry for entry in (raw.partition("#")[0].strip() for raw in text.splitlines())
+                     if _HASH.fullmatch(entry))
+
+
+def with_entries(current: bytes | None, entries: list[tuple[str, str]]) -> bytes | None:
+    """``current`` with the lines of ``entries`` (hash, line) whose hash it does not list yet
+    appended, every byte before them kept (its line ends too); None when there is nothing to add.
+    Idempotent, as a rewrite that may be applied again to a concurrent writer's version must be."""
+    old = "" if current is None else current.decode("utf-8", "surrogateescape")
+    have = set(listed_hashes(old))
+    new = []
+    for value_hash, line in entries:
+        if value_hash not in have:
+            have.add(value_hash)
+            new.append(line)
+    if not new:
+        return None
+    newline = "\r\n" if "\r\n" in old else "\n"
+    if old and not old.endswith("\n"):
+        old += newline
+    return (old + "".join(line + newline for line in new)).encode("utf-8", "surrogateescape")
+
+
 def parse(text: str, source: str = IGNORE_FILE) -> IgnoreList:
     """Entries of an ignore file; a malformed line is an InputError naming it."""
     fingerprints: set[tuple[str, str, str, int]] = set()
@@ -86,4 +122,5 @@ def load(root: Path) -> IgnoreList:
     return parse(text, str(path))
 
 
-__all__ = ["IGNORE_FILE", "IgnoreList", "fingerprint", "load", "parse"]
+__all__ = ["IGNORE_FILE", "IgnoreList", "fingerprint", "hash_entry", "listed_hashes", "load", "parse",
+           "with_entries"]
