@@ -4,6 +4,10 @@
 a GitHub Actions workflow or a GitLab CI pipeline, pinned to the commit this copy of chord-git was
 installed from: release tags do not travel with every copy of the repository, a commit does.
 
+``setup github`` runs the workflow on pushes to the repository's default branch: the one
+``origin/HEAD`` names, else the current branch's upstream, else ``init.defaultBranch``, else the
+current branch; it says on stderr which it chose and why.
+
 ``setup merge`` turns on the MEMORY.md merge driver in this repository.
 
 git keeps merge drivers in config, which a clone does not copy, and chooses them by attributes,
@@ -17,10 +21,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from importlib import metadata, resources
 from pathlib import Path
 
-from chord_git.support.dataclass_lazy import dataclass
+from chord_git.distribution import hints
+from chord_git.distribution.source import Source, installed_source
 from chord_git.errors import RepoError
 from chord_git.git import command
 from chord_git.memory.index_file import BEGIN
@@ -95,73 +99,13 @@ def setup_merge(start: Path, out: Output) -> int:
 
 
 # ----------------------------------------------------------------------------- pinned snippets
-PLACEHOLDER_URL = "https://github.com/OWNER/chord-git"
 # When the installed commit is unknown the snippets follow the default branch, which always exists.
 FALLBACK_REF = "main"
-_COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+# When no repository says which branch is the default: git's own default for new repositories.
+FALLBACK_BRANCH = "main"
 _GITHUB = re.compile(r"(?:https://|ssh://git@|git@)github\.com[/:]([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?")
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where this copy of chord-git came from: a repository URL and a commit, each when known."""
-
-    url: str | None
-    commit: str | None
-
-
-def source_from_direct_url(text: str) -> Source:
-    """pip's record of a URL install (PEP 610): VCS installs carry the resolved commit."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return Source(None, None)
-    if not isinstance(data, dict):
-        return Source(None, None)
-    vcs = data.get("vcs_info")
-    url = data.get("url")
-    if isinstance(vcs, dict) and vcs.get("vcs") == "git" and isinstance(url, str):
-        commit = vcs.get("commit_id")
-        return Source(_without_credentials(url), commit if isinstance(commit, str) and _COMMIT.fullmatch(commit) else None)
-    return Source(None, None)
-
-
-def _without_credentials(url: str) -> str | None:
-    """``url`` as a snippet may show it: an install from a private repository may have recorded a
-    token as its user info (``https://TOKEN@host/...``), which must not land in a committed
-    config. Over http(s) the user info goes whole; ssh keeps its user name (``git@``) but no
-    password. A URL that cannot be read is not shown."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
-    except ValueError:
-        return None
-    if ":" in host:
-        host = f"[{host}]"
-    user = f"{parts.username}@" if parts.scheme == "ssh" and parts.username else ""
-    return urlunsplit((parts.scheme, user + host + port, parts.path, "", ""))
-
-
-def installed_source() -> Source:
-    """pip's record of a git URL install first, then the commit the build recorded from its checkout."""
-    found = Source(None, None)
-    try:
-        text = metadata.distribution("chord-git").read_text("direct_url.json")
-    except metadata.PackageNotFoundError:
-        text = None
-    if text:
-        found = source_from_direct_url(text)
-    if found.commit is None:
-        try:
-            recorded = resources.files("chord_git").joinpath("data/source-commit").read_text().strip()
-        except OSError:
-            recorded = ""
-        if _COMMIT.fullmatch(recorded):
-            found = Source(found.url, recorded)
-    return found
+# A branch name YAML reads as a plain string in a flow sequence; others are written quoted.
+_PLAIN_BRANCH = re.compile(r"[A-Za-z_][A-Za-z0-9_./-]*")
 
 
 def github_slug(url: str | None) -> str | None:
@@ -169,11 +113,18 @@ def github_slug(url: str | None) -> str | None:
     return f"{match.group(1)}/{match.group(2)}" if match else None
 
 
-def render_snippet(what: str, source: Source) -> list[str]:
-    """The ready-to-paste configuration for ``what``, pinned to ``source``'s commit when known."""
-    url = source.url or PLACEHOLDER_URL
+def _yaml_scalar(text: str) -> str:
+    # A JSON string is a YAML double-quoted scalar.
+    return text if _PLAIN_BRANCH.fullmatch(text) and text.lower() not in ("true", "false", "null", "yes", "no", "on", "off") \
+        else json.dumps(text)
+
+
+def render_snippet(what: str, source: Source, branch: str = FALLBACK_BRANCH) -> list[str]:
+    """The ready-to-paste configuration for ``what``, pinned to ``source``'s commit when known;
+    a GitHub workflow runs on pushes to ``branch``."""
+    url = source.url or hints.PLACEHOLDER_URL
     ref = source.commit or FALLBACK_REF
-    slug = github_slug(url) or "OWNER/chord-git"
+    slug = github_slug(url) or hints.PLACEHOLDER_SLUG
     if what == "pre-commit":
         return ["# .pre-commit-config.yaml",
                 "repos:",
@@ -188,7 +139,7 @@ def render_snippet(what: str, source: Source) -> list[str]:
                 "on:",
                 "  pull_request:",
                 "  push:",
-                "    branches: [main]",
+                f"    branches: [{_yaml_scalar(branch)}]",
                 "permissions:",
                 "  contents: read",
                 "  security-events: write        # the SARIF upload",
@@ -210,16 +161,65 @@ def render_snippet(what: str, source: Source) -> list[str]:
             f"  CHORD_GIT_REF: {ref}"]
 
 
-def setup_snippet(what: str, out: Output) -> int:
-    source = installed_source()
-    for line in render_snippet(what, source):
-        out.line(line)
+def snippet_warnings(what: str, source: Source) -> list[str]:
+    """What the user must fill in or may want to change in ``render_snippet(what, source)``."""
+    warnings = []
     if source.commit is None:
-        out.warn(f"the commit this chord-git was installed from is unknown, so this follows the branch "
-                 f"{FALLBACK_REF!r}; to pin a commit, put in the one `git ls-remote {source.url or PLACEHOLDER_URL} "
-                 f"HEAD` prints")
+        warnings.append(f"the commit this chord-git was installed from is unknown, so this follows the branch "
+                        f"{FALLBACK_REF!r}; to pin a commit, put in the one `{hints.ls_remote_command(source.url)}` "
+                        "prints")
     if source.url is None:
-        out.warn(f"{PLACEHOLDER_URL} stands for the repository you get chord-git from: put in its URL")
+        warnings.append(f"{hints.PLACEHOLDER_URL} stands for the repository you get chord-git from: "
+                        f"{hints.REPLACE_OWNER} (and the name, if it differs)")
     elif what != "pre-commit" and github_slug(source.url) is None:
-        out.warn(f"OWNER/chord-git stands for the GitHub copy of {source.url}: put in its owner and name")
+        warnings.append(f"{hints.PLACEHOLDER_SLUG} stands for the GitHub copy of {source.url}: {hints.REPLACE_SLUG}")
+    return warnings
+
+
+def default_branch(start: Path) -> tuple[str, str]:
+    """The repository's default branch and how it was found, best source first."""
+    from chord_git.git import branches
+    from chord_git.memory.project import discover
+
+    try:
+        repo = discover(start).repo
+    except RepoError:
+        repo = None
+    workdir = (repo.workdir or repo.git_dir) if repo is not None else start
+    if repo is not None:
+        remote = branches.remote_head(repo)
+        if remote is not None:
+            return remote, "the branch origin/HEAD names"
+    current = branches.current_branch(repo) if repo is not None else None
+    if current is not None:
+        upstream = _config(workdir, f"branch.{current}.merge")
+        if upstream and upstream.startswith("refs/heads/") and len(upstream) > len("refs/heads/"):
+            return upstream[len("refs/heads/"):], f"the upstream of the current branch {current!r}"
+    configured = _config(workdir, "init.defaultBranch")
+    if configured:
+        return configured.strip(), "init.defaultBranch (no origin/HEAD or upstream here)"
+    if current is not None:
+        return current, "the current branch (no origin/HEAD, upstream or init.defaultBranch here)"
+    return FALLBACK_BRANCH, "no repository, origin/HEAD or init.defaultBranch says; git's usual name"
+
+
+def _config(workdir: Path, key: str) -> str | None:
+    from chord_git.git import command
+
+    try:
+        return command.config_value(workdir, key)
+    except RepoError:
+        return None
+
+
+def setup_snippet(what: str, out: Output, start: Path | None = None) -> int:
+    source = installed_source()
+    branch = FALLBACK_BRANCH
+    if what == "github":
+        branch, why = default_branch(Path.cwd() if start is None else start)
+        out.note(f"the workflow runs on pushes to {branch!r}: {why}; change `branches:` if that is not the default branch")
+    for line in render_snippet(what, source, branch):
+        out.line(line)
+    for warning in snippet_warnings(what, source):
+        out.warn(warning)
     return 0

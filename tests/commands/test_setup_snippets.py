@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from chord_git.commands.setup import FALLBACK_REF, Source, github_slug, render_snippet, source_from_direct_url
-from testing.gitutil import run_cli
+from chord_git.commands.setup import FALLBACK_REF, github_slug, render_snippet
+from chord_git.distribution.source import Source, source_from_direct_url
+from testing.gitutil import git, run_cli
 from tests.conftest import needed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,6 +39,11 @@ def test_pip_vcs_record_gives_url_and_commit() -> None:
 def test_a_recorded_url_is_shown_without_credentials(recorded: str, shown: str) -> None:
     text = json.dumps({"url": recorded, "vcs_info": {"vcs": "git", "commit_id": SHA}})
     assert source_from_direct_url(text) == Source(shown, SHA)
+
+
+def test_a_folder_install_gives_its_folder() -> None:
+    text = json.dumps({"url": "file:///home/me/chord%20git", "dir_info": {"editable": True}})
+    assert source_from_direct_url(text) == Source(None, None, "/home/me/chord git")
 
 
 @pytest.mark.parametrize("text", [
@@ -107,3 +113,38 @@ def test_this_install_prints_the_commit_its_build_read(repo: Path) -> None:
 def test_setup_needs_no_repository(tmp_path: Path) -> None:
     done = run_cli(tmp_path, "setup", "gitlab")
     assert done.returncode == 0 and "CHORD_GIT_REF:" in done.stdout
+
+
+def _workflow_branch(repo: Path) -> tuple[list[str], str]:
+    done = run_cli(repo, "setup", "github")
+    assert done.returncode == 0, done.stderr
+    return yaml.safe_load(done.stdout)[True]["push"]["branches"], done.stderr  # YAML 1.1 reads `on` as True
+
+
+def test_github_workflow_runs_on_the_default_branch_origin_head_names(repo: Path) -> None:
+    git(repo, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/trunk")
+    git(repo, "config", "branch.main.merge", "refs/heads/develop")  # origin/HEAD comes first
+    branches, said = _workflow_branch(repo)
+    assert branches == ["trunk"] and "note: the workflow runs on pushes to 'trunk': the branch origin/HEAD names" in said
+
+
+def test_without_origin_head_the_upstream_then_init_default_branch_then_the_current_one(repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "feature/x")
+    assert _workflow_branch(repo)[0] == ["feature/x"]
+    git(repo, "config", "init.defaultBranch", "stable")
+    branches, said = _workflow_branch(repo)
+    assert branches == ["stable"] and "init.defaultBranch" in said
+    git(repo, "config", "branch.feature/x.merge", "refs/heads/develop")
+    branches, said = _workflow_branch(repo)
+    assert branches == ["develop"] and "the upstream of the current branch 'feature/x'" in said
+
+
+def test_a_branch_name_yaml_would_misread_is_quoted() -> None:
+    for name in ("on", "1.0", "a:b", "#x", "release/1.x"):
+        workflow = yaml.safe_load("\n".join(render_snippet("github", Source(None, None), name)))
+        assert workflow[True]["push"]["branches"] == [name]
+
+
+def test_outside_a_repository_the_workflow_says_what_it_assumed(tmp_path: Path) -> None:
+    branches, said = _workflow_branch(tmp_path)
+    assert branches == ["main"] and "no repository, origin/HEAD or init.defaultBranch says" in said

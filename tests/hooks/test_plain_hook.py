@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from chord_git.distribution import hints
+from chord_git.distribution.source import Source
 from chord_git.git import hooks as hooks_mod
 from testing.gitutil import cli_env, git, index_digest, run_cli
 
@@ -72,7 +74,7 @@ def test_staged_memory_without_git_memory_gives_one_install_line(repo: Path, pla
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and "git-memory is not on PATH" in lines[0]
     # No release tag: tags are not in every copy of the repository, the default branch is.
-    assert "pipx install 'git+https://github.com/OWNER/chord-git'" in lines[0]
+    assert hints.tool_hint(Source(None, None)) in lines[0]  # a copied hook: the placeholder, noted
     assert git(repo, "rev-parse", "HEAD") == before
 
 

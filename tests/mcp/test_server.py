@@ -14,7 +14,7 @@ import anyio
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from chord_git.mcp import server as server_mod
+from chord_git.distribution import hints
 from testing.gitutil import cli_env, git, index_digest
 from testing.memory_files import make_record, write_index
 from tests.agents.conftest import configure, git_memory
@@ -151,7 +151,7 @@ def test_without_the_sdk_one_line_names_the_install_command(repo: Path) -> None:
     done = subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True, text=True, env=cli_env(),
                           timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr == f"git memory: git memory mcp needs the MCP SDK: {server_mod.INSTALL}\n"
+    assert done.stderr == f"git memory: git memory mcp needs the MCP SDK: {hints.extra_hint('mcp')}\n"
 
 
 def test_a_record_reached_through_a_symlink_is_neither_read_nor_searched(repo: Path, tmp_path: Path) -> None:
