@@ -4,6 +4,11 @@ The file is read, changed as a JSON document (``settings``), and written back at
 when something changed, in its own indentation and with its own file mode. A symlinked settings
 file or folder is refused rather than written through: in a cloned repository it could point
 anywhere. Nothing is staged; a project settings file shows up as an ordinary working-tree change.
+
+Uninstall takes away what install made: a file left holding nothing but what install puts in a
+new file (``{}``, a host's schema version) is deleted, and so are the folders on its way that are
+empty then (never the repository's top, the home folder or the config folder). Everything of the
+user's stays as it was.
 """
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ class Outcome:
     changes: settings.Changes
     diff: str                  # unified diff of the file, empty when unchanged
     written: bool
+    deleted: bool = False      # uninstall deleted the file: nothing of the user's was left in it
 
 
 def _read(path: Path, root: Path | None, shown: str) -> str | None:
@@ -64,6 +70,54 @@ def _parse(text: str | None, shown: str) -> dict[str, Any]:
         raise InputError(shown, None, str(exc)) from None
 
 
+COMMAND = "git-memory"
+
+
+def path_warning(host: Host, search_path: str, script_folder: Path | None) -> str | None:
+    """Why the host will not find our hook command, with the fix; None when ``git-memory`` is on
+    ``search_path``. The entries keep the bare name: an absolute path would break with the next
+    upgrade or reinstall, and the fix below is one line in the user's shell profile."""
+    import shlex
+    import shutil
+
+    if shutil.which(COMMAND, path=search_path) is not None:
+        return None
+    runs = f"{host.title} runs `{host.hook_command()}` by name"
+    if script_folder is None:
+        return (f"{COMMAND} is not on PATH, and {runs}: put the folder that holds {COMMAND} on the PATH "
+                f"{host.title} starts with, or the hooks will fail")
+    folder = shlex.quote(str(script_folder))
+    return (f"{COMMAND} is not on PATH, and {runs}: add {script_folder} to the PATH {host.title} starts "
+            f"with, e.g. with this line in your shell profile: export PATH={folder}:\"$PATH\"")
+
+
+def leftover(host: Host) -> dict[str, Any]:
+    """What uninstall leaves of a file that install created: ``{}``, or the host's schema version."""
+    changes = settings.Changes()
+    add = host.layout.add if host.layout else settings.add_hooks
+    remove = host.layout.remove if host.layout else settings.remove_hooks
+    new = add({}, host.installed_events(), host.hook_command(), changes)
+    if host.has_statusline:
+        new = settings.remove_statusline(settings.add_statusline(new, changes, at=host.statusline_at), changes,
+                                         at=host.statusline_at)
+    return remove(new, changes)
+
+
+def _nothing_left(host: Host, doc: dict[str, Any]) -> bool:
+    return not doc or doc == leftover(host)
+
+
+def _stops(scope: str, root: Path, env: Mapping[str, str]) -> tuple[Path, frozenset[Path]]:
+    """The folder whose empty subfolders uninstall may delete, and folders it never deletes."""
+    if scope in ("project", "local"):
+        return root, frozenset({root})
+    from chord_git.agents.host import home
+
+    user = home(env)
+    config = env.get("XDG_CONFIG_HOME")
+    return user, frozenset({user, user / ".config", *([Path(config)] if config else [])})
+
+
 def apply(host: Host, scope: str, root: Path, *, remove: bool, dry_run: bool,
           env: Mapping[str, str] | None = None) -> Outcome:
     env = os.environ if env is None else env
@@ -71,22 +125,29 @@ def apply(host: Host, scope: str, root: Path, *, remove: bool, dry_run: bool,
     inside = scope in ("project", "local")
     shown = path.relative_to(root).as_posix() if inside else str(path)
     before = _read(path, root if inside else None, shown)
+    top, keep = _stops(scope, root, env)
     if host.shim is not None:
-        return _apply_shim(host, path, shown, before, remove=remove, dry_run=dry_run)
+        done = _apply_shim(host, path, shown, before, remove=remove, dry_run=dry_run)
+        if remove and done.written:
+            _remove_empty_folders(path.parent, top, keep)
+        return done
     doc = _parse(before, shown)
     changes = settings.Changes()
     try:
         if remove:
             new = (host.layout.remove if host.layout else settings.remove_hooks)(doc, changes)
             if host.has_statusline:
-                new = settings.remove_statusline(new, changes)
+                new = settings.remove_statusline(new, changes, at=host.statusline_at)
         else:
             add = host.layout.add if host.layout else settings.add_hooks
             new = add(doc, host.installed_events(), host.hook_command(), changes)
             if host.has_statusline:
-                new = settings.add_statusline(new, changes)
+                new = settings.add_statusline(new, changes, at=host.statusline_at)
     except settings.SettingsShapeError as exc:
         raise InputError(shown, None, str(exc)) from None
+    if remove and before is not None and _nothing_left(host, new) and (
+            changes.any or before == settings.render(new, None)):  # or left so by an older uninstall
+        return _delete(path, shown, before, changes, dry_run, top, keep)
     if not changes.any:
         return Outcome(path, shown, changes, "", written=False)
     after = settings.render(new, before)
@@ -94,6 +155,29 @@ def apply(host: Host, scope: str, root: Path, *, remove: bool, dry_run: bool,
     if not dry_run:
         _write(path, after, shown)
     return Outcome(path, shown, changes, diff, written=not dry_run)
+
+
+def _delete(path: Path, shown: str, before: str, changes: settings.Changes, dry_run: bool, top: Path,
+            keep: frozenset[Path]) -> Outcome:
+    """Uninstall of a file that holds nothing of the user's: the file goes, then empty folders."""
+    diff = settings.unified_diff(before, "", shown)
+    if not dry_run:
+        try:
+            path.unlink()
+        except OSError as exc:
+            raise InputError(shown, None, f"cannot remove: {exc.strerror or exc}") from None
+        _remove_empty_folders(path.parent, top, keep)
+    return Outcome(path, shown, changes, diff, written=not dry_run, deleted=True)
+
+
+def _remove_empty_folders(folder: Path, top: Path, keep: frozenset[Path]) -> None:
+    """Delete ``folder`` and the folders above it while they are empty, below ``top`` only."""
+    while folder not in keep and folder.is_relative_to(top) and folder != top and not folder.is_symlink():
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (or not ours to delete): everything above it stays too
+            return
+        folder = folder.parent
 
 
 # Every shim names itself with this on its first lines: a file of that name without it is the
@@ -124,7 +208,7 @@ def _apply_shim(host: Host, path: Path, shown: str, before: str | None, *, remov
                 path.unlink()
             except OSError as exc:
                 raise InputError(shown, None, f"cannot remove: {exc.strerror or exc}") from None
-        return Outcome(path, shown, changes, diff, written=not dry_run)
+        return Outcome(path, shown, changes, diff, written=not dry_run, deleted=True)
     if before is not None and not ours:
         raise InputError(shown, None, "exists and was not written by chord-git; not replaced")
     text = shim_text(host)

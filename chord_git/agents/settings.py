@@ -129,13 +129,36 @@ def _drop_empty_groups(groups: list[Any], keep: object) -> None:
     groups[:] = [g for g in groups if g is keep or not (isinstance(g, dict) and g.get("hooks") == [])]
 
 
-def add_statusline(doc: dict[str, Any], changes: Changes, command: str = STATUSLINE_COMMAND) -> dict[str, Any]:
-    """Ours only where the file has none: there is one status line per settings file."""
-    current = doc.get("statusLine")
+STATUSLINE_AT = ("statusLine",)  # where Claude Code keeps it; Qwen Code: ("ui", "statusLine")
+
+
+def _parent(doc: dict[str, Any], at: tuple[str, ...], create: bool) -> dict[str, Any] | None:
+    """The object that holds the status line entry (``at[:-1]`` below ``doc``), made where ``create``."""
+    node = doc
+    for key in at[:-1]:
+        child = node.get(key)
+        if child is None and create:
+            child = node[key] = {}
+        if not isinstance(child, dict):
+            if child is None:
+                return None
+            raise SettingsShapeError(f'"{key}" must be an object')
+        node = child
+    return node
+
+
+def add_statusline(doc: dict[str, Any], changes: Changes, command: str = STATUSLINE_COMMAND, *,
+                   at: tuple[str, ...] = STATUSLINE_AT) -> dict[str, Any]:
+    """Ours only where the file has none: there is one status line per settings file. ``at``: the
+    keys that lead to it, as the host names them."""
+    found = _parent(doc, at, create=False)
+    current = found.get(at[-1]) if found is not None else None
     if current is None:
         out = copy.deepcopy(doc)
-        out["statusLine"] = {"type": "command", "command": command}
-        changes.added.append("statusLine")
+        parent = _parent(out, at, create=True)
+        assert parent is not None
+        parent[at[-1]] = {"type": "command", "command": command}
+        changes.added.append(".".join(at))
         return out
     theirs = current.get("command") if isinstance(current, dict) else None
     if not ours(theirs, "statusline"):
@@ -143,12 +166,20 @@ def add_statusline(doc: dict[str, Any], changes: Changes, command: str = STATUSL
     return doc
 
 
-def remove_statusline(doc: dict[str, Any], changes: Changes) -> dict[str, Any]:
-    current = doc.get("statusLine")
+def remove_statusline(doc: dict[str, Any], changes: Changes, *, at: tuple[str, ...] = STATUSLINE_AT) -> dict[str, Any]:
+    found = _parent(doc, at, create=False)
+    current = found.get(at[-1]) if found is not None else None
     if isinstance(current, dict) and ours(current.get("command"), "statusline"):
         out = copy.deepcopy(doc)
-        del out["statusLine"]
-        changes.removed.append("statusLine")
+        # Take the entry out, then the objects on its way that it leaves empty (install made them).
+        path = [out]
+        for key in at[:-1]:
+            path.append(path[-1][key])
+        del path[-1][at[-1]]
+        for depth in range(len(at) - 1, 0, -1):
+            if path[depth] == {}:
+                del path[depth - 1][at[depth - 1]]
+        changes.removed.append(".".join(at))
         return out
     return doc
 

@@ -1,11 +1,15 @@
 """``git memory agent …``: agent hosts and their activity signal.
 
 * ``install|uninstall HOST [--scope project|local|user] [--dry-run]``: our hook entries in the
-  host's settings (``agents/install.py``; the hosts: ``agents/hosts.py``).
+  host's settings (``agents/install.py``; the hosts: ``agents/hosts.py``). Install warns when
+  ``git-memory`` is not on PATH (the entries run it by name: the host's PATH at hook time is not
+  ours to know, so a warning with the fix beats writing a path that moves with the next upgrade);
+  a ``local`` file is hidden from git in ``.git/info/exclude`` (never ``.gitignore``), and
+  uninstall takes that line away again.
 * ``hook``: what those entries run, one lifecycle event per call (``agents/hook.py``). It fails
   open: whatever goes wrong, it exits 0 with one line on stderr, so memory never blocks an agent.
-* ``statusline``: ``MEMORY``, ``MEMORY-FAIL: <reason>`` or nothing (extraction off), for Claude
-  Code's ``statusLine``.
+* ``statusline``: ``MEMORY``, ``MEMORY-FAIL: <cause>`` (with how to clear a recorded failure) or
+  nothing (extraction off), for the hosts' status lines (``agents/statusline.py``).
 * ``busy|idle [--session ID]|status``: the activity signal for hosts without hooks (R15). Main-pool
   extraction calls the model only while idle, and a ``busy`` cancels an in-flight call. ``--pid``
   ties a busy flag to the host's process, so a host that dies mid-turn does not hold extraction
@@ -25,10 +29,10 @@ if TYPE_CHECKING:  # the hook runs on every turn: it imports only what its event
     from chord_git.agents.hosts import Hosts
     from chord_git.agents.payload import HookEvent
     from chord_git.config import Config
+    from chord_git.git.layout import RepoInfo
     from chord_git.memory.project import Project
 
 SESSION_AGENT = "api"  # the agent name of sessions signalled by hand or through the Python API (api.py)
-STATUSLINE_REASON_CHARS = 80
 
 
 def agent(project: Project, cfg: Config, out: Output, state: str, *, owner_pid: int | None = None,
@@ -100,7 +104,10 @@ def install(project: Project, out: Output, host_name: str, *, scope: str = "proj
         out.write(outcome.diff)
         return 0
     changes = outcome.changes
-    if changes.removed:
+    if outcome.deleted and host.shim is None:
+        events = f" from {', '.join(changes.removed)}" if changes.removed else ""
+        out.line(f"{outcome.shown}: removed chord-git{events}; deleted the file, which held nothing else")
+    elif changes.removed:
         out.line(f"{outcome.shown}: removed chord-git from {', '.join(changes.removed)}")
     elif remove:
         out.line(f"{outcome.shown}: no chord-git entries; nothing changed")
@@ -118,9 +125,48 @@ def install(project: Project, out: Output, host_name: str, *, scope: str = "proj
                  "badge as well, make that command also print the output of `git-memory agent statusline`")
     if not remove and host.install_note:
         out.line(host.install_note)
+    if scope in ("project", "local") and project.repo is not None and project.repo.workdir is not None:
+        _hide_local_file(project.repo, outcome.path, outcome.shown, out, hide=scope == "local" and not remove)
     if not remove and scope == "project" and outcome.written:
         out.line(f"{outcome.shown} is a project file: review and commit it like any other change")
+    if not remove:
+        warning = install_mod.path_warning(host, os.environ.get("PATH", os.defpath), _script_folder())
+        if warning:
+            out.warn(warning)
     return 0
+
+
+LOCAL_WHY = "git memory agent install --scope local (uninstall removes it)"
+
+
+def _hide_local_file(repo: RepoInfo, path: Path, shown: str, out: Output, *, hide: bool) -> None:
+    """A local-scope file is one person's: hidden in ``.git/info/exclude`` (never ``.gitignore``,
+    R37). A project-scope install or an uninstall takes our line away again: the file is then
+    shared, or gone."""
+    from chord_git.git import command, exclude
+
+    assert repo.workdir is not None
+    rel = path.relative_to(repo.workdir).as_posix()
+    line = exclude.pattern(rel)
+    where = ".git/info/exclude"
+    if not hide:
+        if exclude.remove(repo, [line]):
+            out.line(f"{shown}: removed its line from {where}")
+        return
+    if exclude.listed(exclude.read(repo), line) or rel in command.ignored(repo.workdir, [rel]):
+        return
+    exclude.add(repo, [line], LOCAL_WHY)
+    out.line(f"{shown}: hidden from git in {where} (local scope: yours only)")
+    if command.tracked(repo.workdir, rel):
+        out.note(f"{shown} is tracked, so git keeps showing its changes; a local install is meant for "
+                 "a file nobody commits")
+
+
+def _script_folder() -> Path | None:
+    from chord_git.commands.init import running_script
+
+    script = running_script()
+    return script.parent if script is not None else None
 
 
 # ---------------------------------------------------------------------------- hook
@@ -176,9 +222,11 @@ def statusline(out: Output, stdin: bytes) -> int:
     try:
         line = _statusline(stdin)
     except Exception as exc:  # noqa: BLE001 - a status bar must not show a traceback
-        line = f"MEMORY-FAIL: {_one_line(exc)}"
+        from chord_git.agents.statusline import shorten
+
+        line = f"MEMORY-FAIL: {shorten(_one_line(exc))}"
     if line:
-        out.line(_shorten(line))
+        out.line(line)
     return 0
 
 
@@ -201,27 +249,5 @@ def _statusline(stdin: bytes) -> str:
     project = project_mod.discover(cwd)
     if not project.is_project:
         return ""
-    return statusline_mod.line(project, lambda: _badge_line(project))
-
-
-def _badge_line(project: Project) -> str:
-    from chord_git import config as config_mod
-    from chord_git.commands.status import badge
-    from chord_git.errors import ChordError
-    from chord_git.memory import view
-
-    try:
-        cfg = config_mod.load(project.root)
-    except ChordError as exc:
-        return f"MEMORY-FAIL: config: {exc}"
-    label, reason = badge(project, cfg, view.read_index(project).unusable_reason)
-    if label == "off":
-        return ""
-    return label if reason is None else f"{label}: {reason}"
-
-
-def _shorten(line: str) -> str:
-    head, sep, reason = line.partition(": ")
-    if sep and len(reason) > STATUSLINE_REASON_CHARS:
-        reason = reason[: STATUSLINE_REASON_CHARS - 1] + "…"
-    return head + sep + reason
+    # The badge, its cause first and cut, a recorded failure's clearing hint whole (statusline.py).
+    return statusline_mod.line(project, lambda: statusline_mod.badge_line(project))

@@ -132,8 +132,9 @@ record instead. Use ids exactly as they appear in the index.
 # promotions
 
 When a conclusion belongs in the project's instructions (it must always apply: target \
-"instructions", path "AGENTS.md") or in its docs (useful, rarely needed: target "docs", a \
-project-relative path such as docs/testing.md), propose the text to add. "id" is the index entry \
+"instructions", path "AGENTS.md") or in its docs (useful, rarely needed: target "docs", \
+README.md, CONTRIBUTING.md or a project-relative path such as docs/testing.md), propose the text \
+to add. "id" is the index entry \
 it promotes, or null for a conclusion that has no entry (for example a fact the agent discovered \
 that is worth documenting). A person reviews every suggestion; nothing is applied automatically. \
 Keep them rare.

@@ -6,6 +6,11 @@ branch is the one the remote's HEAD names (``refs/remotes/origin/HEAD``, as ``gi
 ``git remote set-head`` leave it), else ``init.defaultBranch``, else ``main`` or ``master``.
 HEAD and the remote's HEAD are read as files the way git writes them (a session start must not
 spawn git); only ``init.defaultBranch`` asks git.
+
+Pending files keep tracked, shared memory mergeable. Memory kept private (MEMORY.md untracked and
+ignored, e.g. through ``.git/info/exclude``: ``git memory init --private``) is never merged, so it
+takes new entries directly on every branch (``pending_branch``); asking git whether the file is
+ignored costs one ``git check-ignore``, and only on a side branch.
 """
 from __future__ import annotations
 
@@ -82,3 +87,26 @@ def ref_exists(repo: RepoInfo, name: str) -> bool:
     except OSError:
         return False
     return f" {name}\n".encode("utf-8", "surrogateescape") in packed
+
+
+def private_memory(repo: RepoInfo | None, memory_md: Path) -> bool:
+    """Whether ``memory_md`` is private to this clone: git ignores it and does not track it. Outside
+    a work tree, or when git cannot say, memory counts as shared (pending files are the safe side)."""
+    if repo is None or repo.workdir is None:
+        return False
+    from chord_git.git import command  # spawns git
+
+    try:
+        rel = memory_md.resolve().relative_to(repo.workdir.resolve()).as_posix()
+        return rel in command.ignored(repo.workdir, [rel])
+    except (ValueError, RepoError, OSError):
+        return False
+
+
+def pending_branch(repo: RepoInfo | None, memory_md: Path) -> str | None:
+    """The side branch new memory must wait on in pending files (``on_side_branch``); None also when
+    memory is private, which no merge ever sees."""
+    branch = on_side_branch(repo)
+    if branch is None or private_memory(repo, memory_md):
+        return None
+    return branch

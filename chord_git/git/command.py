@@ -449,6 +449,28 @@ def listed_files(workdir: Path, name: str) -> list[str]:
     return sorted({p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p})
 
 
+def ignored(workdir: Path, paths: Sequence[str]) -> set[str]:
+    """Which of ``paths`` (relative to ``workdir``) git ignores: matched by an ignore rule
+    (``.gitignore``, ``info/exclude``, ``core.excludesFile``) and not tracked; a tracked file never
+    counts as ignored, whatever the rules say."""
+    if not paths:
+        return set()
+    names = b"".join(os.fsencode(path) + b"\0" for path in paths)
+    try:
+        returncode, out, err = _spawn([*GIT, "-C", str(workdir), "check-ignore", "-z", "--stdin"], names)
+    except OSError as exc:
+        raise RepoError(f"cannot run git: {exc.strerror}") from None
+    if returncode not in (0, 1):  # 1: none of them is ignored
+        message = err.decode("utf-8", "replace").strip().splitlines()
+        raise RepoError(f"git check-ignore failed: {message[0] if message else returncode}")
+    return {os.fsdecode(name) for name in out.split(b"\0") if name}
+
+
+def tracked(workdir: Path, path: str) -> bool:
+    """Whether git tracks ``path`` (relative to ``workdir``), or any file under it for a folder."""
+    return bool(_run(workdir, "ls-files", "-z", "--cached", "--", f":(literal){path}").strip(b"\0"))
+
+
 def attribute(workdir: Path, name: str, paths: list[str]) -> dict[str, str]:
     """The value of attribute ``name`` for each path ("unspecified", "set", "unset" or a value)."""
     if not paths:

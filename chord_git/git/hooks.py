@@ -2,9 +2,12 @@
 
 The hook is the same script as the repository's ``hooks/pre-commit``, with the path of the
 ``git-memory`` that installed it written in, so GUI clients that run hooks with a short PATH
-still find it. A hook that is already there and is not ours is kept: it moves to
-``pre-commit.before-chord`` and our hook runs it first, with the same arguments. Installing
-again replaces only our own hook.
+still find it, and the command that installs that copy of chord-git (``distribution.hints``) in
+place of the ``OWNER/chord-git`` placeholder of its message. A hook that is already there and is
+not ours is kept: it moves to ``pre-commit.before-chord`` and our hook runs it first, with the
+same arguments. Installing again replaces only our own hook. ``git memory init --remove-hooks``
+(``uninstall``) takes it out again: it deletes only our hook, and puts the chained one back in its
+place.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from chord_git.errors import RepoError
 MARKER = "# chord-git pre-commit hook"
 CHAINED = "pre-commit.before-chord"
 _FALLBACK_LINE = "installed_with=''"
+_HINT_LINE = "install_hint="  # the line's start; the template's value names OWNER/chord-git
 
 
 @dataclass(frozen=True)
@@ -45,12 +49,18 @@ def template() -> str:
     return resources.files("chord_git").joinpath("data/pre-commit-hook").read_text(encoding="utf-8")
 
 
-def render(executable: Path | None) -> str:
-    """The hook text, with ``executable`` as the git-memory to use first (if given)."""
+def render(executable: Path | None, install_hint: str | None = None) -> str:
+    """The hook text, with ``executable`` as the git-memory to use first and ``install_hint`` as
+    the command its message names when git-memory is gone (each if given)."""
     text = template()
-    if executable is None:
-        return text
-    return text.replace(_FALLBACK_LINE, f"installed_with={shlex.quote(str(executable))}", 1)
+    if executable is not None:
+        text = text.replace(_FALLBACK_LINE, f"installed_with={shlex.quote(str(executable))}", 1)
+    if install_hint is not None:
+        lines = text.split("\n")
+        at = next(i for i, line in enumerate(lines) if line.startswith(_HINT_LINE))
+        lines[at] = _HINT_LINE + shlex.quote(install_hint)
+        text = "\n".join(lines)
+    return text
 
 
 def is_ours(path: Path) -> bool:
@@ -61,7 +71,7 @@ def is_ours(path: Path) -> bool:
     return MARKER.encode() in head
 
 
-def install(directory: Path, executable: Path | None) -> Installed:
+def install(directory: Path, executable: Path | None, install_hint: str | None = None) -> Installed:
     """Write the pre-commit hook into ``directory``, keeping a foreign hook as the chained one."""
     directory.mkdir(parents=True, exist_ok=True)
     hook = directory / "pre-commit"
@@ -78,7 +88,30 @@ def install(directory: Path, executable: Path | None) -> Installed:
             os.replace(hook, chained)
             moved = chained
     tmp = directory / f".pre-commit.chord-{os.getpid()}.tmp"
-    tmp.write_text(render(executable), encoding="utf-8")
+    tmp.write_text(render(executable, install_hint), encoding="utf-8")
     tmp.chmod(0o755)
     os.replace(tmp, hook)
     return Installed(hook=hook, chained=moved, replaced_own=own)
+
+
+@dataclass(frozen=True)
+class Removed:
+    hook: Path
+    removed: bool  # our hook was there and is gone
+    restored: bool  # the hook that was there before ours is back in its place
+    foreign: bool  # the hook there is not ours: left alone
+
+
+def uninstall(directory: Path) -> Removed:
+    """Delete our pre-commit hook from ``directory``; the chained hook (if any) takes its place."""
+    hook = directory / "pre-commit"
+    chained = directory / CHAINED
+    if not (hook.exists() or hook.is_symlink()):
+        return Removed(hook, removed=False, restored=False, foreign=False)
+    if hook.is_symlink() or not is_ours(hook):
+        return Removed(hook, removed=False, restored=False, foreign=True)
+    if chained.exists() or chained.is_symlink():
+        os.replace(chained, hook)
+        return Removed(hook, removed=True, restored=True, foreign=False)
+    hook.unlink()
+    return Removed(hook, removed=True, restored=False, foreign=False)

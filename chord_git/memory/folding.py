@@ -32,8 +32,9 @@ class Written:
 
 
 def side_branch(project: Project) -> str | None:
-    """The branch name when new memory must wait in pending files (``branches.on_side_branch``)."""
-    return branches.on_side_branch(project.repo)
+    """The branch name when new memory must wait in pending files (``branches.pending_branch``:
+    a side branch, and memory shared through git rather than private to this clone)."""
+    return branches.pending_branch(project.repo, project.memory_md)
 
 
 def write(project: Project, deltas: Sequence[index_file.IndexDelta], *, read: store.IndexRead | None = None,

@@ -27,8 +27,10 @@ TEXT_CAP = 4000  # characters of proposed text: a suggestion, not a document
 REASON_CAP = 300
 PATH_CAP = 200  # characters of a target path; file systems refuse far less than they allow in total
 MAX_FILE_BYTES = 64 * 1024
-# Where accepted text may go: binding instructions, project docs, or skills (R5, R29).
+# Where accepted text may go: binding instructions, project docs (the top-level README and
+# CONTRIBUTING count as docs), or skills (R5, R29).
 INSTRUCTIONS_FILE = "AGENTS.md"
+DOC_FILES = ("README.md", "CONTRIBUTING.md")
 ALLOWED_DIRS = ("docs", ".chord/skills")
 _WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:")
 
@@ -48,8 +50,8 @@ class PromotionFile:
 def target_problem(path: str) -> str | None:
     """Why ``path`` may not be a promotion target, or None if its spelling is allowed (pure).
 
-    Allowed: ``AGENTS.md``, or a file under ``docs/`` or ``.chord/skills/``, written
-    project-relative with forward slashes and no ``..``.
+    Allowed: ``AGENTS.md``, ``README.md``, ``CONTRIBUTING.md``, or a file under ``docs/`` or
+    ``.chord/skills/``, written project-relative with forward slashes and no ``..``.
     """
     if not path or path != path.strip():
         return "target path is empty or has surrounding spaces"
@@ -73,12 +75,12 @@ def target_problem(path: str) -> str | None:
         return "target path has empty or '.' components"
     if any(part.lower() == ".git" for part in parts):
         return "target path points into .git"
-    if path == INSTRUCTIONS_FILE:
+    if path == INSTRUCTIONS_FILE or path in DOC_FILES:
         return None
     for folder in ALLOWED_DIRS:
         if path.startswith(folder + "/") and len(path) > len(folder) + 1:
             return None
-    return "target path must be AGENTS.md or a file under docs/ or .chord/skills/"
+    return "target path must be AGENTS.md, README.md, CONTRIBUTING.md or a file under docs/ or .chord/skills/"
 
 
 def normalize_target(path: str) -> str:
@@ -92,8 +94,9 @@ def resolve_target(root: Path, rel: str) -> Path:
     """The target file in the working tree, refusing anything that leaves its allowed area.
 
     The lexical rule is checked first; then the path is resolved (symlinks followed) and must
-    still be AGENTS.md or lie under docs/ or .chord/skills/ of this project, and must not be a
-    directory. A symlinked ``docs`` pointing elsewhere is refused, even inside the project.
+    still be AGENTS.md, README.md, CONTRIBUTING.md or lie under docs/ or .chord/skills/ of this
+    project, and must not be a directory. A symlinked ``docs`` pointing elsewhere is refused, even
+    inside the project.
     """
     problem = target_problem(rel)
     if problem:
