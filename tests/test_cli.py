@@ -112,7 +112,8 @@ def test_bad_config_is_one_line_exit_2(repo: Path) -> None:
     assert result.stderr == f"git memory: {problem}\n"
     # Commands that send nothing to a model run with the defaults and say why.
     status = run_cli(repo, "status")
-    assert status.returncode == 0 and status.stdout.splitlines()[0] == f"MEMORY-FAIL: config: {problem}"
+    assert status.returncode == 2 and status.stdout.splitlines()[0] == f"MEMORY-FAIL: config: {problem}"
+    assert status.stderr == f"git memory: {problem} (the config is not used)\n"
 
 
 def test_summary_budget_flag(repo: Path) -> None:

@@ -9,6 +9,10 @@
   shown to the user. Headless, the CLI prepends it to the first prompt as
   ``<hook_context>…</hook_context>`` and records it *inside* the user message of its session file,
   which the transcript reader cuts out again.
+* A hook's top-level ``systemMessage`` is "displayed immediately to the user in the terminal"
+  (SessionStart: "shown at the start of the session"; its hooks reference): the notice of what memory
+  the session was given, and MEMORY-FAIL, go there, since Gemini CLI has no status line a command
+  can fill (its footer items are built in).
 * ``PreCompress`` is not installed: 0.61.0 fires it before every turn's compression check, whether
   or not the history is then compressed, so it cannot tell a compression from a plain turn.
 * Project hooks run only in a trusted folder; the first start that sees them lists them once.
@@ -19,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chord_git.agents.host import Host, home, json_context
+from chord_git.agents.host import Host, home, json_context, json_context_and_message
 
 if TYPE_CHECKING:
     from chord_git.agents.payload import HookEvent
@@ -50,4 +54,5 @@ def recognises(event: HookEvent) -> bool:
 
 HOST = Host(name="gemini", title="Gemini CLI", transcript_format="gemini", settings=settings_path,
             render_context=json_context, freezes_when_quiet=False, has_statusline=False,
-            recognises=recognises, install_note=TRUST_NOTE, event_names=_EVENT_NAMES, timeout_unit=1000)
+            recognises=recognises, install_note=TRUST_NOTE, event_names=_EVENT_NAMES, timeout_unit=1000,
+            render_notice=json_context_and_message)

@@ -15,8 +15,15 @@ The summary is printed only at SessionStart, which the hosts send exactly when t
 prompt anyway (new, resumed, cleared or compacted session): memory written during a session shows
 up at the next of those moments, never in the middle of a turn (R10).
 
+A SessionStart that is not a compaction also gives the person at the host one line, where the
+host has a way to show it (``Host.render_notice``): what the session was given (``memory: 12
+entries loaded, 3 left out — git memory why``), led by the MEMORY-FAIL badge on a host without
+a status line (``agents/statusline.py``). It never reaches the model.
+
 Failing open is the caller's job (``commands/agent.py``): this module raises, and the command turns
-any error into one stderr line and exit 0. Errors that concern extraction also set MEMORY-FAIL.
+any error into one stderr line and exit 0. Errors that concern background extraction (the watcher
+cannot start) also set MEMORY-FAIL; a refused config does not need to: the badge reads the config
+itself, so it clears the moment the file is fixed.
 """
 from __future__ import annotations
 
@@ -139,8 +146,9 @@ def _end(project: Project, event: HookEvent, host: Host, reason: str = "session 
     sessions.update(project, host.name, event.session_id, change)
 
 
-def _summary(project: Project, host: Host, event: HookEvent, result: HookResult) -> Config:
-    """Put the summary in the host's form into ``result``; returns the config it was built with."""
+def _summary(project: Project, host: Host, event: HookEvent, result: HookResult, *, notify: bool = False) -> Config:
+    """Put the summary in the host's form into ``result`` (with the notice, where ``notify``);
+    returns the config it was built with."""
     from chord_git import config as config_mod
     from chord_git.memory import recall_gate, summary as summary_mod
     from chord_git.errors import ConfigError
@@ -151,19 +159,38 @@ def _summary(project: Project, host: Host, event: HookEvent, result: HookResult)
         cfg = recall = config_mod.load(project.root)
     except ConfigError as exc:
         # Memory is still injected (R7: loading never depends on extraction), with the defaults;
-        # what may be recalled still follows the user's own file (``config.user_only``).
+        # what may be recalled still follows the user's own file (``config.user_only``). The badge
+        # says MEMORY-FAIL for as long as the file is refused, and no longer.
         cfg, recall = config_mod.Config(), config_mod.user_only()
         result.problems.append(f"config: {exc}")
-        result.extraction_problem = f"config: {exc}"
     built = summary_mod.build(project.memory_md, budget=cfg.memory.summary_budget,
                               extraction_enabled=cfg.memory.enabled,
                               rel=project.relative(project.memory_md),
                               cache=project.state_dir / summary_mod.SUMMARY_CACHE, deadline=deadline,
                               gate=recall_gate.for_session(project, config_mod.inject_mode(recall),
                                                              recall.memory.reviewed_base))
-    result.stdout = host.render_context(built.text)
+    # A shim takes its reply apart only when it says so: one from an older version takes it whole
+    # as context, and gets plain text.
+    takes_apart = host.shim is None or event.reply == "json"
+    text = _notice(project, host, built) if notify and takes_apart and host.render_notice is not None else ""
+    if host.render_notice is not None and (text or (host.shim is not None and takes_apart)):
+        result.stdout = host.render_notice(built.text, text)
+    else:
+        result.stdout = host.render_context(built.text)
     _record_injection(project, event, host, built, cfg.memory.summary_budget, result.problems, started)
     return cfg
+
+
+def _notice(project: Project, host: Host, built: Summary) -> str:
+    """The line the person at the host sees at a session start; empty when there is nothing to say
+    (no memory, and nothing failing). The badge comes from the status line's cache."""
+    from chord_git.agents import statusline
+
+    badge = statusline.line(project, lambda: statusline.badge_line(project))
+    loaded = statusline.loaded_line(built)
+    if not loaded and not badge.startswith("MEMORY-FAIL"):
+        return ""
+    return statusline.notice(badge, loaded, has_statusline=host.has_statusline)
 
 
 def _compacted_marker(project: Project, host: Host, event: HookEvent) -> Path:
@@ -189,7 +216,7 @@ def _prompt_after_compact(event: HookEvent, host: Host, project: Project, result
 
 
 def _session_start(event: HookEvent, host: Host, project: Project, result: HookResult) -> None:
-    cfg = _summary(project, host, event, result)
+    cfg = _summary(project, host, event, result, notify=event.source != "compact")
     if host.prompt_after_compact:
         _compacted_marker(project, host, event).unlink(missing_ok=True)  # injected here already
     _register(project, event, host, reopen=True, owner=_owner(host))

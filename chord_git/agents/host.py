@@ -29,6 +29,9 @@ class Host:
     # True when a session may never report its end (a killed TUI, older versions): the watcher
     # freezes it once its transcript stops changing (memory.freeze_after_seconds).
     freezes_when_quiet: bool
+    # Whether the host shows a status line the MEMORY / MEMORY-FAIL badge goes in: a settings
+    # entry that runs ``git-memory agent statusline`` (at ``statusline_at``), or for a shim host
+    # the shim's own (pi's footer). A host without one gets the badge in its session-start notice.
     has_statusline: bool
     # Whether a hook payload comes from this host, for ``agent hook`` without ``--host``; None
     # for the host taken when no other recognises the payload (``hosts.py`` names it).
@@ -57,6 +60,12 @@ class Host:
     # How our entries go into the host's file when the plain merge (``settings.py``) is not all
     # it needs; None: ``settings.add_hooks`` / ``settings.remove_hooks``.
     layout: HookLayout | None = None
+    # The keys of the settings file that lead to the status line entry (Qwen Code nests it in "ui").
+    statusline_at: tuple[str, ...] = ("statusLine",)
+    # How the host shows the person at it a line from the SessionStart hook (the notice: what memory
+    # was loaded, and MEMORY-FAIL where it has no status line): (context, notice) -> the hook's
+    # stdout, holding both. None where the host has no such way (the notice is then not shown).
+    render_notice: Callable[[str, str], str] | None = None
 
     def hook_command(self) -> str:
         return f"git-memory agent hook --host {self.name}"
@@ -104,3 +113,20 @@ def json_context(text: str) -> str:
         return ""
     return json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}},
                       ensure_ascii=False) + "\n"
+
+
+def shim_reply(text: str, notice: str) -> str:
+    """The SessionStart reply our pi and OpenCode shims take apart: the context for the system
+    prompt and the notice for the person (pi's ``ui.notify``, OpenCode's toast)."""
+    return json.dumps({"context": text, "notice": notice}, ensure_ascii=False) + "\n" if text or notice else ""
+
+
+def json_context_and_message(text: str, notice: str) -> str:
+    """``hookSpecificOutput.additionalContext`` for the model and a top-level ``systemMessage``,
+    which Claude Code, Gemini CLI and Qwen Code show to the user and do not send to the model."""
+    out: dict[str, object] = {}
+    if text:
+        out["hookSpecificOutput"] = {"hookEventName": "SessionStart", "additionalContext": text}
+    if notice:
+        out["systemMessage"] = notice
+    return json.dumps(out, ensure_ascii=False) + "\n" if out else ""

@@ -18,6 +18,9 @@
   has exited (``Host.freezes_on_exit``: every ``opencode run``), once it has been quiet for
   ``memory.freeze_after_seconds``, or when another session starts; the per-session digests of
   ``sessions.py`` keep a resumed session from sending again what was extracted.
+* OpenCode has no status line a plugin fills: the session-start notice (what memory was loaded,
+  led by MEMORY-FAIL when extraction fails) is shown as a toast (``client.tui.showToast``); in
+  ``opencode run`` there is no TUI, and it is not shown.
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chord_git.agents.host import Host, home, plain_context
+from chord_git.agents.host import Host, home, plain_context, shim_reply
 
 if TYPE_CHECKING:
     from chord_git.agents.payload import HookEvent
@@ -66,4 +69,4 @@ def keep_transcript(event: HookEvent, state_dir: Path) -> Path:
 HOST = Host(name="opencode", title="OpenCode", transcript_format="opencode", settings=settings_path,
             render_context=plain_context, freezes_when_quiet=True, has_statusline=False,
             install_note=NOTE, shim="opencode-plugin.js", shim_label="plugin", keep_transcript=keep_transcript,
-            freezes_on_exit=True)
+            freezes_on_exit=True, render_notice=shim_reply)

@@ -3,8 +3,10 @@
 Both hosts send ``hook_event_name``, ``session_id``, ``transcript_path`` and ``cwd``; SessionStart
 adds ``source`` (startup, resume, clear, compact) and SessionEnd ``reason``. Codex also sends
 ``turn_id`` and ``model``. The OpenCode plugin adds ``messages``, the session's conversation, at
-the end of each turn (OpenCode keeps no transcript file). Anything else in the payload (the prompt
-text included) is ignored.
+the end of each turn (OpenCode keeps no transcript file). Our own pi and OpenCode shims also send
+``reply: "json"``: they take the SessionStart reply as ``{"context", "notice"}`` (``host.shim_reply``)
+rather than as plain text, which is what a shim installed by an older version still expects.
+Anything else in the payload (the prompt text included) is ignored.
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ class HookEvent:
     # The conversation itself, from a host that keeps no transcript file of its own (OpenCode):
     # the host module writes it where ``transcript`` then points (``Host.keep_transcript``).
     messages: tuple[object, ...] | None = None
+    reply: str | None = None  # "json" from a shim that takes the context and the notice apart
 
 
 def _text(data: dict[str, object], key: str) -> str | None:
@@ -66,4 +69,5 @@ def parse(raw: bytes, fallback_cwd: Path) -> HookEvent:
     messages = data.get("messages")
     return HookEvent(event=event, session_id=session, cwd=cwd, transcript=transcript,
                      source=_text(data, "source"), reason=_text(data, "reason"),
-                     fields=frozenset(data), messages=tuple(messages) if isinstance(messages, list) else None)
+                     fields=frozenset(data), messages=tuple(messages) if isinstance(messages, list) else None,
+                     reply=_text(data, "reply"))

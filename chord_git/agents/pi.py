@@ -10,13 +10,16 @@
   file, so the injected summary can never come back as the user's words. ``session_compact``
   becomes a SessionStart with source ``compact``; ``before_agent_start`` UserPromptSubmit;
   ``agent_end`` Stop; ``session_shutdown`` (quit, and also in ``pi -p``) SessionEnd.
+* pi's footer is its status line: the shim puts the output of ``git-memory agent statusline`` there
+  (``ui.setStatus``) at a session's start and after each turn, and shows the session-start notice
+  (what memory was loaded) with ``ui.notify``; in ``pi -p`` there is no UI, and neither is shown.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
 
-from chord_git.agents.host import Host, home, plain_context
+from chord_git.agents.host import Host, home, plain_context, shim_reply
 
 FILE_NAME = "chord-git.ts"
 NOTE = ("pi loads project extensions without asking: this file only runs `git-memory agent hook`. "
@@ -31,5 +34,5 @@ def settings_path(scope: str, root: Path, env: Mapping[str, str]) -> Path:
 
 
 HOST = Host(name="pi", title="pi", transcript_format="pi", settings=settings_path,
-            render_context=plain_context, freezes_when_quiet=False, has_statusline=False,
-            install_note=NOTE, shim="pi-extension.ts", shim_label="extension")
+            render_context=plain_context, freezes_when_quiet=False, has_statusline=True,
+            install_note=NOTE, shim="pi-extension.ts", shim_label="extension", render_notice=shim_reply)

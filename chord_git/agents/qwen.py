@@ -12,6 +12,11 @@
   turn's end only registers the session: it is frozen and handed off once its host process has
   exited (``Host.freezes_on_exit``: every ``qwen -p``), once it has been quiet for
   ``memory.freeze_after_seconds``, or when another session starts.
+* A status line: ``ui.statusLine`` (``{"type": "command", "command": …}``, its docs'
+  features/status-line.md) runs a command with a JSON payload holding ``workspace.current_dir``, as
+  Claude Code's does, and shows its first lines in the footer: the MEMORY / MEMORY-FAIL badge.
+* A hook's top-level ``systemMessage`` is shown to the user (a common output field, its docs'
+  features/hooks.md): the notice of what memory the session was given goes there.
 * An installed file carries ``"$version": 4``: Qwen adds the key to a project settings file that
   lacks it, which would show as a change nobody made.
 * Folder trust is off by default, so project hooks run without a prompt; where a user turned it
@@ -23,7 +28,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from chord_git.agents.host import Host, HookLayout, home, json_context
+from chord_git.agents.host import Host, HookLayout, home, json_context, json_context_and_message
 
 if TYPE_CHECKING:
     from chord_git.agents.payload import HookEvent
@@ -68,6 +73,7 @@ def remove_hooks(doc: dict[str, Any], changes: Changes) -> dict[str, Any]:
 
 
 HOST = Host(name="qwen", title="Qwen Code", transcript_format="qwen", settings=settings_path,
-            render_context=json_context, freezes_when_quiet=True, has_statusline=False,
+            render_context=json_context, freezes_when_quiet=True, has_statusline=True,
             recognises=recognises, install_note=TRUST_NOTE, freezes_on_exit=True,
-            layout=HookLayout(add=add_hooks, remove=remove_hooks))
+            layout=HookLayout(add=add_hooks, remove=remove_hooks), statusline_at=("ui", "statusLine"),
+            render_notice=json_context_and_message)

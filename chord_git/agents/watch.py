@@ -192,7 +192,6 @@ def _pending(project: Project) -> bool:
 
 def watch(project: Project, *, poll: float = POLL_SECONDS, log: Log | None = None) -> None:
     from chord_git import config as config_mod
-    from chord_git.memory import store
 
     say = log or (lambda _text: None)
     sessions.sweep(project)
@@ -207,8 +206,9 @@ def watch(project: Project, *, poll: float = POLL_SECONDS, log: Log | None = Non
                 try:
                     cfg = config_mod.load(project.root)  # re-read: the switch or the delay may change
                 except ChordError as exc:
+                    # Not recorded as a failure: the badge reads a refused config from the file
+                    # itself, so it clears the moment the file is fixed.
                     say(f"config: {exc}")
-                    store.write_status(project, False, f"config: {exc}")
                     return  # the next hook event starts a watcher again
                 if not one_pass(project, cfg, say):
                     break

@@ -3,7 +3,9 @@
 With extraction off it says so and exits 0 without reading the session. Otherwise it prints one
 line (written, replaced, dropped by reason) or, with ``--json``, the run's report. A dry run also
 shows every record and index line it would write. Failures print their one-line reason and exit 1
-(MEMORY-FAIL is recorded by the pipeline); a preempted run exits 1 and is retried later.
+(2 for a bad transcript); a preempted run exits 1. A run by hand reports to the person who ran it
+and nothing else: the status (MEMORY / MEMORY-FAIL, the badge of ``status`` and the agent hosts)
+is the background extraction's, and stays as it was.
 """
 from __future__ import annotations
 
@@ -62,7 +64,8 @@ def extract(project: Project, cfg: Config, out: Output, *, session: Path, fmt: s
         # R15: with the main pool a busy agent preempts this run too (the pipeline ignores the
         # signal for a dedicated pool, R16).
         report = extract_session(project, cfg, session, fmt=fmt, dry_run=dry_run,
-                                 should_cancel=lambda: activity.anyone_busy(state_dir), formats=formats)
+                                 should_cancel=lambda: activity.anyone_busy(state_dir), formats=formats,
+                                 record_status=False)
     except Preempted as exc:
         if as_json:
             out.json({"outcome": "preempted", "reason": str(exc)})
@@ -81,10 +84,9 @@ def extract(project: Project, cfg: Config, out: Output, *, session: Path, fmt: s
 
 
 def _missing_client(project: Project, out: Output, exc: ImportError, as_json: bool) -> int:
-    from chord_git.memory import store
+    from chord_git.distribution.hints import missing_extra
 
-    reason = f"the model client is not installed ({exc.name or exc}): pip install 'chord-git[llm]'"
-    store.write_status(project, False, reason)
+    reason = missing_extra("llm", exc.name)
     if as_json:
         out.json({"outcome": "failed", "reason": reason})
     raise ExtractionFailed(reason)

@@ -2,12 +2,25 @@
 
 The text says what ``off`` means: extraction is off, and the memory is still loaded (R7); outside
 any project there is no memory either.
+
+MEMORY-FAIL has two kinds of reason. Some hold as long as their cause does (a refused config, no
+model pool, an unusable managed section) and go once it is fixed. The other is the last
+*background* extraction's failure, recorded in the state dir: it stays until a background run
+succeeds, or until ``git memory status --clear-failure`` clears it (the lines say so, and the
+badge of the agent hosts names the command). A run by hand (``git memory extract``) never records
+one: it reports to the person who ran it.
+
+A config the loader refused is bad input: the status is still printed (with the defaults in
+force), then one line naming the file and line goes to stderr, and the exit code is 2.
 """
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 
 from chord_git import config as config_mod
+from chord_git.agents.statusline import badge, recorded_failure, recorded_reason
 from chord_git.commands.queue import counts as queue_counts
 from chord_git.support.dataclass_lazy import asdict, dataclass, field
 from chord_git.memory import index_file, records, store, view
@@ -40,6 +53,10 @@ class Status:
     in_project: bool = True  # False: no git work tree, MEMORY.md or .chord/ here
     # Where file leases cannot be used on MEMORY.md: the one case in which a save can be lost.
     in_place_saves: str | None = None
+    # The recorded background failure behind MEMORY-FAIL, when that is its reason: ``reason`` in
+    # full (endpoints included), ``at`` (local time, to the minute) and ``clear``, the command
+    # that clears it.
+    failure: dict[str, object] | None = None
 
     def headline(self) -> str:
         """The first line: the badge, with ``off`` said in words."""
@@ -50,8 +67,14 @@ class Status:
         return "extraction: off (memory is still loaded)"
 
     def lines(self) -> list[str]:
-        out = [self.headline(), f"entries: {self.entries}  records: {self.records}  orphans: {self.orphans}  "
-                           f"promotions: {self.promotions}"]
+        out = [self.headline()]
+        if self.failure is not None:
+            if self.failure["reason"] != self.reason:
+                out.append(f"last background extraction ({self.failure['at']}): {self.failure['reason']}")
+            out.append(f"the next background extraction that succeeds clears it; {self.failure['clear']} "
+                       "clears it now")
+        out.append(f"entries: {self.entries}  records: {self.records}  orphans: {self.orphans}  "
+                   f"promotions: {self.promotions}")
         if self.entries_beyond_budget:
             out.append(f"{self.entries_beyond_budget} entries lie beyond the summary budget "
                        f"({self.summary_budget} characters) and are not injected")
@@ -72,6 +95,7 @@ class Status:
 
 
 NO_PROJECT = "no project here: no git repository, MEMORY.md or .chord/; git memory init makes one"
+CLEAR_FAILURE = "git memory status --clear-failure"
 
 
 def _config_line(info: dict[str, object]) -> str:
@@ -90,26 +114,23 @@ def _config_line(info: dict[str, object]) -> str:
     return f"config: user {user}; project {info['project']}, {trust}"
 
 
-def badge(project: Project, cfg: config_mod.Config, unusable: str | None,
-          refused: str | None = None) -> tuple[str, str | None]:
-    """The status-bar badge and, for MEMORY-FAIL, its one-line reason.
+def clear_failure(project: Project) -> str | None:
+    """Clear a recorded background failure; returns its reason, or None when none was recorded.
 
-    ``unusable`` is why MEMORY.md's managed section cannot be used (``IndexState.unusable_reason``);
-    ``refused`` is why the config loader refused a file (it never holds a config value).
+    Under the project lock, so that a clear and a run's own write do not interleave; the next
+    background run records its outcome as usual.
     """
-    if refused is not None:
-        return "MEMORY-FAIL", f"config: {refused}"
-    if not cfg.memory.enabled or not project.is_project:
-        return "off", None
-    if unusable:
-        return "MEMORY-FAIL", unusable
-    if not cfg.extraction_pool:
-        # R36: initialization cannot succeed without a model to call.
-        return "MEMORY-FAIL", cfg.no_pool_reason()
-    last = store.read_status(project)
-    if last and last.get("state") == "fail":
-        return "MEMORY-FAIL", str(last.get("reason") or "last extraction failed")
-    return "MEMORY", None
+    from chord_git.memory.atomic import replace_atomically
+
+    if recorded_failure(project) is None:
+        return None
+    with store.locked(project):
+        last = recorded_failure(project)
+        if last is None:
+            return None
+        payload = {"state": "cleared", "reason": None, "cleared": last.get("reason"), "at": time.time()}
+        replace_atomically(store.status_path(project), json.dumps(payload).encode(), project.state_dir / "tmp")
+    return recorded_reason(last)
 
 
 def in_place_saves(project: Project) -> str | None:
@@ -150,6 +171,13 @@ def collect(project: Project, cfg: config_mod.Config, refused: str | None = None
     facts = facts_mod.cached(project, "status", {"budget": budget}, lambda names: _index_facts(project, budget, names))
     unusable = facts["unusable"]
     label, reason = badge(project, cfg, unusable if isinstance(unusable, str) else None, refused)
+    failure: dict[str, object] | None = None
+    last = recorded_failure(project) if label == "MEMORY-FAIL" else None
+    if last is not None and reason == recorded_reason(last):
+        at = last.get("at")
+        failure = {"reason": str(last.get("reason") or reason),
+                   "at": time.strftime("%Y-%m-%d %H:%M", time.localtime(at)) if isinstance(at, (int, float)) else None,
+                   "clear": CLEAR_FAILURE}
     shown = [str(rid) for rid in facts["shown"]]
     pending, failed = queue_counts(project)
     waiting = pending_mod.names(project.root)
@@ -180,6 +208,7 @@ def collect(project: Project, cfg: config_mod.Config, refused: str | None = None
         },
         in_project=project.is_project,
         in_place_saves=in_place_saves(project),
+        failure=failure,
     )
 
 
@@ -194,15 +223,26 @@ def _stale_count(project: Project, cfg: config_mod.Config, shown: list[str]) -> 
 
 
 def status(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool = False,
-           refused: str | None = None) -> int:
+           refused: str | None = None, clear: bool = False) -> int:
+    """Exit 0, or 2 when the config was refused (``refused``: the loader's one line, which names
+    the file and line). ``clear``: clear a recorded background failure first, and say so."""
+    if clear:
+        cleared = clear_failure(project) if project.is_project else None
+        if not as_json:
+            out.line(f"cleared: MEMORY-FAIL: {cleared}" if cleared is not None else "no background failure recorded")
     report = collect(project, cfg, refused)
     if as_json:
         data = asdict(report)
         del data["in_project"]  # the JSON keeps its fields; ``enabled`` is false outside a project
         if data["in_place_saves"] is None:
             del data["in_place_saves"]  # present only where a save can be lost
+        if data["failure"] is None:
+            del data["failure"]  # present only while a recorded background failure stands
         out.json(data)
-        return 0
-    for line in report.lines():
-        out.line(line)
+    else:
+        for line in report.lines():
+            out.line(line)
+    if refused is not None:
+        out.stderr.write(f"git memory: {refused} (the config is not used)\n")
+        return 2
     return 0

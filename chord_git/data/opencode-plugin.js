@@ -8,7 +8,8 @@
 // event, so chord-git keeps them and extracts them once the session is over (OpenCode exited, the
 // session went quiet, or another one started). It imports nothing from
 // the project and runs no other command; memory itself, and every decision about it, lives in
-// chord-git.
+// chord-git. OpenCode has no status line a plugin fills: what memory a session got (and
+// MEMORY-FAIL, when extraction fails) is shown once as a toast where there is a TUI.
 import { spawn } from "node:child_process";
 
 function hook(directory, fields) {
@@ -41,11 +42,29 @@ function slim(message) {
   return { info: message?.info, parts };
 }
 
+// A session start's reply: {"context", "notice"} as asked for with `reply: "json"` (an older
+// git-memory answers with the context as plain text). The notice goes to the TUI as a toast;
+// `opencode run` has none, and the toast is simply not shown.
+function started(client, text) {
+  let reply = { context: text };
+  if (text.startsWith("{")) {
+    try { reply = JSON.parse(text); } catch { reply = { context: text }; }
+  }
+  if (typeof reply?.notice === "string" && reply.notice) {
+    const variant = reply.notice.startsWith("MEMORY-FAIL") ? "warning" : "info";
+    Promise.resolve()
+      .then(() => client?.tui?.showToast?.({ body: { title: "chord-git", message: reply.notice, variant } }))
+      .catch(() => {});
+  }
+  return typeof reply?.context === "string" ? reply.context : "";
+}
+
 export const ChordGitMemory = async ({ client, directory }) => {
   const memory = new Map();   // session id -> the summary it started with (a promise of it)
   const summary = (sessionID, source) => {
     if (!memory.has(sessionID)) {
-      memory.set(sessionID, hook(directory, { hook_event_name: "SessionStart", session_id: sessionID, source }));
+      memory.set(sessionID, hook(directory, { hook_event_name: "SessionStart", session_id: sessionID, source,
+                                              reply: "json" }).then((text) => started(client, text)));
     }
     return memory.get(sessionID);
   };

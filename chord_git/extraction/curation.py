@@ -9,7 +9,8 @@ the summary drops the tail (R28) and ``status`` says how many entries lie beyond
 
 Pool, fallback and status follow extraction: the dedicated pool (R16) is never preempted, the
 main pool honours ``should_cancel`` (R15); a failure writes MEMORY-FAIL with a one-line reason
-and raises ExtractionFailed, a success writes MEMORY (R36).
+and raises ExtractionFailed, a success writes MEMORY (R36) — except in a dry run, and in the round
+that follows a run by hand (``record_status=False``), which leaves the background status alone.
 """
 from __future__ import annotations
 
@@ -38,10 +39,10 @@ incidents) or too narrow to help later sessions. Never retire an entry whose sou
 "unknown"; the tool refuses it.
 - An entry that states a binding project rule belongs in the project instructions (target \
 "instructions", path "AGENTS.md"); one that is useful but rarely needed belongs in the project \
-docs (target "docs", a path under docs/). Suggest such moves as promotions with the entry's id, \
-the text to add and a reason. Promotions are the only way to make room from "user" entries: \
-they leave the index once the user accepts. Paths must be AGENTS.md or under docs/ or \
-.chord/skills/, project-relative.
+docs (target "docs": README.md, CONTRIBUTING.md or a path under docs/). Suggest such moves as \
+promotions with the entry's id, the text to add and a reason. Promotions are the only way to make \
+room from "user" entries: they leave the index once the user accepts. Paths must be AGENTS.md, \
+README.md, CONTRIBUTING.md or under docs/ or .chord/skills/, project-relative.
 - You see only the index, no conversation and no record bodies: do not invent facts, and never \
 write new records; "records" must be an empty list.
 - Prefer retiring low-priority, redundant entries over useful ones. Remove no more than needed.
@@ -105,7 +106,7 @@ def build_messages(view: Sequence[Mapping[str, str]], *, budget: int, used: int,
 
 def run(project: Project, cfg: config_mod.Config, *, should_cancel: Callable[[], bool] | None = None,
         env: Mapping[str, str] | None = None, dry_run: bool = False,
-        snapshot: view.Snapshot | None = None) -> CurationReport:
+        snapshot: view.Snapshot | None = None, record_status: bool = True) -> CurationReport:
     """One curation round, whether or not the index is over budget (``git memory curate``).
 
     ``snapshot`` is the memory an extraction run has read already; without it, it is read here.
@@ -114,8 +115,9 @@ def run(project: Project, cfg: config_mod.Config, *, should_cancel: Callable[[],
 
     snapshot = snapshot if snapshot is not None else view.snapshot(project)
     state = snapshot.index
+    record = record_status and not dry_run
     if state.unusable_reason:
-        _fail(project, state.unusable_reason, dry_run)
+        _fail(project, state.unusable_reason, record)
     entries = state.entries
     budget = cfg.memory.summary_budget
     lines = _lines(entries)
@@ -127,7 +129,10 @@ def run(project: Project, cfg: config_mod.Config, *, should_cancel: Callable[[],
         result = call_pool(cfg.extraction_pool, messages, reasoning_effort=cfg.reasoning_effort,
                            should_cancel=cancel, env=env)
     except ExtractionFailed as exc:
-        _fail(project, f"curation: {exc}", dry_run)
+        from chord_git.extraction.pool import PoolFailed, cause
+
+        _fail(project, f"curation: {exc}", record,
+              cause=f"curation: {cause(exc.attempts)}" if isinstance(exc, PoolFailed) else None)
     warnings = []
     if result.output.records:
         warnings.append(f"curation reply held {len(result.output.records)} new record(s); ignored "
@@ -135,29 +140,30 @@ def run(project: Project, cfg: config_mod.Config, *, should_cancel: Callable[[],
     try:
         report, written = maintain(project, result.output, session_id=None, dry_run=dry_run, snapshot=snapshot)
     except InputError as exc:
-        _fail(project, f"curation: {exc}", dry_run)
+        _fail(project, f"curation: {exc}", record)
     if dry_run:
         gone = set(report.promoted_out) | {rid for rid, _ in report.retired}
         remaining = _lines([entry for entry in entries if entry.id not in gone])
         after, after_beyond = len(remaining), len(remaining) - index_file.fit_count(remaining, budget)
     else:
         after, after_beyond = beyond_budget(project, cfg, written or state)
-        store.write_status(project, True)
+        if record:
+            store.write_status(project, True)
     return CurationReport(entries_before=before, beyond_before=beyond, entries_after=after,
                           beyond_after=after_beyond, model=result.model, maintenance=report,
                           warnings=tuple(warnings), dry_run=dry_run)
 
 
-def _fail(project: Project, reason: str, dry_run: bool) -> NoReturn:
-    if not dry_run:
-        store.write_status(project, False, reason)
+def _fail(project: Project, reason: str, record: bool, *, cause: str | None = None) -> NoReturn:
+    if record:
+        store.write_status(project, False, reason, cause=cause)
     raise ExtractionFailed(reason)
 
 
 def curate_if_over_budget(project: Project, cfg: config_mod.Config, *,
                           should_cancel: Callable[[], bool] | None = None,
                           env: Mapping[str, str] | None = None,
-                          snapshot: view.Snapshot | None = None) -> CurationReport | None:
+                          snapshot: view.Snapshot | None = None, record_status: bool = True) -> CurationReport | None:
     """After an extraction: run a round only when extraction is on and entries lie beyond the budget.
 
     ``snapshot`` is the memory as the extraction left it. Returns None when nothing was sent.
@@ -173,4 +179,4 @@ def curate_if_over_budget(project: Project, cfg: config_mod.Config, *,
     _entries, beyond = beyond_budget(project, cfg, state)
     if beyond == 0:
         return None
-    return run(project, cfg, should_cancel=should_cancel, env=env, snapshot=snapshot)
+    return run(project, cfg, should_cancel=should_cancel, env=env, snapshot=snapshot, record_status=record_status)

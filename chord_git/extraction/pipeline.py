@@ -8,9 +8,15 @@ different sessions never both write the same conclusion; the index delta then ta
 itself. Outcomes:
 
 * success: ``store.write_status(project, True)`` (MEMORY), report returned;
-* ``ExtractionFailed``: status MEMORY-FAIL with the one-line reason, nothing indexed;
+* ``ExtractionFailed``: status MEMORY-FAIL with the one-line reason (and, for a pool failure, its
+  cause first: ``pool.cause``), nothing indexed;
 * ``Preempted``: status unchanged, nothing written (the worker retries on the next idle);
 * ``InputError`` for a bad transcript: MEMORY-FAIL naming the file and line;
+
+The status is the *background* state, the badge of ``status`` and the agent hosts: a run by hand
+(``git memory extract``, ``record_status=False``) reports to the person who ran it and leaves the
+status as it was, success or failure; one typo must not turn the badge to MEMORY-FAIL, and one
+hand run that works says nothing about the background worker's setup.
 * a session without a single user message: nothing is sent (memory needs the user's words), an
   empty report is returned and the status is left as it is.
 
@@ -78,14 +84,15 @@ class ExtractionReport:
 
 def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: str = "auto",
                     dry_run: bool = False, should_cancel: Callable[[], bool] | None = None,
-                    env: Mapping[str, str] | None = None, formats: transcripts.Formats | None = None
-                    ) -> ExtractionReport:
+                    env: Mapping[str, str] | None = None, formats: transcripts.Formats | None = None,
+                    record_status: bool = True) -> ExtractionReport:
     """Run one extraction. ``should_cancel`` preempts main-pool calls (R15); with a dedicated
-    pool (``memory.model_pool``) it is ignored (R16). Raises UsageError when memory is off."""
+    pool (``memory.model_pool``) it is ignored (R16). Raises UsageError when memory is off.
+    ``record_status``: False for a run by hand, which leaves the background status alone."""
     if not cfg.memory.enabled:
         raise UsageError(OFF_MESSAGE)  # the command checks first; this is the second guard
     session_path = Path(session_path)
-    log: dict[str, Any] = {"session": None, "dry_run": dry_run, "fmt": fmt}
+    log: dict[str, Any] = {"session": None, "dry_run": dry_run, "fmt": fmt, "record": record_status}
     try:
         transcript = transcripts.load(session_path, fmt, formats or transcripts.BUILTIN)
     except InputError as exc:
@@ -118,10 +125,11 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
         runlog.append(project, runlog.entry(outcome="preempted", reason=str(exc), **_log_args(log)))
         raise
     except ExtractionFailed as exc:
-        raise _fail(project, str(exc), log) from None
+        raise _fail(project, str(exc), log, cause=_pool_cause(exc)) from None
     except ImportError as exc:  # openai comes with the "llm" extra
-        raise _fail(project, f"the model client is not installed ({exc.name or exc}): "
-                             "pip install 'chord-git[llm]'", log) from None
+        from chord_git.distribution.hints import missing_extra
+
+        raise _fail(project, missing_extra("llm", exc.name), log) from None
     log.update(model=result.model, attempts=result.attempts)
 
     tag = writer.session_tag(transcript.session_id, session_path)
@@ -129,8 +137,9 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
         report = _dry_run(project, result, built, snapshot, tag, transcript.session_id, log)
     else:
         report, after = _write(project, result, built, snapshot, tag, transcript.session_id, log)
-        store.write_status(project, True)
-        report = _curate(project, cfg, report, cancel, env, after)
+        if record_status:
+            store.write_status(project, True)
+        report = _curate(project, cfg, report, cancel, env, after, record_status=record_status)
     runlog.append(project, runlog.entry(
         outcome="dry-run" if dry_run else "ok", written=report.written, replaced=report.replaced,
         dropped=report.dropped, adjusted=report.adjusted, **_log_args(log)))
@@ -253,7 +262,7 @@ def _remove_unindexed(project: Project, planned: tuple[writer.Planned, ...]) -> 
 
 
 def _curate(project: Project, cfg: Config, report: ExtractionReport, should_cancel: Callable[[], bool] | None,
-            env: Mapping[str, str] | None, snapshot: view.Snapshot) -> ExtractionReport:
+            env: Mapping[str, str] | None, snapshot: view.Snapshot, *, record_status: bool = True) -> ExtractionReport:
     """R27: an extraction that leaves the index over budget triggers the index-only round.
 
     Its failure does not undo the extraction: curation has set MEMORY-FAIL itself, and a
@@ -264,7 +273,7 @@ def _curate(project: Project, cfg: Config, report: ExtractionReport, should_canc
         return report
     try:
         curated = curation.curate_if_over_budget(project, cfg, should_cancel=should_cancel, env=env,
-                                                 snapshot=snapshot)
+                                                 snapshot=snapshot, record_status=record_status)
     except Preempted:
         return replace(report, curation={"outcome": "preempted"})
     except ExtractionFailed as exc:
@@ -280,10 +289,17 @@ def _log_args(log: Mapping[str, Any]) -> dict[str, Any]:
             "fmt": log.get("fmt")}
 
 
-def _fail(project: Project, reason: str, log: Mapping[str, Any]) -> ExtractionFailed:
-    """Record a failed run (MEMORY-FAIL, except in a dry run) and return the error to raise."""
+def _pool_cause(exc: ExtractionFailed) -> str | None:
+    from chord_git.extraction.pool import PoolFailed, cause
+
+    return cause(exc.attempts) if isinstance(exc, PoolFailed) else None
+
+
+def _fail(project: Project, reason: str, log: Mapping[str, Any], *, cause: str | None = None) -> ExtractionFailed:
+    """Record a failed run (MEMORY-FAIL, except in a dry run or a run by hand) and return the
+    error to raise; ``cause``: the reason's short form, which badges lead with."""
     one_line = " ".join(reason.split())
-    if not log.get("dry_run"):
-        store.write_status(project, False, one_line)
+    if not log.get("dry_run") and log.get("record", True):
+        store.write_status(project, False, one_line, cause=cause)
     runlog.append(project, runlog.entry(outcome="failed", reason=one_line, **_log_args(log)))
     return ExtractionFailed(one_line)

@@ -61,6 +61,14 @@ class Attempt:
     endpoint: str = ""  # the base URL asked, without user info, query or fragment
 
 
+class PoolFailed(ExtractionFailed):
+    """No entry gave a usable reply; ``attempts`` say why, one by one (``cause`` shortens them)."""
+
+    def __init__(self, reason: str, attempts: Sequence[Attempt]) -> None:
+        super().__init__(reason)
+        self.attempts = tuple(attempts)
+
+
 @dataclass(frozen=True)
 class PoolResult:
     output: ModelOutput
@@ -118,13 +126,14 @@ async def _run_pool(entries: tuple[ModelEntry, ...], messages: list[dict[str, An
                                     endpoint=endpoint(entry, env)))
             unparseable += 1
             if unparseable >= MAX_UNPARSEABLE:
-                raise ExtractionFailed(_reason("unparseable reply, and the resample failed too", attempts)) from None
+                reason = _reason("unparseable reply, and the resample failed too", attempts)
+                raise PoolFailed(reason, attempts) from None
             if index < len(entries) - 1:
                 index += 1
             continue  # last entry: the resample goes to the same model
         attempts.append(Attempt(shown_model(entry.model), "ok", endpoint=endpoint(entry, env)))
         return PoolResult(output, entry.model, tuple(attempts), reply.content or "", reply.usage)
-    raise ExtractionFailed(_reason(f"no model answered ({len(entries)} tried)", attempts))
+    raise PoolFailed(_reason(f"no model answered ({len(entries)} tried)", attempts), attempts)
 
 
 async def _ask_entry(entry: ModelEntry, messages: list[dict[str, Any]], effort: str | None,
@@ -340,3 +349,44 @@ def _reason(head: str, attempts: list[Attempt]) -> str:
     parts = [_describe(attempt) for attempt in attempts]
     reason = f"{head}: {'; '.join(parts)}" if parts else head
     return reason if len(reason) <= REASON_LIMIT else reason[: REASON_LIMIT - 1] + "…"
+
+
+# The short cause of each error kind, as a badge leads with it (``cause``).
+_SHORT = {"connection": "cannot connect to the model", "timeout": "no reply from the model",
+          "not-a-completion": "reply is not a chat completion (wrong endpoint?)",
+          "invalid-response": "reply is not valid JSON", "no-choices": "reply holds no answer"}
+
+
+def _short(attempt: Attempt) -> str | None:
+    """One attempt's cause without its endpoint; None for a step that is not a failure."""
+    kind, _, detail = attempt.outcome.partition(":")
+    if kind == "ok" or detail == "reasoning-effort-rejected":
+        return None
+    if kind == "unparseable":
+        if detail.startswith("not JSON") or detail.startswith("not usable JSON"):
+            return "model reply not JSON"
+        if detail == "empty reply":
+            return "model reply empty"
+        return f"model reply unusable ({detail})"
+    if detail == "missing-key":
+        return attempt.detail.replace(" is not set", " not set") or "no key"
+    if detail.startswith("http-") and detail[5:].isdigit():
+        status = int(detail[5:])
+        if status == 401:
+            return "key refused (HTTP 401)"
+        return f"HTTP {status}" + (f" ({_HTTP[status]})" if status in _HTTP else "")
+    return _SHORT.get(detail) or _CAUSES.get(detail, detail or kind)
+
+
+def cause(attempts: Sequence[Attempt]) -> str:
+    """The failure as a badge says it, cause first and without endpoints: ``model reply not JSON
+    (m1, m2)``, ``OPENAI_API_KEY not set``; several causes in the order they happened (pure)."""
+    models: dict[str, list[str]] = {}
+    for attempt in attempts:
+        short = _short(attempt)
+        if short is not None and attempt.model not in models.setdefault(short, []):
+            models[short].append(attempt.model)
+    # A missing key names its variable, which says more than the model names would.
+    parts = [short if short.endswith(" not set") else f"{short} ({', '.join(names)})"
+             for short, names in models.items()]
+    return "; ".join(parts) or "no model answered"

@@ -486,8 +486,12 @@ def read_status(project: Project) -> dict[str, object] | None:
     return data if isinstance(data, dict) else None
 
 
-def write_status(project: Project, ok: bool, reason: str | None = None) -> None:
-    """Record the last extraction outcome (R36): MEMORY, or MEMORY-FAIL with a one-line reason."""
-    payload = {"state": "ok" if ok else "fail", "reason": one_line(reason or "", 300) or None, "at": time.time()}
+def write_status(project: Project, ok: bool, reason: str | None = None, *, cause: str | None = None) -> None:
+    """Record the last background extraction outcome (R36): MEMORY, or MEMORY-FAIL with a one-line
+    reason; ``cause``, where given, is its short form that badges lead with (``pool.cause``)."""
+    payload: dict[str, object] = {"state": "ok" if ok else "fail", "reason": one_line(reason or "", 300) or None,
+                                  "at": time.time()}
+    if cause and not ok:
+        payload["cause"] = one_line(cause, 120)
     ensure_state_dir(project)
     replace_atomically(status_path(project), json.dumps(payload).encode(), project.state_dir / "tmp")

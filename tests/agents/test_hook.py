@@ -131,10 +131,14 @@ def test_a_broken_config_still_injects_memory_and_sets_memory_fail(memory_repo: 
     assert CANARY_SUMMARY in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     [line] = done.stderr.decode().splitlines()
     assert "config: " in line and ".chord/config.yaml:2" in line
-    status = store.read_status(project_mod.discover(memory_repo))
-    assert status is not None and status["state"] == "fail" and "config.yaml:2" in str(status["reason"])
+    # The badge reads the config itself: nothing is recorded, so fixing the file clears it.
+    assert store.read_status(project_mod.discover(memory_repo)) is None
     statusline = _statusline(memory_repo)
     assert statusline.startswith("MEMORY-FAIL: config: ") and len(statusline) < 120
+    assert "clear" not in statusline  # nothing to clear: the file is to be fixed
+    assert json.loads(done.stdout)["systemMessage"].startswith("memory: 1 entry loaded")
+    config.write_text("memory:\n  enabled: false\n", encoding="utf-8")
+    assert _statusline(memory_repo) == ""
 
 
 def _statusline(cwd: Path, payload: dict[str, object] | None = None) -> str:
@@ -155,7 +159,9 @@ def test_statusline(memory_repo: Path, tmp_path: Path) -> None:
     project = project_mod.discover(memory_repo)
     store.write_status(project, False, "pool failed: " + "connection refused " * 20)
     line = _statusline(memory_repo)
-    assert line.startswith("MEMORY-FAIL: pool failed: connection refused") and len(line) <= 100
+    # The cause is cut; how to clear a recorded failure is not.
+    assert line.startswith("MEMORY-FAIL: pool failed: connection refused") and len(line) <= 140
+    assert line.endswith("… — clear: git memory status --clear-failure")
     store.write_status(project, True)
     assert _statusline(memory_repo) == "MEMORY"
     memory = memory_repo / "MEMORY.md"

@@ -82,15 +82,19 @@ def test_pi_user_scope_follows_its_agent_dir(repo: Path, tmp_path: Path) -> None
 @pytest.mark.parametrize("host", SHIM_HOSTS, ids=ids)
 def test_the_shim_runs_nothing_but_the_hook(host: Host) -> None:
     """The host runs the file without asking anyone: it imports only Node's process module and
-    starts one program, ``git-memory agent hook --host <name>``, with an argument list (no shell)."""
+    starts one program, ``git-memory agent hook --host <name>`` (and, for pi's footer, ``git-memory
+    agent statusline``), with an argument list (no shell)."""
     text = shim_text(host)
     assert SHIM_MARK in "\n".join(text.splitlines()[:3])
     imports = re.findall(r'^\s*import\b.*?from\s+"([^"]+)"', text, re.M)
     assert imports == ["node:child_process"]
     assert re.findall(r"\b(spawn|spawnSync|exec|execSync|execFile|fork|require|eval|Function|fetch)\s*\(", text) == ["spawn"]
     [call] = re.findall(r"\bspawn\(([^)]*)\)", text)
-    assert call.startswith(f'"git-memory", ["agent", "hook", "--host", "{host.name}"]')
-    assert "shell" not in call
+    hook = f'["agent", "hook", "--host", "{host.name}"]'
+    assert call.startswith(f'"git-memory", {hook}') or call.startswith('"git-memory", args,')
+    # Every argument list in the file is one of the two commands.
+    assert set(re.findall(r'\["agent"[^\]]*\]', text)) <= {hook, '["agent", "statusline"]'}
+    assert hook in text and "shell" not in call
 
 
 def test_opencode_user_scope_follows_xdg_config_home(repo: Path, tmp_path: Path) -> None:

@@ -193,3 +193,17 @@ def test_a_held_register_lock_times_out_instead_of_blocking(repo: Path) -> None:
                 pass
     with sessions.locked(project, timeout=0.05):
         pass  # free again
+
+
+def test_a_watcher_stopped_by_a_broken_config_records_no_failure(repo: Path) -> None:
+    from chord_git.memory import store
+
+    project = project_mod.discover(repo)
+    config = repo / ".chord" / "config.yaml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("memory:\n  enabled: sometimes\n", encoding="utf-8")
+    said: list[str] = []
+    watch.watch(project, poll=0, log=said.append)
+    assert len(said) == 1 and said[0].startswith("config: ") and "config.yaml:2" in said[0]
+    # The badge reads the config itself, so fixing the file is all it takes to clear it.
+    assert store.read_status(project) is None

@@ -176,8 +176,8 @@ REFUSED = f"memory:\n  enabled: true\n  notes: the staging password is {PASSWORD
 
 
 @pytest.mark.parametrize("argv, code", [
-    (["status"], 0),
-    (["status", "--json"], 0),
+    (["status"], 2),  # the status is shown, and the refused config is bad input
+    (["status", "--json"], 2),
     (["summary"], 0),
     (["check"], 1),
     (["check", "--format", "json"], 1),

@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from chord_git import config as config_mod
+from chord_git.errors import ExtractionFailed
+from chord_git.extraction.pipeline import extract_session
 from chord_git.extraction.pool import shown_model
+from chord_git.memory import project as project_mod
 from testing.fake_openai import FakeOpenAI
 from testing.gitutil import cli_env, run_cli
 
@@ -43,6 +47,10 @@ def test_a_key_pasted_as_a_model_name_is_never_echoed(repo: Path, pasted: str) -
                           "    api_key_env: K\nmemory:\n  enabled: true\n")
         result = run_cli(repo, "extract", "--session", str(session), env=dict(env, K="placeholder"))
         assert [r.model for r in server.requests] == [pasted]  # the pool did use it
+        # The same failure in the background (a run by hand records none) sets MEMORY-FAIL.
+        project = project_mod.discover(repo)
+        with pytest.raises(ExtractionFailed):
+            extract_session(project, config_mod.load(project.root, env), session, env=dict(env, K="placeholder"))
     assert result.returncode == 1 and "looks like a key" in result.stderr, result.stderr
     status = run_cli(repo, "status", env=env)
     assert "MEMORY-FAIL" in status.stdout

@@ -139,7 +139,8 @@ def test_memory_fail_and_recovery(repo: Path, fake_openai: FakeOpenAI) -> None:
     with pytest.raises(ExtractionFailed) as failed:
         _run(repo, _session(repo.parent))
     assert "unparseable" in str(failed.value)
-    assert _status(repo).startswith("MEMORY-FAIL: ") and "unparseable" in _status(repo)
+    # The badge leads with the cause, model by model.
+    assert _status(repo) == "MEMORY-FAIL: model reply not JSON (m1); model reply unusable (unknown field 'notes') (m2)"
     assert not (repo / "MEMORY.md").exists()
     fake_openai.script("m1", Reply(reply(PNPM)))
     _run(repo, _session(repo.parent))
