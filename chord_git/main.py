@@ -119,7 +119,8 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     formats, hosts = _registries(formats, hosts)
     _Parser, _Commands, _Version = _argparse_classes()
     parser = _Parser(prog="git memory", description="Project memory for coding agents.",
-                     epilog="'git memory help COMMAND' describes a command; 'git memory --help' opens the manual.")
+                     epilog="'git memory help COMMAND' describes a command; 'git memory --help' opens the manual "
+                            "('git-memory --help' prints it where man has no page).")
     parser.add_argument("-C", dest="chdir", metavar="DIR", action="append", default=[],
                         help="run as if started in DIR (like git -C)")
     parser.add_argument("--version", action=_Version, help="print the version and where chord-git is installed")
@@ -128,9 +129,15 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p = sub.add_parser("init", help="create MEMORY.md with markers and the .chord/memory/ folders")
     p.add_argument("--hooks", action="store_true",
                    help="also install the plain git pre-commit hook (an existing hook is kept and runs first)")
+    p.add_argument("--remove-hooks", action="store_true",
+                   help="only remove chord-git's pre-commit hook (the hook it kept goes back in its place)")
+    p.add_argument("--private", action="store_true",
+                   help="keep memory to this clone: list MEMORY.md and .chord/ in .git/info/exclude")
 
     p = sub.add_parser("status", help="MEMORY, MEMORY-FAIL: reason, or extraction: off, with counts")
     p.add_argument("--json", action="store_true", help="print the status and counts as JSON")
+    p.add_argument("--clear-failure", action="store_true",
+                   help="clear a recorded background extraction failure (MEMORY-FAIL) first")
 
     p = sub.add_parser("summary", help="print exactly what a new session gets injected")
     p.add_argument("--budget", type=_positive, help="characters of memory content (default: memory.summary_budget)")
@@ -171,6 +178,14 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
                    help="exit 1 when the range adds or changes memory a person should approve: hand-written or "
                         "edited entries, records and text, and what nobody confirmed")
 
+    p = sub.add_parser("ignore", help="accept secret findings as false positives, by their values' hashes "
+                                      "(written to .chord/secrets-ignore, never staged)")
+    p.add_argument("fingerprints", nargs="*", metavar="FINGERPRINT",
+                   help="a finding's fingerprint as check or scan printed it (or a value hash from the block message)")
+    p.add_argument("--last", action="store_true", help="the secrets the last blocked commit or push showed")
+    p.add_argument("--reason", metavar="TEXT", help="why they are not secrets (required): each line's comment")
+    p.add_argument("--json", action="store_true", help="print what was accepted as JSON")
+
     p = sub.add_parser("trust", help="trust this project's .chord/config.yaml as it is now (models, endpoints)")
     p.add_argument("--revoke", action="store_true", help="forget the trust given to this project's config")
 
@@ -195,6 +210,11 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
     p.add_argument("--background", action="store_true",
                    help="queue the session for the project's background worker and return at once")
+
+    p = sub.add_parser("add", help="remember this: your words go to extraction as a session of yours")
+    p.add_argument("words", nargs="+", metavar="WORDS", help='what to remember, e.g. "We use pnpm, never npm."')
+    p.add_argument("--wait", action="store_true", help="wait for the run; print what was written or why nothing was")
+    p.add_argument("--json", action="store_true", help="print the outcome as JSON")
 
     p = sub.add_parser("agent", help=f"agent hosts: install hooks ({hosts.titles()}), the hook, status line, busy/idle")
     acts = p.add_subparsers(dest="agent_action", metavar="<action>", parser_class=_Parser, required=True,
@@ -320,10 +340,11 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
 
     if args.command == "init":
         from chord_git.commands.init import init
-        return init(project, out, hooks=args.hooks)
+        return init(project, out, hooks=args.hooks, private=args.private, remove_hooks=args.remove_hooks)
     if args.command == "status":
         from chord_git.commands.status import status
-        return status(project, cfg, out, as_json=args.json, refused=refused)
+        return status(project, cfg, out, as_json=args.json, refused=refused,
+                      clear=getattr(args, "clear_failure", False))
     if args.command == "summary":
         from chord_git.commands.summary import summary
         return summary(project, cfg, out, budget=args.budget)
@@ -339,6 +360,10 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
             raise UsageError("git memory check: --staged reads the index; give no PATHs with it")
         return check(project, out, paths=args.paths or None, fmt=args.format, staged=args.staged,
                      output=args.output, quiet=args.quiet, explain=args.explain)
+    if args.command == "ignore":
+        from chord_git.commands.ignore import ignore
+        return ignore(project, out, fingerprints=args.fingerprints, last=args.last, reason=args.reason,
+                      as_json=args.json)
     if args.command == "audit":
         from chord_git.commands.audit import audit
         return audit(project, cfg, out, fmt="json" if args.audit_json else args.audit_format,
@@ -357,6 +382,9 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
         from chord_git.commands.extract import extract
         return extract(project, cfg, out, session=args.session, fmt=args.transcript_format,
                        dry_run=args.dry_run, as_json=args.json, formats=formats)
+    if args.command == "add":
+        from chord_git.commands.add import add
+        return add(project, cfg, out, " ".join(args.words), wait=args.wait, as_json=args.json, hosts=hosts)
     if args.command == "agent" and args.agent_action in ("install", "uninstall"):
         from chord_git.commands.agent import install
         return install(project, out, args.host, scope=args.scope, dry_run=args.dry_run,
@@ -381,7 +409,7 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
 
 def _sends_to_model(args: argparse.Namespace | SimpleNamespace) -> bool:
     """Commands that call the model pool with session text: they refuse to run on a refused config."""
-    return args.command in ("extract", "curate") or (args.command == "queue" and args.queue_action == "retry") \
+    return args.command in ("extract", "curate", "add") or (args.command == "queue" and args.queue_action == "retry") \
         or (args.command == "audit" and bool(getattr(args, "audit_model", False)))
 
 
@@ -464,6 +492,9 @@ def main(argv: Sequence[str] | None = None, *, formats: Formats | None = None, h
         checked = _check_fast_path(words)
         if checked is not None:
             return _dispatch(checked, out, formats, hosts)
+        if words == ["--help"]:  # what `git memory --help` opens through git: the manual (-h: usage)
+            from chord_git.commands.help import manual
+            return manual(out)
         parser = build_parser(formats, hosts)
         args, extras = parser.parse_known_args(argv)
         if extras:

@@ -4,14 +4,16 @@ A host is its own module (``agents/<name>.py``: where its settings live, how it 
 session-start text, how its payloads are told apart, its ``HOST``) plus one line in ``BUILTIN``
 below. Everything that names the hosts derives from this value: ``agent install|uninstall``
 choices and their completion and help, ``agent hook --host``, the error texts, the host guessed
-from a hook payload, and the hosts table of ``docs/agent-hosts.md`` (``tests/test_registries.py``
-compares it, and that no other module lists the names).
+from a hook payload, the host whose tool call runs ``git memory add`` (the variables each host
+sets for its agent's commands), and the hosts table of ``docs/agent-hosts.md``
+(``tests/test_registries.py`` compares it, and that no other module lists the names).
 
 Apart from ``host.py`` so that the hosts can import the ``Host`` type without the registry
 importing them back.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,15 +34,32 @@ class Hosts:
 
     hosts: tuple[Host, ...]
     default: str
+    # (host name, variable, value or None for any value): what each host sets in the environment
+    # of the commands its agent runs (its shell tool). ``tool_call`` reads them.
+    tool_variables: tuple[tuple[str, str, str | None], ...] = ()
 
     def __post_init__(self) -> None:
         names = self.names()
         if len(set(names)) != len(names) or self.default not in names:
             raise ValueError(f"agent host names must be unique and include the default: {names}")
+        strays = sorted({name for name, _var, _value in self.tool_variables} - set(names))
+        if strays:
+            raise ValueError(f"tool variables name hosts that are not registered: {strays}")
 
-    def with_host(self, host: Host) -> Hosts:
-        """A new registry with ``host`` added last (this one is left as it is)."""
-        return Hosts((*self.hosts, host), self.default)
+    def with_host(self, host: Host, tool_variables: tuple[tuple[str, str | None], ...] = ()) -> Hosts:
+        """A new registry with ``host`` added last (this one is left as it is); ``tool_variables``
+        are the (variable, value or None) its shell tool sets."""
+        return Hosts((*self.hosts, host), self.default,
+                     (*self.tool_variables, *((host.name, var, value) for var, value in tool_variables)))
+
+    def tool_call(self, env: Mapping[str, str]) -> Host | None:
+        """The host whose agent runs this process as a tool call, judged by ``env``; None when no
+        host's variable is set (a person at a terminal, a script, CI)."""
+        for name, variable, value in self.tool_variables:
+            found = env.get(variable)
+            if found is not None and (value is None or found == value):
+                return self.get(name)
+        return None
 
     def names(self) -> tuple[str, ...]:
         return tuple(host.name for host in self.hosts)
@@ -70,18 +89,35 @@ class Hosts:
         """The Markdown table of ``docs/agent-hosts.md``: the settings files come from the hosts'
         own functions, for a repository at ``.`` and a home at ``~``."""
         env = {"HOME": "~"}
-        rows = ["| host | agent | `project` | `local` | `user` | transcripts | status line |",
-                "| --- | --- | --- | --- | --- | --- | --- |"]
+        rows = ["| host | agent | `project` | `local` | `user` | transcripts | status line | notice at start |",
+                "| --- | --- | --- | --- | --- | --- | --- | --- |"]
         for host in self.hosts:
             files = " | ".join(f"`{host.settings(scope, Path('.'), env).as_posix()}`"
                                for scope in SCOPES)
             rows.append(f"| `{host.name}` | {host.title} | {files} | `{host.transcript_format}` | "
-                        f"{'yes' if host.has_statusline else 'no'} |")
+                        f"{'yes' if host.has_statusline else 'no'} | {'yes' if host.render_notice else 'no'} |")
         return "\n".join(rows) + "\n"
 
 
+# What each host sets for the commands its agent runs, read from its shipped code at the pinned
+# versions (testing/agent_hosts.py): Claude Code 2.1.197 spawns its Bash tool with CLAUDECODE=1;
+# Codex 0.169.0 gives its exec sessions CODEX_THREAD_ID; Gemini CLI 0.61.0's and Qwen Code
+# 0.24.4's shell services add GEMINI_CLI=1 and QWEN_CODE=1; Copilot CLI 1.0.102 marks its
+# subprocesses COPILOT_CLI=1 (its changelog; seen in its hooks' environment too); pi 0.73.1 and
+# OpenCode 1.18.33 set PI_CODING_AGENT=true and OPENCODE=1 in their own process, which every tool
+# inherits. Qwen Code is listed before Gemini CLI: it descends from it.
+_TOOL_VARIABLES = (
+    (claude_code.HOST.name, "CLAUDECODE", "1"),
+    (codex.HOST.name, "CODEX_THREAD_ID", None),
+    (qwen.HOST.name, "QWEN_CODE", "1"),
+    (gemini.HOST.name, "GEMINI_CLI", "1"),
+    (copilot.HOST.name, "COPILOT_CLI", "1"),
+    (pi.HOST.name, "PI_CODING_AGENT", "true"),
+    (opencode.HOST.name, "OPENCODE", "1"),
+)
+
 BUILTIN = Hosts((claude_code.HOST, codex.HOST, gemini.HOST, qwen.HOST, copilot.HOST, pi.HOST, opencode.HOST),
-                default=claude_code.HOST.name)
+                default=claude_code.HOST.name, tool_variables=_TOOL_VARIABLES)
 
 
 def get(name: str) -> Host:

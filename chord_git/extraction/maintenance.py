@@ -326,6 +326,21 @@ def maintain(project: Project, output: ModelOutput, *, session_id: str | None, d
     return done.report, after
 
 
+def suggest(project: Project, text: str, *, path: str, reason: str) -> tuple[str | None, str]:
+    """One suggestion a user or agent proposes outside a session (``propose_memory``, ``git
+    memory add`` run from an agent's tool call), judged like a model's: secrets redacted, refusal
+    classes, the same suggestion once. Returns (the promotion id, "") or (None, why not)."""
+    from chord_git.extraction.schema import ModelOutput, Promotion
+
+    suggestion = Promotion(id=None, target="instructions" if path == "AGENTS.md" else "docs", path=path,
+                           proposed_text=text, reason=reason)
+    report, _index = maintain(project, ModelOutput(records=(), retire=(), promotions=(suggestion,)),
+                              session_id=None)
+    if report.promotions:
+        return report.promotions[0], ""
+    return None, report.dropped_promotions[0][1] if report.dropped_promotions else "refused"
+
+
 def apply_maintenance(project: Project, output: ModelOutput, *, session_id: str | None,
                       dry_run: bool = False, today: dt.date | None = None,
                       snapshot: view.Snapshot | None = None) -> MaintenanceReport:

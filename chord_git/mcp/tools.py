@@ -98,30 +98,23 @@ class Tools:
     def propose_memory(self, text: str, reason: str, target: str = "AGENTS.md") -> str:
         """Write a promotion suggestion; say where it went or why nothing was written."""
         from chord_git.extraction import maintenance
-        from chord_git.extraction.schema import ModelOutput, Promotion
 
         cfg, refused = self._config()
         if refused is not None:
             return f"Nothing written: the project's config was refused ({refused})."
         if not cfg.memory.enabled or not self.project.is_project:
             return "Nothing written: memory is off for this project (memory.enabled), so no memory file is written."
-        path = target.strip()
         try:
-            suggestion = Promotion(id=None, target="instructions" if path == "AGENTS.md" else "docs", path=path,
-                                   proposed_text=text, reason=f"proposed through MCP: {reason.strip()}")
-            report, _index = maintenance.maintain(self.project, ModelOutput(records=(), retire=(),
-                                                                           promotions=(suggestion,)),
-                                                  session_id=None)
+            pid, why = maintenance.suggest(self.project, text, path=target.strip(),
+                                           reason=f"proposed through MCP: {reason.strip()}")
         except InputError as exc:
             return f"Nothing written: {exc.message}"
         except ValueError as exc:  # pydantic's ValidationError: a value of the wrong type
             return f"Nothing written: {str(exc).splitlines()[0]}"
-        if report.promotions:
-            pid = report.promotions[0]
-            return (f"Suggestion {pid} written to .chord/memory/promotions/{pid}.md for the user to review "
-                    f"(git memory review); it is not a memory entry.")
-        why = report.dropped_promotions[0][1] if report.dropped_promotions else "refused"
-        return f"Nothing written: {why}."
+        if pid is None:
+            return f"Nothing written: {why}."
+        return (f"Suggestion {pid} written to .chord/memory/promotions/{pid}.md for the user to review "
+                f"(git memory review); it is not a memory entry.")
 
     def _gate(self) -> recall_gate.Gate | None:
         """The session start's rule for what may be recalled (``memory.inject``), read afresh for
