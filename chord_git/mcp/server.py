@@ -24,7 +24,8 @@ DESCRIPTIONS = {
     "search_memory": "Search the project's memory (index entries and their records), best matches first.",
     "read_memory_record": "Read one memory record by its id (from search_memory).",
     "memory_status": "Memory status: MEMORY, MEMORY-FAIL or off, with counts.",
-    "propose_memory": ("Suggest text for AGENTS.md or a file under docs/ that the user should keep; "
+    "propose_memory": ("Suggest text for AGENTS.md, README.md, CONTRIBUTING.md or a file under docs/ "
+                       "that the user should keep; "
                        "it waits for the user's review and is not a memory entry."),
 }
 
