@@ -25,7 +25,7 @@ DESCRIPTIONS = {
     "read_memory_record": "Read one memory record by its id (from search_memory).",
     "memory_status": "Memory status: MEMORY, MEMORY-FAIL or off, with counts.",
     "propose_memory": ("Suggest text for AGENTS.md, README.md, CONTRIBUTING.md or a file under docs/ "
-                       "that the user should keep; "
+                       "the user should keep; "
                        "it waits for the user's review and is not a memory entry."),
 }
 
