@@ -127,10 +127,7 @@ def apply(host: Host, scope: str, root: Path, *, remove: bool, dry_run: bool,
     before = _read(path, root if inside else None, shown)
     top, keep = _stops(scope, root, env)
     if host.shim is not None:
-        done = _apply_shim(host, path, shown, before, remove=remove, dry_run=dry_run)
-        if remove and done.written:
-            _remove_empty_folders(path.parent, top, keep)
-        return done
+        return _apply_shim(host, path, shown, before, remove=remove, dry_run=dry_run, top=top, keep=keep)
     doc = _parse(before, shown)
     changes = settings.Changes()
     try:
@@ -193,8 +190,9 @@ def shim_text(host: Host) -> str:
 
 
 def _apply_shim(host: Host, path: Path, shown: str, before: str | None, *, remove: bool,
-                dry_run: bool) -> Outcome:
-    """The host's shim file is ours whole: written as shipped, or deleted."""
+                dry_run: bool, top: Path, keep: frozenset[Path]) -> Outcome:
+    """The host's shim file is ours whole: written as shipped, or deleted (with the empty folders
+    install made for it)."""
     changes = settings.Changes()
     ours = before is not None and SHIM_MARK in before
     if remove:
@@ -202,13 +200,7 @@ def _apply_shim(host: Host, path: Path, shown: str, before: str | None, *, remov
             return Outcome(path, shown, changes, "", written=False)
         assert before is not None
         changes.removed.append(host.shim_label)
-        diff = settings.unified_diff(before, "", shown)
-        if not dry_run:
-            try:
-                path.unlink()
-            except OSError as exc:
-                raise InputError(shown, None, f"cannot remove: {exc.strerror or exc}") from None
-        return Outcome(path, shown, changes, diff, written=not dry_run, deleted=True)
+        return _delete(path, shown, before, changes, dry_run, top, keep)
     if before is not None and not ours:
         raise InputError(shown, None, "exists and was not written by chord-git; not replaced")
     text = shim_text(host)
