@@ -17,6 +17,14 @@
   whose top-level ``additionalContext`` Copilot appends to the prompt) gets the summary again.
 * Project hooks run only in a trusted folder (``--trust-folder``, or the folder trusted once in an
   interactive session); user hooks need no trust.
+* A status line: ``statusLine.command`` in the user settings (``$COPILOT_HOME/settings.json``) runs
+  in the interactive footer with a JSON payload holding ``cwd`` and ``workspace.current_dir``, and
+  shows what it prints: the MEMORY / MEMORY-FAIL badge, installed with ``--scope user``. Copilot
+  reads no status line from a project's files (``.github/copilot/settings.json`` is ignored for
+  it: 1.0.102 runs none from there), so a project install has none.
+* No hook output is shown to the person: ``systemMessage`` (or ``message``) next to
+  ``additionalContext`` appears neither in ``copilot -p`` nor in the interactive session, so there
+  is no session-start notice.
 """
 from __future__ import annotations
 
@@ -34,7 +42,8 @@ HOOKS_VERSION = 1
 TRUST_NOTE = (
     "Copilot CLI runs a project's hooks only in a trusted folder: start `copilot` in this project "
     "and trust the folder when it asks (or pass --trust-folder). `--scope user` installs into "
-    "$COPILOT_HOME/settings.json, which needs no trust."
+    "$COPILOT_HOME/settings.json, which needs no trust, and adds the memory badge to Copilot's "
+    "status line (it reads its status line from there only)."
 )
 
 
@@ -67,6 +76,6 @@ def remove_hooks(doc: dict[str, Any], changes: Changes) -> dict[str, Any]:
 
 
 HOST = Host(name="copilot", title="Copilot CLI", transcript_format="copilot", settings=settings_path,
-            render_context=flat_context, freezes_when_quiet=False, has_statusline=False,
+            render_context=flat_context, freezes_when_quiet=False, has_statusline=True,
             recognises=recognises, install_note=TRUST_NOTE, layout=HookLayout(add=add_hooks, remove=remove_hooks),
-            prompt_after_compact=True)
+            prompt_after_compact=True, statusline_scopes=("user",))

@@ -62,6 +62,9 @@ class Host:
     layout: HookLayout | None = None
     # The keys of the settings file that lead to the status line entry (Qwen Code nests it in "ui").
     statusline_at: tuple[str, ...] = ("statusLine",)
+    # The install scopes whose settings file the host reads the status line from (Copilot CLI reads
+    # it from its user settings alone, never from a project's files).
+    statusline_scopes: tuple[str, ...] = ("project", "local", "user")
     # How the host shows the person at it a line from the SessionStart hook (the notice: what memory
     # was loaded, and MEMORY-FAIL where it has no status line): (context, notice) -> the hook's
     # stdout, holding both. None where the host has no such way (the notice is then not shown).
@@ -69,6 +72,10 @@ class Host:
 
     def hook_command(self) -> str:
         return f"git-memory agent hook --host {self.name}"
+
+    def statusline_in(self, scope: str) -> bool:
+        """Whether install writes the status line entry into this scope's settings file."""
+        return self.has_statusline and scope in self.statusline_scopes
 
     def host_event(self, ours: str) -> str:
         return dict(self.event_names).get(ours, ours)
@@ -123,7 +130,8 @@ def shim_reply(text: str, notice: str) -> str:
 
 def json_context_and_message(text: str, notice: str) -> str:
     """``hookSpecificOutput.additionalContext`` for the model and a top-level ``systemMessage``,
-    which Claude Code, Gemini CLI and Qwen Code show to the user and do not send to the model."""
+    which Claude Code, Gemini CLI, Qwen Code and Codex's TUI show to the user and do not send to
+    the model."""
     out: dict[str, object] = {}
     if text:
         out["hookSpecificOutput"] = {"hookEventName": "SessionStart", "additionalContext": text}

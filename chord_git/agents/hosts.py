@@ -94,8 +94,10 @@ class Hosts:
         for host in self.hosts:
             files = " | ".join(f"`{host.settings(scope, Path('.'), env).as_posix()}`"
                                for scope in SCOPES)
+            line = ("no" if not host.has_statusline else "yes" if all(host.statusline_in(s) for s in SCOPES)
+                    else "with " + ", ".join(f"`{s}`" for s in SCOPES if host.statusline_in(s)) + " only")
             rows.append(f"| `{host.name}` | {host.title} | {files} | `{host.transcript_format}` | "
-                        f"{'yes' if host.has_statusline else 'no'} | {'yes' if host.render_notice else 'no'} |")
+                        f"{line} | {'yes' if host.render_notice else 'no'} |")
         return "\n".join(rows) + "\n"
 
 

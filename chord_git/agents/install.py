@@ -133,12 +133,12 @@ def apply(host: Host, scope: str, root: Path, *, remove: bool, dry_run: bool,
     try:
         if remove:
             new = (host.layout.remove if host.layout else settings.remove_hooks)(doc, changes)
-            if host.has_statusline:
+            if host.statusline_in(scope):
                 new = settings.remove_statusline(new, changes, at=host.statusline_at)
         else:
             add = host.layout.add if host.layout else settings.add_hooks
             new = add(doc, host.installed_events(), host.hook_command(), changes)
-            if host.has_statusline:
+            if host.statusline_in(scope):
                 new = settings.add_statusline(new, changes, at=host.statusline_at)
     except settings.SettingsShapeError as exc:
         raise InputError(shown, None, str(exc)) from None

@@ -1,10 +1,11 @@
 """The status line and the session-start notice: the MEMORY / MEMORY-FAIL badge as hosts show it.
 
-Hosts with a status line (``Host.has_statusline``: Claude Code, Qwen Code) run ``git-memory agent
-statusline`` after every message; the pi extension puts its output in pi's footer. The badge
-(R36) depends only on the two config files, the last extraction status and MEMORY.md, so the line
-is kept in the state directory with their modification times and sizes and recomputed only when
-one of them changes: an unchanged project answers without parsing YAML or the index.
+Hosts with a status line (``Host.has_statusline``: Claude Code, Qwen Code, Copilot CLI from its
+user settings) run ``git-memory agent statusline`` after every message; the pi extension puts its
+output in pi's footer. The badge (R36) depends only on the two config files, the last extraction
+status and MEMORY.md, so the line is kept in the state directory with their modification times and
+sizes and recomputed only when one of them changes: an unchanged project answers without parsing
+YAML or the index.
 
 A failure line leads with its cause (``MEMORY-FAIL: model reply not JSON (m1, m2)``), cut to
 ``REASON_CHARS``; a recorded background failure then says how to clear it, whole. The same

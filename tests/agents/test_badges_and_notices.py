@@ -52,7 +52,7 @@ def seen(host: str, stdout: bytes) -> tuple[str, str | None]:
     """(what goes to the model, what the person is shown) from the hook's stdout in the host's form;
     None where the host has no way to show a line."""
     text = stdout.decode()
-    if host in ("claude-code", "gemini", "qwen"):
+    if host in ("claude-code", "codex", "gemini", "qwen"):
         data = json.loads(text)
         return str(data.get("hookSpecificOutput", {}).get("additionalContext", "")), data.get("systemMessage")
     if host == "copilot":
@@ -87,7 +87,7 @@ def test_a_session_start_shows_what_memory_was_loaded(memory_repo: Path, host: s
     context, notice = seen(host, start(memory_repo, host).stdout)
     assert CANARY_SUMMARY in context and "git memory why" not in context  # the model never gets it
     if hosts.get(host).render_notice is None:
-        assert notice is None  # Codex and Copilot CLI: no way for a hook to show a line (docs/agent-hosts.md)
+        assert notice is None  # Copilot CLI: no way for a hook to show a line (docs/agent-hosts.md)
     else:
         assert notice == LOADED
 
@@ -112,18 +112,28 @@ def test_a_compaction_repeats_the_memory_and_not_the_notice(memory_repo: Path) -
     assert CANARY_SUMMARY in context and notice is None
 
 
+def test_codex_gets_the_same_context_with_or_without_the_line(memory_repo: Path) -> None:
+    """Codex takes plain stdout and ``hookSpecificOutput.additionalContext`` alike, as a developer
+    message: the line only changes the form, never what the model reads."""
+    context, notice = seen("codex", start(memory_repo, "codex").stdout)
+    plain = start(memory_repo, "codex", source="compact").stdout.decode()  # no line after a compaction
+    assert notice == LOADED and not plain.startswith("{") and plain == context + "\n"
+
+
 def test_a_shim_from_an_older_version_still_gets_plain_context(memory_repo: Path) -> None:
     for host in ("pi", "opencode"):
         text = start(memory_repo, host, reply=None).stdout.decode()
         assert CANARY_SUMMARY in text and not text.startswith("{")  # what it pushes into the prompt, whole
 
 
-def test_the_status_line_badge_for_claude_code_and_qwen_payloads(memory_repo: Path) -> None:
-    """Both hosts' status line commands get a JSON payload with ``workspace.current_dir``."""
+def test_the_status_line_badge_for_claude_code_qwen_and_copilot_payloads(memory_repo: Path) -> None:
+    """The hosts' status line commands get a JSON payload with ``workspace.current_dir``."""
     claude = {"session_id": "s", "workspace": {"current_dir": str(memory_repo)}, "model": {"id": "m"}}
     qwen = {"session_id": "s", "version": "0.24.4", "model": {"display_name": "fake-model"},
             "workspace": {"current_dir": str(memory_repo)}, "git": {"branch": "main"}}
-    copilot = {"cwd": str(memory_repo), "session_id": "s", "workspace": {"current_dir": str(memory_repo)}}
+    copilot = {"cwd": str(memory_repo), "session_id": "s", "session_name": None,  # 1.0.102, seen on its stdin
+               "transcript_path": "/h/.copilot/session-state/s", "model": {"id": "fake-model"},
+               "workspace": {"current_dir": str(memory_repo)}, "version": "1.0.102", "allow_all_enabled": False}
     configure(None)
     for payload in (claude, qwen, copilot):
         assert statusline(memory_repo, payload) == "MEMORY"
@@ -155,4 +165,30 @@ def test_qwen_gets_a_status_line_and_uninstall_takes_it_away(memory_repo: Path) 
     assert removed.returncode == 0, removed.stderr
     left = memory_repo / ".qwen" / "settings.json"
     assert not left.exists() or "ui" not in json.loads(left.read_text(encoding="utf-8"))
+    assert index_digest(memory_repo) == digest
+
+
+def test_copilot_gets_a_status_line_in_its_user_settings_only(memory_repo: Path, tmp_path: Path) -> None:
+    """Copilot CLI reads ``statusLine`` from $COPILOT_HOME/settings.json alone: a project install
+    leaves it out of the hooks file, a user install adds it, and uninstall takes it away."""
+    digest = index_digest(memory_repo)
+    env = {**cli_env(), "COPILOT_HOME": str(tmp_path / "copilot-home")}
+    project = run_cli(memory_repo, "agent", "install", "copilot", env=env)
+    assert project.returncode == 0, project.stderr
+    assert "statusLine" not in json.loads((memory_repo / ".github" / "hooks" / "chord-git.json").read_text("utf-8"))
+    assert "statusLine" not in project.stdout.splitlines()[0] and "--scope user" in project.stdout
+    user = run_cli(memory_repo, "agent", "install", "copilot", "--scope", "user", env=env)
+    assert user.returncode == 0 and user.stdout.splitlines()[0].endswith(", statusLine"), user.stdout
+    path = tmp_path / "copilot-home" / "settings.json"
+    assert json.loads(path.read_text("utf-8"))["statusLine"] == {"type": "command",
+                                                                 "command": "git-memory agent statusline"}
+    own = {"statusLine": {"type": "command", "command": "my-line"}, "theme": "dark"}
+    path.write_text(json.dumps(own), encoding="utf-8")
+    again = run_cli(memory_repo, "agent", "install", "copilot", "--scope", "user", env=env)
+    assert again.returncode == 0 and "already has one (my-line)" in again.stdout
+    assert json.loads(path.read_text("utf-8"))["statusLine"] == own["statusLine"]
+    path.unlink()
+    assert run_cli(memory_repo, "agent", "install", "copilot", "--scope", "user", env=env).returncode == 0
+    removed = run_cli(memory_repo, "agent", "uninstall", "copilot", "--scope", "user", env=env)
+    assert removed.returncode == 0 and "statusLine" in removed.stdout and not path.exists()
     assert index_digest(memory_repo) == digest

@@ -48,7 +48,11 @@ def test_session_start_prints_the_summary_in_each_hosts_form(memory_repo: Path) 
     assert CANARY_SUMMARY in context["additionalContext"] and MEMORY_DISCIPLINE in context["additionalContext"]
     codex = run_hook(event("SessionStart", memory_repo, "s2", source="startup", model="m"), host="codex")
     assert codex.returncode == 0 and codex.stderr == b""
-    assert codex.stdout.decode().startswith(MEMORY_DISCIPLINE) and CANARY_SUMMARY in codex.stdout.decode()
+    # Codex takes the summary as JSON next to the line its TUI shows (plain text when there is none).
+    shown = json.loads(codex.stdout)
+    given = shown["hookSpecificOutput"]["additionalContext"]
+    assert given.startswith(MEMORY_DISCIPLINE) and CANARY_SUMMARY in given
+    assert shown["systemMessage"] == "memory: 1 entry loaded — git memory why"
     guessed = run_hook(event("SessionStart", memory_repo, "s3", turn_id="t", model="m"), host=None)
     assert guessed.stdout == codex.stdout  # Codex's payload fields are recognised without --host
 

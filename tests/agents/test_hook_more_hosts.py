@@ -38,7 +38,7 @@ FRESH = "- [preference] Fresh entry. ([20261130-fresh-aa11](.chord/memory/record
 def injected(host: str, stdout: bytes) -> str:
     """The text the host puts into the model's context, from the hook's stdout in its form."""
     text = stdout.decode()
-    if host in ("claude-code", "gemini", "qwen"):
+    if host in ("claude-code", "gemini", "qwen") or (host == "codex" and text.startswith("{")):
         return str(json.loads(text)["hookSpecificOutput"]["additionalContext"]) if text else ""
     if host == "copilot":
         return str(json.loads(text)["additionalContext"]) if text else ""

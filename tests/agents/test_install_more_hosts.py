@@ -43,7 +43,7 @@ def test_install_merges_is_idempotent_and_uninstall_restores(repo: Path, host: s
     digest = index_digest(repo)
     done = run_cli(repo, "agent", "install", host)
     assert done.returncode == 0, done.stderr
-    status_line = [".".join(hosts.get(host).statusline_at)] if hosts.get(host).has_statusline else []  # Qwen Code
+    status_line = [".".join(hosts.get(host).statusline_at)] if hosts.get(host).statusline_in("project") else []  # Qwen Code
     assert done.stdout.startswith(f"{FILES[host]}: added {', '.join([*EVENTS[host], *status_line])}\n")
     assert TRUST[host] in done.stdout
     doc = json.loads(path.read_text(encoding="utf-8"))
