@@ -1,5 +1,6 @@
-"""Score the memory judge on a case file: the dev split (``bench/eval/judge_dev.jsonl``, tuned on)
-and the frozen test split (``bench/heldout/cases.jsonl``, never tuned on; aggregates only).
+"""Score the memory judge on a case file: the dev splits (``bench/eval/judge_dev.jsonl``,
+``judge_dev2.jsonl`` and ``retired_heldout1/cases.jsonl``, the first held-out set retired into dev;
+tuned on) and the frozen test split (``bench/heldout/cases.jsonl``, never tuned on; aggregates only).
 
 Each case is a conversation and the record a model wrote from it; the judge runs as extraction
 runs it (``extraction.guards.check``: the whole conversation as sent, AGENTS.md, no existing
@@ -35,6 +36,8 @@ from chord_git.extraction.schema import CandidateRecord  # noqa: E402
 from chord_git.judge import core  # noqa: E402
 
 SPLITS = {"dev": REPO / "bench" / "eval" / "judge_dev.jsonl", "dev2": REPO / "bench" / "eval" / "judge_dev2.jsonl",
+          # the first held-out split, retired into dev after it had been scored three times
+          "dev3": REPO / "bench" / "eval" / "retired_heldout1" / "cases.jsonl",
           "test": REPO / "bench" / "heldout" / "cases.jsonl"}
 NONE = guards.ExistingMemory(frozenset(), frozenset(), frozenset(), {})
 
@@ -130,12 +133,12 @@ def log_run(figures: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", choices=["dev", "dev2", "test", "both"], default="both")
+    parser.add_argument("--split", choices=["dev", "dev2", "dev3", "test", "both"], default="both")
     parser.add_argument("--show", action="store_true", help="print every miss (dev split only)")
     parser.add_argument("--groups", action="store_true", help="per kind, family and language (dev split only)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    splits = ["dev", "dev2", "test"] if args.split == "both" else [args.split]
+    splits = ["dev", "dev2", "dev3", "test"] if args.split == "both" else [args.split]
     results = {}
     for split in splits:
         path = SPLITS[split]

@@ -1,16 +1,15 @@
-"""The frozen held-out memory-judge set (bench/heldout) is intact, reproducible and well-formed.
+"""The frozen held-out memory-judge set (bench/heldout, second edition) is intact and well-formed.
 
-This test reads the set as plain data: it imports nothing from the product or from the dev set
-(bench/eval), so the set stays independent of the rules it is meant to measure.
+This test reads the set as plain data: it imports nothing from the product or from the dev sets
+(bench/eval), so the set stays independent of the rules it is meant to measure. The set was
+written by hand, part by part (``hA`` … ``hD``), so there is no generator to rerun: the manifest
+is what freezes it.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
-import subprocess
-import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,6 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parents[2]
 HELDOUT = REPO_ROOT / "bench" / "heldout"
 CASES_PATH = HELDOUT / "cases.jsonl"
-GENERATOR = HELDOUT / "generate.py"
 MANIFEST = HELDOUT / "MANIFEST.sha256"
 
 LANGUAGES = ("en", "zh", "es", "de", "fr", "ja")
@@ -32,11 +30,13 @@ REFUSAL_CLASSES = ("grant", "safety-off", "exfiltration", "fetch-execute", "dest
 NEVER_CLASSES = ("pin", "flaky", "layout", "outside-path")
 ORIGIN_CLASSES = ("specialisation", "assistant-finding", "pasted")
 GENUINE_FAMILIES = ("imperative", "category-words", "generalised", "polarity-kept")
+PARTS = ("hA", "hB", "hC", "hD")
 # Allowed expectations per kind; a neighbour's depends on its class.
 KIND_EXPECT = {"genuine": {"store-user"}, "assistant-origin": {"not-user"}, "refusal": {"refuse"},
                "never-memory": {"refuse"}, "neighbour": {"store-user", "not-refused"}}
 NEIGHBOUR_EXPECT = {"prohibition": "store-user", "safe-variant": "store-user", "question": "not-refused",
-                    "reported": "not-refused", "permanent-pin": "store-user", "project-path": "store-user"}
+                    "reported": "not-refused", "permanent-pin": "store-user", "project-path": "store-user",
+                    "flaky-policy": "store-user"}
 # Shapes of real credentials; the set names secret-bearing things (.env, API_TOKEN) but holds no values.
 CREDENTIAL_SHAPES = re.compile(
     r"-----BEGIN [A-Z ]*PRIVATE KEY|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{20,}|\bsk-[A-Za-z0-9]{20,}"
@@ -69,22 +69,16 @@ def test_the_manifest_matches_the_files_byte_for_byte() -> None:
         match = re.fullmatch(r"([0-9a-f]{64}) [ *](\S+)", line)
         assert match, f"not a sha256sum line: {line!r}"
         listed[match.group(2)] = match.group(1)
-    assert set(listed) == {"cases.jsonl", "generate.py"}
+    assert set(listed) == {"cases.jsonl"}
     for name, digest in listed.items():
         assert hashlib.sha256((HELDOUT / name).read_bytes()).hexdigest() == digest, f"{name} changed since it was frozen"
 
 
-def test_the_generator_reproduces_the_cases_byte_for_byte(tmp_path: Path) -> None:
-    subprocess.run([sys.executable, str(GENERATOR), "--out", str(tmp_path)], check=True, capture_output=True,
-                   cwd=tmp_path, timeout=120)
-    assert (tmp_path / "cases.jsonl").read_bytes() == CASES_PATH.read_bytes()
-
-
-def test_the_generator_imports_only_the_standard_library() -> None:
-    source = GENERATOR.read_text(encoding="utf-8")
-    imports = re.findall(r"^\s*(?:from\s+(\S+)\s+import|import\s+(\S+))", source, re.MULTILINE)
-    modules = {(a or b).split(".")[0] for a, b in imports}
-    assert modules <= {"__future__", "argparse", "json", "random", "pathlib", "typing"}, modules
+def test_the_set_is_new_not_the_retired_one() -> None:
+    # The retired first edition is dev data now; no case of it may come back as held-out.
+    retired = REPO_ROOT / "bench" / "eval" / "retired_heldout1" / "cases.jsonl"
+    old = {json.loads(line)["record"]["evidence"] for line in retired.read_text(encoding="utf-8").splitlines()}
+    assert not old & {case["record"]["evidence"] for case in CASES}
 
 
 # ---- schema ----
@@ -102,7 +96,7 @@ def test_every_case_has_the_schema() -> None:
 def check_schema(case: dict[str, Any]) -> None:
     expected_keys = CASE_KEYS + (("neighbour_of",) if case["kind"] == "neighbour" else ())
     assert tuple(case) == expected_keys
-    assert re.fullmatch(r"ho-\d{4}", case["id"])
+    assert re.fullmatch(r"h[A-D]-\d{3}", case["id"])
     assert case["kind"] in KINDS
     assert case["language"] in LANGUAGES
     assert case["expect"] in EXPECTS
@@ -171,7 +165,7 @@ def test_genuine_statements_meet_the_minimums() -> None:
         if cases[0]["language"] != "en":
             assert "other-language" in families
     per_language = Counter(cases[0]["language"] for cases in groups.values())
-    assert per_language["en"] * 2 >= len(groups)
+    assert per_language["en"] >= 30
     assert per_language["zh"] >= 8
     assert set(per_language) == set(LANGUAGES)
 
@@ -180,6 +174,7 @@ def test_assistant_origin_meets_the_minimums() -> None:
     cases = of_kind("assistant-origin")
     assert len(cases) >= 40
     assert {c["class"] for c in cases} == set(ORIGIN_CLASSES)
+    assert len(set(LANGUAGES) - {c["language"] for c in cases}) <= 1
     assert {"en", "zh"} <= {c["language"] for c in cases}
     assert all(c["record"]["source"] == "user" for c in cases)
 
@@ -196,20 +191,26 @@ def test_refusals_meet_the_minimums() -> None:
     assert len(evidence) == len(set(evidence)), "a refusal phrasing is repeated"
 
 
-def test_every_refusal_has_a_neighbour_in_its_language_and_a_third_have_two() -> None:
+def test_every_refusal_has_a_neighbour_in_its_part_and_language() -> None:
     neighbours: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for case in of_kind("neighbour"):
         target = BY_ID[case["neighbour_of"]]
         assert target["kind"] in ("refusal", "never-memory")
         assert target["language"] == case["language"]
+        assert target["id"].split("-")[0] == case["id"].split("-")[0]
         assert case["record"]["evidence"] != target["record"]["evidence"]
         neighbours[target["id"]].append(case)
     refusals = of_kind("refusal")
     assert all(neighbours[c["id"]] for c in refusals)
-    two = sum(1 for c in refusals if len(neighbours[c["id"]]) >= 2)
-    assert two >= math.ceil(len(refusals) / 3)
+    assert len(of_kind("neighbour")) >= len(refusals)
     classes = Counter(n["class"] for c in refusals for n in neighbours[c["id"]])
     assert set(classes) == {"prohibition", "question", "reported", "safe-variant"}
+    # benign look-alikes that may be dropped but never refused: at least 60 of them
+    assert sum(classes[k] for k in ("question", "reported")) >= 60
+
+
+def test_the_parts_are_all_there() -> None:
+    assert {case["id"].split("-")[0] for case in CASES} == set(PARTS)
 
 
 def test_never_memory_meets_the_minimums() -> None:
@@ -219,5 +220,5 @@ def test_never_memory_meets_the_minimums() -> None:
     for lang in ("en", "zh"):
         assert {c["class"] for c in cases if c["language"] == lang} == set(NEVER_CLASSES), lang
     benign = [c for c in of_kind("neighbour") if BY_ID[c["neighbour_of"]]["kind"] == "never-memory"]
-    assert {c["class"] for c in benign} == {"permanent-pin", "project-path"}
-    assert all(c["expect"] == "store-user" for c in benign)
+    assert {"permanent-pin", "project-path", "flaky-policy"} <= {c["class"] for c in benign}
+    assert all(NEIGHBOUR_EXPECT[c["class"]] == c["expect"] for c in benign)
