@@ -14,6 +14,7 @@ again.
 """
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -117,8 +118,23 @@ def cjk_bigrams(text: str) -> set[str]:
 
 
 def shares_content(evidence: str, claim: str) -> bool:
-    """At least one content word or CJK bigram of ``claim`` appears in ``evidence``."""
-    return bool(content_words(evidence) & content_words(claim)) or bool(cjk_bigrams(evidence) & cjk_bigrams(claim))
+    """At least one content word or CJK bigram of ``claim`` appears in ``evidence``, a word as
+    itself, as its abbreviation ("env" / "environment", "config" / "configuration") or in another
+    form of it ("revisión" / "revise", "services" / "service")."""
+    mine, theirs = content_words(evidence), content_words(claim)
+    if mine & theirs or cjk_bigrams(evidence) & cjk_bigrams(claim):
+        return True
+    return any(same_word(a, b) for a in mine if a.isalpha() for b in theirs if b.isalpha())
+
+
+def same_word(a: str, b: str) -> bool:
+    """One word is the other's abbreviation (a prefix of three letters or more), or the two share
+    a stem of five letters or more that is most of the shorter (word forms in any Latin language)."""
+    short, long = sorted((a, b), key=len)
+    if len(short) < 3:
+        return False
+    common = len(os.path.commonprefix((short, long)))
+    return common == len(short) or (common >= 5 and common >= 0.7 * len(short))
 
 
 def evidence_problem(evidence: str, statement: str, summary: str = "") -> str | None:

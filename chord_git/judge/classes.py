@@ -12,6 +12,7 @@ from chord_git.support.regex_lazy import lazy
 CONTEXTS = frames.Contexts(
     # A gate kept on the act cancels a rule as a negation does.
     negation=frames.compile_table([*contexts.NEGATORS.values(), *contexts.GATES.values()]),
+    trailing=frames.compile_table([*contexts.trailing_negators().values(), *contexts.GATES.values()]),
     question=lazy(contexts.QUESTION, re.IGNORECASE),
     hypothetical=lazy(contexts.HYPOTHETICAL, re.IGNORECASE),
     reported=lazy(contexts.REPORTED, re.IGNORECASE),
@@ -20,6 +21,7 @@ CONTEXTS = frames.Contexts(
     speaker=lazy(contexts.SPEAKER, re.IGNORECASE),
     accepted=lazy(contexts.ACCEPTED, re.IGNORECASE),
     substitute=lazy(contexts.SUBSTITUTE, re.IGNORECASE),
+    rejected_after=lazy(contexts.REJECTED_AFTER, re.IGNORECASE),
 )
 AUTHORITY = frames.load(authority.RULES)
 LOCALITY = frames.load(locality.RULES)

@@ -60,6 +60,9 @@ class Rule:
     needs: tuple[tuple[str, ...], ...]
     examples: Examples
     cancel_on_negation: bool = True  # a standing token (a flag) is cancelled by a prohibition too
+    # Slots whose words are set aside before the others are looked for: what they match says
+    # something else than the act ("prepare the release" is not releasing).
+    masks: tuple[str, ...] = ()
     patterns: dict[str, re.Pattern[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def pattern(self, slot: str) -> re.Pattern[str]:
@@ -76,10 +79,15 @@ def bounded(fragment: str) -> str:
     return (f"(?<![{_LATIN}])" if head else "") + f"(?:{fragment})" + (f"(?![{_LATIN}])" if tail else "")
 
 
+# Where a Latin letter or digit meets a CJK character in a fragment: people write a space there or
+# not ("SSL 検証", "SSL検証"; "main 分支"), so the fragment takes both.
+_SCRIPT_SEAM = re.compile(r"(?<=[A-Za-z0-9])(?=[\u3040-\u30ff\u3400-\u9fff])|(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z0-9])")
+
+
 def compile_table(tables: Iterable[Sequence[str]]) -> re.Pattern[str]:
     """One case-insensitive pattern for every fragment of every language's table, longest first."""
     fragments = sorted({f for table in tables for f in table}, key=len, reverse=True)
-    return lazy("|".join(bounded(f) for f in fragments), re.IGNORECASE)
+    return lazy("|".join(bounded(_SCRIPT_SEAM.sub(r"\\s?", f)) for f in fragments), re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,7 @@ class Contexts:
     """What cancels a match in its clause: negators, and the sentence's mood (``mood``)."""
 
     negation: re.Pattern[str]
+    trailing: re.Pattern[str]  # a negation after the act that still forbids it ("--yolo is never used")
     question: re.Pattern[str]
     hypothetical: re.Pattern[str]
     reported: re.Pattern[str]  # someone else's view
@@ -95,6 +104,7 @@ class Contexts:
     speaker: re.Pattern[str]  # the user as the reporting verb's subject: their own words
     accepted: re.Pattern[str]  # the user taking up what someone else proposed
     substitute: re.Pattern[str]  # a next clause that puts something in the act's place
+    rejected_after: re.Pattern[str]  # a next clause that turns the act down ("…, but we don't do that")
 
 
 def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
@@ -153,6 +163,8 @@ def _first(rule: Rule, text: str, contexts: Contexts) -> Hit | None:
     # one endless clause, costs what its length does.
     for begin, end in windows(text):
         clause = text[begin:end]
+        if rule.masks:
+            clause = _masked(clause, [m.span() for slot in rule.masks for m in rule.pattern(slot).finditer(clause)])
         for needed in rule.needs:
             spans: list[tuple[int, int]] = []
             for slot in needed:
@@ -177,9 +189,11 @@ def _cancelled(rule: Rule, text: str, clause: str, spans: list[tuple[int, int]],
     # of what they say ("no need to ask", "without review", "确认なしで").
     every = [m.span() for slot in rule.slots for m in rule.pattern(slot).finditer(clause)]
     rest = _masked(clause, [*spans, *every])
-    if rule.cancel_on_negation and _negated(rest, max(hi for _lo, hi in spans), contexts.negation):
+    if rule.cancel_on_negation and _negated(rest, max(hi for _lo, hi in spans), contexts):
         return True
     if contexts.substitute.match(text, bounds[1], bounds[1] + CLAUSE_REACH):
+        return True
+    if contexts.rejected_after.match(text, bounds[1], bounds[1] + CLAUSE_REACH):
         return True
     s_begin, s_end = sentence_bounds(text, *bounds)
     sentence = text[s_begin:s_end]
@@ -209,25 +223,30 @@ def someone_else(contexts: Contexts, text: str, begin: int, end: int, stop: int 
     return False
 
 
-# What starts a purpose or a result after the rule's words: a negation past it describes the
-# effect ("--yolo so it never asks"), it does not forbid the act.
+# What starts a purpose, a result or a condition after the rule's words: a negation past it
+# describes the effect ("--yolo so it never asks") or the occasion ("terraform destroy when the
+# plan doesn't add up"), it does not forbid the act. (Chinese and Japanese put the condition
+# first: "消す時は事前に聞いて" asks before the act, so their "when" stops nothing.)
 _CONSEQUENCE = lazy(
     r"(?<![" + _LATIN + r"])(?:so|so\s+that|to|which|that|and\s+then|then|because|damit|sodass|para\s+que|para|pour\s+que"
-    r"|pour|afin\s+de|porque|weil|parce\s+que)(?![" + _LATIN + r"])|以便|这样|从而|免得|ので|から|ように",
+    r"|pour|afin\s+de|porque|weil|parce\s+que|when|whenever|if|once|unless|while|as\s+soon\s+as|wenn|falls|sobald"
+    r"|cuando|si|mientras|quand|lorsque|d[èe]s\s+que)(?![" + _LATIN + r"])"
+    r"|以便|这样|从而|免得|ので|から|ように",
     re.IGNORECASE)
 # How far past the rule's words a negation still belongs to them ("--yolo is never used", "wird nie
 # aufgenommen", "は使わず", "禁止").
 _AFTER_REACH = 48
 
 
-def _negated(masked: str, end: int, negation: re.Pattern[str]) -> bool:
-    """A negation before or among the rule's words, or right after them before a purpose or
-    result begins."""
-    if negation.search(masked, 0, end):
+def _negated(masked: str, end: int, contexts: Contexts) -> bool:
+    """A negation before or among the rule's words, or right after them before a purpose, result
+    or condition begins (``contexts.trailing``: "without", "instead of" after the act say how it is
+    done, not that it is not)."""
+    if contexts.negation.search(masked, 0, end):
         return True
     tail = masked[end:end + _AFTER_REACH]
     stop = _CONSEQUENCE.search(tail)
-    return bool(negation.search(tail[:stop.start()] if stop else tail))
+    return bool(contexts.trailing.search(tail[:stop.start()] if stop else tail))
 
 
 def load(rules: Iterable[Rule]) -> tuple[Rule, ...]:

@@ -22,7 +22,16 @@ is not compared: "deploy only on Tuesdays" and "don't deploy on other days" say 
 
 An asserted part and a negated part refute each other when they are about one thing: most of the
 words of the two together (``SAME``, an anchor such as a tool or a code span weighing two) shared,
-and no word that the text also uses with the other polarity ("user rather than users").
+no word that the text also uses with the other polarity ("user rather than users"), and one part's
+words all in the other's: a refutation flips what was said ("never npm" / "use npm"), where a
+restatement in other words brings words of its own to both sides ("don't merge before the
+reviewers approve" / "wait for reviewer approval before merging"; "keep PRs under 400 lines" /
+"don't open PRs over 400 lines"). A clause with two negations ("不跑 e2e 就不要升级", "never
+deploy without a green build") is a condition, not a prohibition: its polarity is not read, and
+"prefer A over B" sets B aside as "A rather than B" does. A part that orders or bounds ("before",
+"until", "under", "over", "at most", "前", "超过") refutes only a part with the same words but one:
+"don't merge before the reviewers approve" and "wait for approval before merging" say one thing
+in the two polarities, "tests must be run before merging" and "… never be run before merging" do not.
 """
 from __future__ import annotations
 
@@ -46,6 +55,16 @@ _CONTRAST = lazy(
     r"(?<![A-Za-z])(?:rather\s+than|instead\s+of|en\s+lugar\s+de|en\s+vez\s+de|statt|anstatt|plut[ôo]t\s+que"
     r"|au\s+lieu\s+de)(?![A-Za-z])|而不是|而非",
     re.IGNORECASE)
+# "prefer A over B", "A takes precedence over B": "over" sets B aside only after a verb of preference.
+_PREFERENCE = lazy(r"(?<![A-Za-z])(?:prefer\w*|favou?r\w*|choos\w+|pick\w*|opt\w*\s+for)(?![A-Za-z])", re.IGNORECASE)
+_OVER = lazy(r"(?<![A-Za-z])over(?![A-Za-z])", re.IGNORECASE)
+# Order and bounds: a part with one of these compares only word for word (see the module doc).
+_LIMIT = lazy(
+    r"(?<![A-Za-z])(?:before|after|until|first|under|over|below|above|less|more|fewer|at\s+(?:most|least)|max(?:imum)?"
+    r"|min(?:imum)?|exceed\w*|beyond|antes|despu[ée]s|primero|menos|m[áa]s|vor|bevor|nach|zuerst|erst|unter|[üu]ber"
+    r"|mehr|weniger|h[öo]chstens|mindestens|avant|apr[èe]s|d'abord|moins|plus)(?![A-Za-z])"
+    r"|之前|以前|前|先|之后|以后|后|超过|以上|以下|以内|至少|最多|前に|先に|以上|以下|以内|まで|超え",
+    re.IGNORECASE)
 # Japanese sets aside what comes before: "キャメルケースではなくスネークケース".
 _CONTRAST_BEFORE = lazy(r"ではなくて|ではなく|じゃなく|でなく")
 # English negators whose scope is what follows them inside a clause ("pnpm never npm", "colour not
@@ -59,12 +78,13 @@ _PASSIVE = lazy(r"\s*(?:\w+ly\s+)?(?:be|been|being|[a-z]+ed|run|done|made|writte
                 re.IGNORECASE)
 _CJK = lazy(r"[\u3040-\u30ff\u3400-\u9fff]")
 # Characters that say nothing of what a part is about: fillers and negations.
-_CJK_FILLER_CHARS = frozenset("的了是在和与很也都就会好请把让对个种次时其此该之等要用做可以不没别勿未莫")
+# (modal words carry polarity, not the topic: "必须" / "不要求"; "本" is "this", "编写" "write")
+_CJK_FILLER_CHARS = frozenset("的了是在和与很也都就会好请把让对个种次时其此该之等要用做可以不没别勿未莫我你他她们希望必须需求本编写")
 
 ASSERTED, NEGATED, UNKNOWN = "asserted", "negated", "unknown"
 # Acronyms that name a thing as an anchor does ("UTC", "CSV").
 _ACRONYMS = frozenset({"utc", "csv", "json", "yaml", "toml", "sql", "orm", "jwt", "oauth", "sso", "cdn", "dns", "tls", "ssl"})
-Part = tuple[set[str], str]
+Part = tuple[set[str], str, bool]  # words, polarity, whether the part orders or bounds
 
 
 def _clauses(text: str) -> list[str]:
@@ -74,26 +94,36 @@ def _clauses(text: str) -> list[str]:
 def parts(clause: str) -> list[Part]:
     """The clause as parts about one thing each, with their polarity (see the module doc)."""
     if _TURNING.search(clause):
-        return [(_tokens(clause), UNKNOWN)]
+        return [(_tokens(clause), UNKNOWN, False)]
     before = _CONTRAST_BEFORE.search(clause)
     if before is not None:
         return _two(clause[:before.start()], NEGATED, clause[before.end():], ASSERTED)
     contrast = _CONTRAST.search(clause)
+    if contrast is None:
+        preference = _PREFERENCE.search(clause)
+        contrast = _OVER.search(clause, preference.end()) if preference is not None else None
     if contrast is not None:
         return _two(clause[:contrast.start()], ASSERTED, clause[contrast.end():], NEGATED)
-    match = _NEGATOR.search(clause)
-    if match is None:
-        return [(_tokens(clause), ASSERTED)]
+    negations = list(_NEGATOR.finditer(clause))
+    if not negations:
+        return [_part(clause, ASSERTED)]
+    if len(negations) >= 2:
+        return [(_tokens(clause), UNKNOWN, False)]
+    match = negations[0]
     head = clause[:match.start()]
     if (match.group().casefold() in _SCOPED and head.strip() and not _AUXILIARY.search(head)
             and not _PASSIVE.match(clause, match.end()) and attribution.language(clause) == "en"):
         return _two(head, ASSERTED, clause[match.end():], NEGATED)
-    return [(_tokens(clause), NEGATED)]
+    return [_part(clause, NEGATED)]
+
+
+def _part(text: str, polarity: str) -> Part:
+    # The negation is the polarity, not a word of what the part is about ("stop adding emojis").
+    return _tokens(_NEGATOR.sub(" ", text)), polarity, _LIMIT.search(text) is not None
 
 
 def _two(first: str, first_polarity: str, second: str, second_polarity: str) -> list[Part]:
-    return [(tokens, polarity) for tokens, polarity in ((_tokens(first), first_polarity),
-                                                        (_tokens(second), second_polarity)) if tokens]
+    return [part for part in (_part(first, first_polarity), _part(second, second_polarity)) if part[0]]
 
 
 def _tokens(text: str) -> set[str]:
@@ -109,7 +139,9 @@ def _tokens(text: str) -> set[str]:
 
 
 def _key(token: str) -> str:
-    """"merge", "merged", "merging" -> "merg"; "colour" and "color" stay apart."""
+    """"merge", "merged", "merging" -> "merg", "emojis" -> "emoji"; "colour" and "color" stay apart."""
+    if token.isascii() and token.isalpha() and token.endswith("s") and not token.endswith("ss") and len(token) > 3:
+        token = token[:-1]
     if token.isascii() and token.isalpha() and token.endswith("e") and len(token) > 4:
         return token[:-1]
     return token
@@ -123,7 +155,7 @@ def _compared(text: str) -> list[Part]:
     for clause in _clauses(text):
         found = parts(clause)
         if previous is not None and _CONTINUATION.search(clause):
-            found = [(tokens, previous) for tokens, _polarity in found]
+            found = [(tokens, previous, limited) for tokens, _polarity, limited in found]
         if found:
             previous = found[-1][1]
         if not _RESTRICTIVE.search(clause):
@@ -133,8 +165,8 @@ def _compared(text: str) -> list[Part]:
 
 def _both_ways(found: list[Part]) -> set[str]:
     """Words a text uses asserted and negated: what they say turns on more than one word."""
-    asserted = {t for tokens, polarity in found if polarity == ASSERTED for t in tokens}
-    negated = {t for tokens, polarity in found if polarity == NEGATED for t in tokens}
+    asserted = {t for tokens, polarity, _limited in found if polarity == ASSERTED for t in tokens}
+    negated = {t for tokens, polarity, _limited in found if polarity == NEGATED for t in tokens}
     return asserted & negated
 
 
@@ -143,11 +175,14 @@ def opposite(evidence: str, claim: str) -> list[tuple[set[str], set[str]]]:
     mine, theirs = _compared(claim), _compared(evidence)
     ambiguous = _both_ways(mine) | _both_ways(theirs)
     out = []
-    for claim_words, claim_polarity in mine:
-        for said_words, said_polarity in theirs:
+    for claim_words, claim_polarity, claim_limited in mine:
+        for said_words, said_polarity, said_limited in theirs:
             if UNKNOWN in (claim_polarity, said_polarity) or claim_polarity == said_polarity:
                 continue
-            if same_thing(claim_words, said_words, ambiguous):
+            if claim_limited or said_limited:
+                if near_identical(claim_words, said_words) and not claim_words & said_words & ambiguous:
+                    out.append((claim_words, said_words))
+            elif same_thing(claim_words, said_words, ambiguous) and flipped(claim_words, said_words):
                 out.append((claim_words, said_words))
     return out
 
@@ -167,6 +202,17 @@ def same_thing(claim_words: set[str], said_words: set[str], ambiguous: frozenset
     if shared == claim_words and all(_weight(t) == 2 for t in claim_words):
         return True
     return sum(weight[t] for t in shared) >= SAME * sum(weight.values())
+
+
+def flipped(claim_words: set[str], said_words: set[str]) -> bool:
+    """One part says no more than the other: the same words with the polarity turned, not a
+    restatement that brings words of its own to both sides."""
+    return claim_words <= said_words or said_words <= claim_words
+
+
+def near_identical(claim_words: set[str], said_words: set[str]) -> bool:
+    """The same words but one (a word form: "发" / "发布")."""
+    return bool(claim_words & said_words) and sum(_weight(t) for t in claim_words ^ said_words) <= 1
 
 
 def _weight(token: str) -> int:

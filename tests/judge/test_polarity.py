@@ -29,6 +29,13 @@ SAME_MEANING = [
     ("Never print the output of env in the CI log, not even for debugging.",
      "CI jobs never print the environment to their logs, even for debugging."),
     ("数据库表名用单数，比如 user 而不是 users。", "Name database tables in the singular, e.g. user rather than users."),
+    # restatements in other words: a condition, a bound, an order or a preference turned around
+    ("don't merge PRs before the reviewers approve, even if they're slow", "Wait for reviewer approval before merging PRs."),
+    ("Keep PRs under about 400 lines of diff; if it's bigger, split it.", "Don't open PRs with diffs much over 400 lines."),
+    ("Prefer composition over inheritance in the service layer.",
+     "Use composition rather than inheritance in the service layer."),
+    ("以后升级前端框架前先跑一遍 e2e 测试。", "不跑 e2e 测试就不要升级前端框架。"),
+    ("代码注释统一用中文写，变量名还是用英文。", "注释不要用英文写，变量名不要用中文。"),
 ]
 OPPOSITE = [
     ("never npm", "use npm"),
@@ -39,6 +46,8 @@ OPPOSITE = [
     ("我不希望你先发说明再打标签", "先发布说明再打标签。"),
     ("不要在循环里查数据库，会有 N+1 问题。", "可以在循环里逐条查询数据库。"),
     ("Use UTC everywhere in the backend.", "Times in the backend are handled in local time rather than UTC."),
+    ("Please stop adding emojis to commit messages.", "Commit messages start with an emoji in the gitmoji style."),
+    ("数据库迁移必须可以回滚。", "本项目的数据库迁移不要求编写回滚脚本。"),
 ]
 
 

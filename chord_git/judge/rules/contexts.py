@@ -26,6 +26,18 @@ NEGATORS: dict[str, tuple[str, ...]] = {
            "しないで", "不可", "誰も", "せず", "[ぁ-ゖ]ず(?=に|、|。|\\s|$)", "却下", "拒否"),
 }
 
+# Negators that say how an act is done when they follow it ("--yolo without approval prompts",
+# "terraform destroy instead of a plan"): they forbid only what comes after them.
+MANNER: frozenset[str] = frozenset({
+    "without", "instead\\s+of", "rather\\s+than", "sin", "en\\s+lugar\\s+de", "ohne", "statt", "anstatt", "sans",
+    "au\\s+lieu\\s+de", "而不是"})  # (Japanese puts every negation after its verb: none is of manner there)
+
+
+def trailing_negators() -> dict[str, tuple[str, ...]]:
+    """The negators that forbid the act when they come after it: all but those of manner."""
+    return {lang: tuple(w for w in table if w not in MANNER) for lang, table in NEGATORS.items()}
+
+
 # A gate kept on the act: it is done only after the user says so ("ask before deleting a remote
 # branch", "requires the user's approval", "先问我"). Like a negation, it cancels a grant, a
 # destructive command or a safety-off rule in its clause; polarity does not read it.
@@ -41,26 +53,28 @@ GATES: dict[str, tuple[str, ...]] = {
            # a look first: "show the script to the user before running it"
            "(?:show|present)(?:s|ed|ing)?\\s+(?:\\S+\\s+){0,4}?(?:to\\s+)?(?:me|us|the\\s+user)(?![A-Za-z])",
            "(?:read|inspect|audit|verify)\\s+(?:it|them|the\\s+\\w+|\\w+)\\s+(?:first|before\\s+(?:running|executing|using))",
-           "ask(?:s)?(?=\\s*(?:[.!;]|$))"),
+           "ask(?:s)?(?=\\s*(?:[.!;]|$))", "(?:checked|reviewed|read|inspected|verified)\\s+(?:\\S+\\s+){0,2}?before"),
     "zh": ("先问", "先询问", "问过(?:我|用户)", "征得(?:我|用户)?(?:的)?同意", "经(?:过)?(?:我|用户)?(?:的)?(?:同意|批准|确认)",
            "(?:需要|须|需|要)(?:我|用户)?(?:的)?(?:确认|批准|同意|审批)", "先确认", "确认后", "批准后", "同意后",
-           "先(?:给我|让我|给用户)?(?:看|审|检查|读)", "(?:看过|审过|检查过|审查过)(?:再|后|之后)"),
+           "先(?:给我|让我|给用户)?(?:看|审|检查|读)", "(?:看过|审过|检查过|审查过)(?:再|后|之后)",
+           "等(?:我|用户)(?:的)?(?:确认|批准|同意|点头|审核)"),
     "es": ("(?:consultar|preguntar)\\s+(?:antes|primero|al\\s+usuario)", "pregunt(?:a|e|ar)\\s+(?:primero|antes)",
            "consult(?:a|e|ando)\\s+(?:antes|primero|al\\s+usuario)", "con\\s+(?:la\\s+)?(?:aprobaci[oó]n|autorizaci[oó]n|confirmaci[oó]n)",
            "requiere\\s+(?:la\\s+|una\\s+)?(?:aprobaci[oó]n|confirmaci[oó]n|autorizaci[oó]n|consultar)",
            "(?:tras|despu[ée]s\\s+de)\\s+(?:la\\s+)?(?:aprobaci[oó]n|confirmaci[oó]n)", "preg[uú]nta(?:me|nos|le)",
-           "pregunta(?=\\s*(?:[.!;]|$))", "(?:mu[ée]stra(?:me|le|lo|los)?|mostrar|ense[ñn]a(?:me|le|lo|los)?|ense[ñn]ar|revisa(?:r|lo|los)?|verifica(?:r|lo)?|comprueba(?:r|lo)?)"
+           "pregunta(?=\\s*(?:[.!;]|$))", "(?:doy|da|dar[ée]|dé)\\s+(?:el\\s+)?visto\\s+bueno", "con\\s+(?:mi\\s+|el\\s+)?visto\\s+bueno", "(?:mu[ée]stra(?:me|le|lo|los)?|mostrar|ense[ñn]a(?:me|le|lo|los)?|ense[ñn]ar|revisa(?:r|lo|los)?|verifica(?:r|lo)?|comprueba(?:r|lo)?)"
            "\\s+(?:\\S+\\s+){0,5}?(?:antes|primero)"),
     "de": ("vorher\\s+(?:zu\\s+)?fragen", "frag\\w*\\s+(?:vorher|zuerst|erst|mich|uns|den\\s+nutzer)", "nach\\s+r[üu]ckfrage",
            "mit\\s+(?:meiner\\s+|der\\s+)?(?:freigabe|zustimmung|genehmigung)",
            "(?:erfordert|braucht|ben[öo]tigt)\\s+(?:eine\\s+|meine\\s+|die\\s+)?(?:freigabe|zustimmung|genehmigung|best[äa]tigung)",
            "nach\\s+(?:freigabe|zustimmung|best[äa]tigung)", "frag(?:e|en)?(?=\\s*(?:[.!;]|$))",
-           "(?:zeig(?:e|en|t)?|pr[üu]f(?:e|en|t)?|lies|lesen)\\s+(?:\\S+\\s+){0,5}?(?:vorher|zuerst)"),
+           "(?:zeig(?:e|en|t)?|pr[üu]f(?:e|en|t)?|lies|lesen)\\s+(?:\\S+\\s+){0,5}?(?:vorher|zuerst)",
+           "(?:gepr[üu]ft|gelesen|angesehen|kontrolliert)\\W+(?:\\S+\\s+){0,2}?bevor", "erst\\s+(?:\\S+\\s+){0,3}?(?:pr[üu]fen|lesen|ansehen)"),
     "fr": ("demand\\w*\\s+(?:avant|d'abord|au\\s+pr[ée]alable|l'autorisation|la\\s+permission|l'accord|[àa]\\s+l'utilisat\\w+)",
            "avec\\s+(?:l'accord|la\\s+validation|l'approbation|l'autorisation)", "apr[èe]s\\s+(?:validation|accord|confirmation|approbation)",
            "(?:n[ée]cessite|requiert|exige)\\s+(?:une\\s+|l'|la\\s+)?(?:validation|accord|approbation|confirmation)",
            "demande(?=\\s*(?:[.!;]|$))", "(?:montre[rz]?|v[ée]rifie[rz]?|relis|relire|examine[rz]?)\\s+(?:\\S+\\s+){0,5}?(?:avant|d'abord)"),
-    "ja": ("前に(?:確認|相談|聞)", "確認してから", "事前に(?:確認|相談|承認)", "許可を(?:得て|取って|もらって|得る)", "承認(?:を得て|後|が必要)", "(?:見せて|確認して|読んで|レビューして)から",
+    "ja": ("前に(?:は)?(?:必ず)?(?:\\S{0,8}?)(?:確認|相談|聞|尋ね)", "確認してから", "事前に(?:\\S{0,6}?)(?:確認|相談|承認|聞)", "許可を(?:得て|取って|もらって|得る)", "承認(?:を得て|後|が必要)", "(?:見せて|確認して|読んで|レビューして)から",
            "聞いてから", "相談してから", "確認が必要"),
 }
 
@@ -80,6 +94,7 @@ QUESTION = (
     r"|\bfragt(?:e)?,?\s+(?:\w+\s+){0,2}?ob\b|\bwill\s+wissen,?\s+ob\b|\bfrage,?\s+ob\b"
     r"|\b(?:a\s+demand[ée]|veut\s+savoir|se\s+demande|demande)\s+(?:si\b|s'il|pourquoi|comment)"
     r"|かどうか|か(?:と)?(?:聞い|尋ね|質問)|(?:る|た|い)か(?:を)?確認し(?:た|ました)"
+    r"|(?:可否|是非|危険性|安全性|要否)(?:を|について)?(?:質問|確認|相談|尋ね)|(?:を|について)(?:質問|尋ね)(?:し|た|ま)"
 )
 HYPOTHETICAL = (
     r"\b(?:what\s+if|suppose|supposing|imagine|hypothetically|in\s+theory|whether)\b|是否|要不要|还是不"
@@ -129,6 +144,22 @@ REJECTED = (
 SUBSTITUTE = (
     r"[\s;,:.—–-]*(?:instead|rather|en\s+cambio|en\s+su\s+lugar|stattdessen|statt\s+dessen|[àa]\s+la\s+place|plut[ôo]t"
     r"|而是|改为|改成|代わりに|そのかわり)"
+)
+# The next clause turns what came before down, pointing back at it: "…, but I don't want that
+# here", "aber das machen wir nicht mehr", "mais on ne fait plus ça", "pero le dije que no",
+# "けど、今はやりません", "但我们不这么做". A contrast word opens it; the turn-down points back
+# (that, das, ça, 这样) or stands alone (no, だめ), so "…, but never on production" is not one.
+REJECTED_AFTER = (
+    r"[\s,;:、，—–-]*(?:but|however|though|aber|doch|jedoch|mais|pero|sin\s+embargo|けど|けれど|しかし|でも|但是|但|不过|可是)"
+    r"[\s,、，]*[^.!?。！？\n]{0,40}?"
+    r"(?:\b(?:i|we)\s+(?:don'?t|do\s+not|won'?t|will\s+not|never|no\s+longer)\s+(?:want|do|allow|accept|use|need|like)\s+(?:that|this|it|those)\b"
+    r"|\b(?:that|this|it)(?:'s|\s+is)\s+(?:not\s+(?:ok|okay|allowed|happening|how)|off\s+the\s+table)\b"
+    r"|\bnot\s+(?:here|anymore|any\s+more|for\s+us)\b|\bno\s+longer\b|\b(?:i|we)\s+(?:said|say|told\s+\w+)\s+no\b"
+    r"|\b(?:das|so\s+etwas|sowas|es)\s+(?:machen|tun|wollen|will|mache|m[öo]chte|erlauben)\s+(?:wir|ich)\s+(?:\w+\s+)?nicht\b"
+    r"|\bnicht\s+(?:mehr|hier|bei\s+uns)\b|\bne\s+\w+\s+(?:plus|pas)\s+(?:ça|cela|comme\s+ça)"
+    r"|\bpas\s+(?:ici|chez\s+nous|question)\b|\bque\s+no\b|\bno\s+lo\s+(?:hacemos|quiero|queremos|aceptamos|permitimos)\b|\bya\s+no\b"
+    r"|不这么做|不这样做|不这么干|不同意|不行|不要这样|不允许|不再这样"
+    r"|(?:今は|もう|うちでは|ここでは)?(?:やりません|やらない|しません|しない|だめ|ダメ|駄目|不可|認めません|認めない))"
 )
 # Who speaks for the memory: a reporting verb whose subject is the user (or "I", "we") reports
 # the user's own words ("the user said the agent may …") and cancels nothing.
