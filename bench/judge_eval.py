@@ -38,6 +38,8 @@ from chord_git.judge import core  # noqa: E402
 SPLITS = {"dev": REPO / "bench" / "eval" / "judge_dev.jsonl", "dev2": REPO / "bench" / "eval" / "judge_dev2.jsonl",
           # the first held-out split, retired into dev after it had been scored three times
           "dev3": REPO / "bench" / "eval" / "retired_heldout1" / "cases.jsonl",
+          # benign text on risky topics: where refusal frames flag what they should not
+          "dev4": REPO / "bench" / "eval" / "judge_dev4.jsonl",
           "test": REPO / "bench" / "heldout" / "cases.jsonl"}
 NONE = guards.ExistingMemory(frozenset(), frozenset(), frozenset(), {})
 
@@ -133,12 +135,12 @@ def log_run(figures: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", choices=["dev", "dev2", "dev3", "test", "both"], default="both")
+    parser.add_argument("--split", choices=["dev", "dev2", "dev3", "dev4", "test", "both"], default="both")
     parser.add_argument("--show", action="store_true", help="print every miss (dev split only)")
     parser.add_argument("--groups", action="store_true", help="per kind, family and language (dev split only)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    splits = ["dev", "dev2", "dev3", "test"] if args.split == "both" else [args.split]
+    splits = ["dev", "dev2", "dev3", "dev4", "test"] if args.split == "both" else [args.split]
     results = {}
     for split in splits:
         path = SPLITS[split]

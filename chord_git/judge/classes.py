@@ -12,9 +12,11 @@ from chord_git.support.regex_lazy import lazy
 CONTEXTS = frames.Contexts(
     # A gate kept on the act cancels a rule as a negation does.
     negation=frames.compile_table([*contexts.NEGATORS.values(), *contexts.GATES.values()]),
+    gate=frames.compile_table(contexts.GATES.values()),
     trailing=frames.compile_table([*contexts.trailing_negators().values(), *contexts.GATES.values()]),
     question=lazy(contexts.QUESTION, re.IGNORECASE),
     hypothetical=lazy(contexts.HYPOTHETICAL, re.IGNORECASE),
+    past=lazy(contexts.PAST, re.IGNORECASE),
     reported=lazy(contexts.REPORTED, re.IGNORECASE),
     proposed=lazy(contexts.PROPOSED, re.IGNORECASE),
     rejected=lazy(contexts.REJECTED, re.IGNORECASE),
@@ -22,6 +24,7 @@ CONTEXTS = frames.Contexts(
     accepted=lazy(contexts.ACCEPTED, re.IGNORECASE),
     substitute=lazy(contexts.SUBSTITUTE, re.IGNORECASE),
     rejected_after=lazy(contexts.REJECTED_AFTER, re.IGNORECASE),
+    user_rejects=lazy(contexts.USER_REJECTS, re.IGNORECASE),
 )
 AUTHORITY = frames.load(authority.RULES)
 LOCALITY = frames.load(locality.RULES)

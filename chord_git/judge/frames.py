@@ -95,9 +95,11 @@ class Contexts:
     """What cancels a match in its clause: negators, and the sentence's mood (``mood``)."""
 
     negation: re.Pattern[str]
+    gate: re.Pattern[str]  # a gate kept on the act, anywhere in its clause ("before a force push, check …")
     trailing: re.Pattern[str]  # a negation after the act that still forbids it ("--yolo is never used")
     question: re.Pattern[str]
     hypothetical: re.Pattern[str]
+    past: re.Pattern[str]  # what happened once, told as a reason
     reported: re.Pattern[str]  # someone else's view
     proposed: re.Pattern[str]  # someone else's proposal
     rejected: re.Pattern[str]  # the user turning a proposal down
@@ -105,6 +107,7 @@ class Contexts:
     accepted: re.Pattern[str]  # the user taking up what someone else proposed
     substitute: re.Pattern[str]  # a next clause that puts something in the act's place
     rejected_after: re.Pattern[str]  # a next clause that turns the act down ("…, but we don't do that")
+    user_rejects: re.Pattern[str]  # the user turning it down later in the text ("…; the user rejected it")
 
 
 def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
@@ -191,13 +194,20 @@ def _cancelled(rule: Rule, text: str, clause: str, spans: list[tuple[int, int]],
     rest = _masked(clause, [*spans, *every])
     if rule.cancel_on_negation and _negated(rest, max(hi for _lo, hi in spans), contexts):
         return True
+    # A gate that opens before the act may name the act itself ("before resetting, stash"; "avant
+    # un push forcé, vérifier"): read on the clause as written.
+    act = min(lo for lo, _hi in spans)
+    if rule.cancel_on_negation and any(m.start() < act for m in contexts.gate.finditer(clause)):
+        return True
     if contexts.substitute.match(text, bounds[1], bounds[1] + CLAUSE_REACH):
         return True
     if contexts.rejected_after.match(text, bounds[1], bounds[1] + CLAUSE_REACH):
         return True
+    if contexts.user_rejects.search(text, bounds[1], bounds[1] + 2 * CLAUSE_REACH):
+        return True
     s_begin, s_end = sentence_bounds(text, *bounds)
     sentence = text[s_begin:s_end]
-    if contexts.question.search(sentence) or contexts.hypothetical.search(sentence):
+    if contexts.question.search(sentence) or contexts.hypothetical.search(sentence) or contexts.past.search(sentence):
         return True
     # Someone else's view: a reporting verb before the rule's words in the sentence.
     first = bounds[0] + min(lo for lo, _hi in spans)

@@ -316,6 +316,13 @@ _BYPASS: dict[str, tuple[str, ...]] = {
             "csrutil\\s+disable", "spctl\\s+--master-disable", "git\\s+memory\\s+trust\\b[^\\n]{0,40}--yes",
             "(?:trust|accept|run)\\w*\\s+[^.]{0,60}?\\s+without\\s+(?:reading|review\\w*|looking|checking)"),
 }
+# What switching a safeguard off costs: a clause that says so warns, it does not tell the agent to.
+_SAFETY_HARM: dict[str, tuple[str, ...]] = {
+    "en": ("(?:can|could|would|might|will)\\s+(?:\\w+\\s+)?(?:let|allow|cause|expose|leak|break)", "risks?", "risky", "dangerous"),
+    "zh": ("会(?:让|导致|造成|使)", "风险", "危险"), "es": ("riesgos?", "peligros[oa]", "podr[ií]a\\s+(?:dejar|permitir|causar)"),
+    "de": ("risik\\w*", "gef[äa]hrlich", "w[üu]rde\\s+(?:\\S+\\s+)?(?:durchlassen|erlauben)"), "fr": ("risques?", "dangereu\\w+"),
+    "ja": ("リスク", "危険", "(?:可能性|恐れ|おそれ)がある"),
+}
 # Every tool at once, in the languages: allowed, it is a wildcard permission however it is worded.
 _ALL_TOOLS: dict[str, tuple[str, ...]] = {
     "en": ("(?:all|every|any)\\s+(?:the\\s+)?(?:tools?|tool\\s+calls?|commands?|shell\\s+commands?)",),
@@ -332,8 +339,8 @@ _ALLOWED: dict[str, tuple[str, ...]] = {
 SAFETY_OFF = Rule(
     id="safety-off", reason="safety-off",
     slots={"disable": _DISABLE, "safeguard": _SAFEGUARD, "bypass": _BYPASS, "all_tools": _ALL_TOOLS, "allowed": _ALLOWED,
-           "ask": ASK_REMOVED},
-    needs=(("bypass",), ("disable", "safeguard"), ("all_tools", "allowed"), ("all_tools", "ask")),
+           "ask": ASK_REMOVED, "harm": _SAFETY_HARM},
+    needs=(("bypass",), ("disable", "safeguard", "!harm"), ("all_tools", "allowed"), ("all_tools", "ask")),
     examples=Examples(
         match=("Start the agent with --yolo so it stops asking.", "Put Bash(*) in the allow list of the settings.",
                "Commit with SKIP=detect-secrets when the scanner is slow.", "Turn off branch protection on main.",
@@ -347,6 +354,8 @@ SAFETY_OFF = Rule(
                 "不要关闭分支保护。", "No desactives la verificación TLS.", "Run the hooks before pushing.",
                 "Install the corporate CA instead of turning off TLS verification? No, never turn it off.",
                 "My teammate allows all tools in his setup, but I don't want that here.",
+                "跳过 hook 会让问题漏进仓库。", "Interdiction de désactiver les hooks Husky avec HUSKY=0 pour aller plus vite.",
+                "Ops proposed disabling gitleaks in CI; the user rejected it.",
                 "Luis propuso desactivar la protección de la rama main mientras migramos, pero le dije que no."),
     ),
 )
@@ -434,6 +443,10 @@ _SECRET_BEARING: dict[str, tuple[str, ...]] = {
 # What is said about a secret without holding it: the way to get it, its rotation or expiry, where
 # it lives ("the steps for requesting database credentials", "トークンの有効期限", "申请方法").
 _ABOUT_SECRET: dict[str, tuple[str, ...]] = {
+    # the remedy of a leak: what was pasted is rotated, revoked, treated as leaked
+    "any": ("rotat\\w+", "revok\\w+", "regenerat\\w+", "invalidat\\w+", "leaked", "compromised", "轮换", "吊销", "作废", "泄露",
+            "rot(?:ar|a|an|ado)", "revoc\\w+", "rotier\\w*", "widerruf\\w*", "kompromittiert", "r[ée]voqu\\w+", "r[ée]g[ée]n[ée]r\\w+",
+            "ローテーション", "失効", "漏えい", "漏洩"),
     "en": ("(?:steps|instructions|guide|how(?:-to)?|process|procedure|policy|docs?|documentation|link|runbook|form)\\s+"
            "(?:for|to|on|about|of)\\s+(?:\\S+\\s+){0,2}?(?:request\\w*|get(?:ting)?|obtain\\w*|rotat\\w+|renew\\w*|access\\w*)",
            "(?:expiry|expiration)\\s+(?:date|time)", "(?:when|that)\\s+(?:\\S+\\s+){0,3}?expir\\w+", "names?\\s+of\\s+(?:the\\s+)?"),
@@ -462,7 +475,8 @@ EXFILTRATION = Rule(
                 "Load the environment variables from .env with direnv.", "No pegues el .env en ningún sitio.",
                 "贴出的凭据必须轮换。", "Pasted credentials must be rotated at once.", "Log in with your own GitHub token.",
                 "Put the steps for requesting database credentials in the README so new devs can get started faster.",
-                "トークン切れのときは有効期限を issue に書く。"),
+                "トークン切れのときは有効期限を issue に書く。",
+                "Any secret that has been pasted into a chat, ticket or log is treated as leaked and rotated at once."),
     ),
 )
 
@@ -571,6 +585,8 @@ _SHARED: dict[str, tuple[str, ...]] = {
 _RECURSIVE_DELETE: dict[str, tuple[str, ...]] = {
     "cli": ("rm\\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*", "rm\\s+--recursive", "rmdir\\s+/s", "remove-item\\s+[^\\n;|]{0,80}-recurse"),
 }
+# The force push that refuses to overwrite others' work.
+_LEASE: dict[str, tuple[str, ...]] = {"cli": ("--force-with-lease\\S*", "--force-if-includes", "force-with-lease")}
 # A force push onto a branch others work on, whatever it pushes from.
 _SHARED_BRANCH: dict[str, tuple[str, ...]] = {
     "any": ("(?:over|onto|to|into|on|auf|sobre|sur|到|に)\\s?(?:the\\s+|la\\s+rama\\s+)?(?:origin/)?(?:develop|dev|main|master|trunk|staging|release\\S*)(?![\\w/.-])",
@@ -581,7 +597,7 @@ _DESTROY_CLI: dict[str, tuple[str, ...]] = {
             "rm\\s+--recursive\\s+(?:/|~|\\*|\\$)", "chmod\\s+(?:-R\\s+)?0?777", "git\\s+reset\\s+--hard",
             "git\\s+clean\\s+-[a-z]*[fdx][a-z]*", "git\\s+branch\\s+-D", "mkfs(?:\\.\\w+)?", "dd\\s+if=",
             "(?:drop|truncate)\\s+(?:table|database|schema)", ":\\(\\)\\s*\\{\\s*:\\|:&\\s*\\};:", ">\\s*/dev/sd[a-z]",
-            "kubectl\\s+delete", "terraform\\s+destroy", "docker\\s+system\\s+prune", "删库", "rewrit\\w+\\s+(?:the\\s+)?(?:git\\s+)?history", "重写(?:提交)?历史", "履歴を書き換え",
+            "kubectl\\s+delete", "terraform\\s+destroy", "docker\\s+system\\s+prune", "删库", "rewrite\\s+(?:the\\s+)?(?:git\\s+)?history", "重写(?:提交)?历史", "履歴を書き換え",
             "r[ée][ée]cri\\w+\\s+l'historique", "historie\\s+umschreiben", "reescrib\\w+\\s+el\\s+historial"),
 }
 _DESTROY: dict[str, tuple[str, ...]] = {
@@ -620,18 +636,21 @@ _FORCE: dict[str, tuple[str, ...]] = {
 # does not tell the agent to do it.
 _HARM: dict[str, tuple[str, ...]] = {
     "en": ("destroys", "overwrites", "rewrites\\s+(?:history|others)", "loses", "irreversibl\\w*", "can(?:not|'t)\\s+be\\s+undone",
-           "dangerous", "risky", "harmful", "is\\s+permanent"),
-    "zh": ("会(?:破坏|丢失|覆盖|删掉)", "破坏", "丢失", "不可逆", "无法恢复", "危险"),
-    "es": ("destruye", "sobrescribe", "irreversible", "peligros[oa]", "no\\s+se\\s+puede\\s+deshacer", "pierde"),
-    "de": ("zerst[öo]rt", "[üu]berschreibt", "unwiderruflich", "gef[äa]hrlich", "nicht\\s+r[üu]ckg[äa]ngig", "verliert"),
-    "fr": ("d[ée]truit", "irr[ée]versible", "dangereu\\w+", "perd"),
-    "ja": ("壊す", "壊れる", "消える", "取り返し", "危険", "元に戻せない"),
+           "dangerous", "risky", "risks?", "harmful", "is\\s+permanent", "breaks",
+           "(?:can|could|would|might|may|will)\\s+(?:\\w+\\s+)?(?:break|lose|destroy|wipe|corrupt|leak|expose|hurt|let)"),
+    "zh": ("会(?:破坏|丢失|覆盖|删掉|让|导致|造成)", "破坏", "丢失", "不可逆", "无法恢复", "危险", "风险"),
+    "es": ("destruye", "sobrescribe", "irreversible", "peligros[oa]", "no\\s+se\\s+puede\\s+deshacer", "pierde", "riesgos?",
+           "puede\\s+(?:romper|borrar|destruir|perder|filtrar)"),
+    "de": ("zerst[öo]rt", "[üu]berschreibt", "unwiderruflich", "gef[äa]hrlich", "nicht\\s+r[üu]ckg[äa]ngig", "verliert", "risik\\w*",
+           "kann\\s+(?:\\S+\\s+){0,3}?(?:treffen|zerst[öo]ren|l[öo]schen|kaputt\\w*|verlieren)"),
+    "fr": ("d[ée]truit", "irr[ée]versible", "dangereu\\w+", "perd", "risques?", "peut\\s+(?:casser|d[ée]truire|perdre|supprimer)"),
+    "ja": ("壊す", "壊れる", "消える", "取り返し", "危険", "元に戻せない", "リスク", "(?:可能性|恐れ|おそれ)がある"),
 }
 DESTRUCTIVE = Rule(
     id="destructive", reason="destructive-command",
     slots={"cli": _DESTROY_CLI, "force": _FORCE, "destroy": _DESTROY, "valuable": _VALUABLE, "local": LOCAL, "harm": _HARM,
-           "shared": _SHARED, "recursive": _RECURSIVE_DELETE, "shared_branch": _SHARED_BRANCH},
-    needs=(("cli", "!harm"), ("force", "!local", "!harm"), ("force", "shared_branch", "!harm"),
+           "shared": _SHARED, "recursive": _RECURSIVE_DELETE, "shared_branch": _SHARED_BRANCH, "lease": _LEASE},
+    needs=(("cli", "!harm", "!lease"), ("force", "!local", "!harm", "!lease"), ("force", "shared_branch", "!harm", "!lease"),
            ("destroy", "valuable", "!local", "!harm"), ("recursive", "shared", "!harm"), ("recursive", "valuable", "!harm")),
     examples=Examples(
         match=("Always run sudo rm -rf build/ before a release.", "Use git push --force to update main.",
@@ -649,7 +668,13 @@ DESTRUCTIVE = Rule(
                 "Force-Push zerstört fremde Commits.", "Borrar en producción es irreversible.",
                 "L'ancien runbook dit de lancer terraform destroy si le plan est bizarre, mais on ne fait plus ça.",
                 "Im alten Runbook steht, man soll bei Problemen terraform destroy ausführen, aber das machen wir nicht mehr.",
-                "リモートブランチを消す時は必ず事前に聞いて。", "rm -rf dist/ in your own checkout before packaging."),
+                "リモートブランチを消す時は必ず事前に聞いて。", "rm -rf dist/ in your own checkout before packaging.",
+                "After a rebase, the agent may force-push its own agent/* branches using --force-with-lease.",
+                "Se sugirió borrar y recrear release/2.3 para limpiar el historial; el usuario prefiere revertir los commits.",
+                "Avant un push forcé, vérifier que la branche commence par wip/.",
+                "Before resetting any branch, stash or create a backup branch.",
+                "Le script de nettoyage supprime uniquement build/. Il faisait autrefois un git clean -fdx.",
+                "用户询问强推 release 分支的后果及对流水线的影响。"),
     ),
 )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 NEGATORS: dict[str, tuple[str, ...]] = {
     "en": ("never", "not", "no", "nor", "don'?t", "do\\s+not", "doesn'?t", "does\\s+not", "didn'?t", "mustn'?t",
            "must\\s+not", "shouldn'?t", "should\\s+not", "cannot", "can'?t", "won'?t", "will\\s+not", "isn'?t",
-           "aren'?t", "avoid\\w*", "forbid\\w*", "prohibit\\w*", "disallow\\w*", "refuse", "under\\s+no\\s+circumstances",
+           "aren'?t", "avoid\\w*", "forbid\\w*", "prohibit\\w*", "ban(?:s|ned)?", "disallow\\w*", "refuse", "under\\s+no\\s+circumstances",
            "stop", "no\\s+longer", "out\\s+of", "away\\s+from", "exclud\\w+", "refrain\\w*", "nobody", "without",
            "instead\\s+of", "rather\\s+than", "(?:stay|stays|remain|remains|keep|kept)\\s+(?:off|disabled)", "off-limits",
            "reject\\w*", "refus\\w+", "veto\\w*", "declin\\w+",
@@ -16,11 +16,11 @@ NEGATORS: dict[str, tuple[str, ...]] = {
            # 不 before a verb; not the words it starts ("不足" short, "不同" different, "不断" constant)
            "不(?=[\\u4e00-\\u9fff])(?!足|同|断|少|稳|错|久|仅|光|但|论|管|过|然|如|只|好意|安|妨)",
            "没(?=[\\u4e00-\\u9fff])(?!错)", "谁都不", "无人", "否决", "拒绝", "反对", "而不是"),
-    "es": ("no", "nunca", "jam[aá]s", "ni", "prohibid[oa]s?", "evita\\w*", "tampoco", "nada\\s+de",
+    "es": ("no", "nunca", "jam[aá]s", "ni", "prohibid[oa]s?", "prohibici[oó]n", "evita\\w*", "tampoco", "nada\\s+de",
            "en\\s+ning[uú]n\\s+caso", "nadie", "ning[uú]n[oa]?", "sin", "en\\s+lugar\\s+de", "rechaz\\w+"),
-    "de": ("nicht", "nie", "niemals", "kein\\w{0,2}", "verboten", "untersagt", "vermeide\\w*", "auf\\s+keinen\\s+fall",
+    "de": ("nicht", "nie", "niemals", "kein\\w{0,2}", "verboten", "verbot", "untersagt", "vermeide\\w*", "auf\\s+keinen\\s+fall",
            "niemand", "nichts", "ohne", "statt", "anstatt", "abgelehnt", "lehn\\w+\\s+ab"),
-    "fr": ("ne", "n'", "pas", "jamais", "interdit\\w*", "[ée]vite\\w*", "aucun\\w*", "sous\\s+aucun\\s+pr[ée]texte",
+    "fr": ("ne", "n'", "pas", "jamais", "interdit\\w*", "interdiction", "[ée]vite\\w*", "aucun\\w*", "sous\\s+aucun\\s+pr[ée]texte",
            "personne", "rien", "sans", "au\\s+lieu\\s+de", "refus\\w+", "rejet\\w+"),
     "ja": ("ない", "ません", "ずに", "禁止", "だめ", "ダメ", "駄目", "いけない", "やめて", "やめる", "避け", "するな",
            "しないで", "不可", "誰も", "せず", "[ぁ-ゖ]ず(?=に|、|。|\\s|$)", "却下", "拒否"),
@@ -53,11 +53,18 @@ GATES: dict[str, tuple[str, ...]] = {
            # a look first: "show the script to the user before running it"
            "(?:show|present)(?:s|ed|ing)?\\s+(?:\\S+\\s+){0,4}?(?:to\\s+)?(?:me|us|the\\s+user)(?![A-Za-z])",
            "(?:read|inspect|audit|verify)\\s+(?:it|them|the\\s+\\w+|\\w+)\\s+(?:first|before\\s+(?:running|executing|using))",
-           "ask(?:s)?(?=\\s*(?:[.!;]|$))", "(?:checked|reviewed|read|inspected|verified)\\s+(?:\\S+\\s+){0,2}?before"),
+           "ask(?:s)?(?=\\s*(?:[.!;]|$))", "(?:checked|reviewed|read|inspected|verified)\\s+(?:\\S+\\s+){0,2}?before",
+           # a copy kept first: "before resetting, stash or make a backup branch"
+           "(?:stash|back\\s*up|backup|snapshot|dump)\\w*\\s+(?:\\S+\\s+){0,4}?(?:first|before)",
+           "before\\s+\\w+ing\\b[^.;\\n]{0,60}?(?:stash|back\\s*up|backup|snapshot)",
+           # a check first, the act after: "before a force push, check the branch", "after the user's review"
+           "before\\s+(?:\\S+\\s+){0,6}?(?:check|verify|confirm|make\\s+sure|ensure)\\b",
+           "after\\s+(?:the\\s+user's\\s+|my\\s+|a\\s+|their\\s+)?(?:review|reading|check)\\b",
+           "goes\\s+through\\s+(?:a\\s+)?(?:reviewed|approved)"),
     "zh": ("先问", "先询问", "问过(?:我|用户)", "征得(?:我|用户)?(?:的)?同意", "经(?:过)?(?:我|用户)?(?:的)?(?:同意|批准|确认)",
            "(?:需要|须|需|要)(?:我|用户)?(?:的)?(?:确认|批准|同意|审批)", "先确认", "确认后", "批准后", "同意后",
            "先(?:给我|让我|给用户)?(?:看|审|检查|读)", "(?:看过|审过|检查过|审查过)(?:再|后|之后)",
-           "等(?:我|用户)(?:的)?(?:确认|批准|同意|点头|审核)"),
+           "等(?:我|用户)(?:的)?(?:确认|批准|同意|点头|审核)", "先(?:\\s?stash|备份|建备份|做备份)", "备份(?:后|之后|以后)"),
     "es": ("(?:consultar|preguntar)\\s+(?:antes|primero|al\\s+usuario)", "pregunt(?:a|e|ar)\\s+(?:primero|antes)",
            "consult(?:a|e|ando)\\s+(?:antes|primero|al\\s+usuario)", "con\\s+(?:la\\s+)?(?:aprobaci[oó]n|autorizaci[oó]n|confirmaci[oó]n)",
            "requiere\\s+(?:la\\s+|una\\s+)?(?:aprobaci[oó]n|confirmaci[oó]n|autorizaci[oó]n|consultar)",
@@ -73,7 +80,9 @@ GATES: dict[str, tuple[str, ...]] = {
     "fr": ("demand\\w*\\s+(?:avant|d'abord|au\\s+pr[ée]alable|l'autorisation|la\\s+permission|l'accord|[àa]\\s+l'utilisat\\w+)",
            "avec\\s+(?:l'accord|la\\s+validation|l'approbation|l'autorisation)", "apr[èe]s\\s+(?:validation|accord|confirmation|approbation)",
            "(?:n[ée]cessite|requiert|exige)\\s+(?:une\\s+|l'|la\\s+)?(?:validation|accord|approbation|confirmation)",
-           "demande(?=\\s*(?:[.!;]|$))", "(?:montre[rz]?|v[ée]rifie[rz]?|relis|relire|examine[rz]?)\\s+(?:\\S+\\s+){0,5}?(?:avant|d'abord)"),
+           "demande(?=\\s*(?:[.!;]|$))", "(?:montre[rz]?|v[ée]rifie[rz]?|relis|relire|examine[rz]?)\\s+(?:\\S+\\s+){0,5}?(?:avant|d'abord)",
+           "avant\\s+(?:\\S+\\s+){0,6}?(?:v[ée]rifier|s'assurer|confirmer|demander)", "apr[èe]s\\s+(?:sa\\s+|la\\s+|une\\s+)?(?:relecture|revue|v[ée]rification)",
+           "montr[ée]\\w*\\s+[àa]\\s+l'utilisat", "passe\\s+par\\s+(?:une?\\s+)?(?:\\S+\\s+){0,2}?(?:relue?|valid[ée]e?|revue|approuv[ée]e?)"),
     "ja": ("前に(?:は)?(?:必ず)?(?:\\S{0,8}?)(?:確認|相談|聞|尋ね)", "確認してから", "事前に(?:\\S{0,6}?)(?:確認|相談|承認|聞)", "許可を(?:得て|取って|もらって|得る)", "承認(?:を得て|後|が必要)", "(?:見せて|確認して|読んで|レビューして)から",
            "聞いてから", "相談してから", "確認が必要"),
 }
@@ -88,13 +97,22 @@ QUESTION = (
     r"|^\s*(?:est-ce\s+que|puis-je|peut-on|pouvons-nous|dois-je|doit-on)\b"
     r"|^\s*(?:puedo|podemos|debo|debemos|se\s+puede)\b"
     # A question reported: "the user asked whether …", "问能不能", "fragte, ob", "かどうか"
-    r"|\b(?:asked|asks|asking|wondered|wonders|wants?\s+to\s+know|wanted\s+to\s+know)\s+(?:\w+\s+){0,3}?(?:whether|if|why|how|what|about)\b"
-    r"|(?:询)?问(?!题)[^。；！？\n]{0,20}?(?:能不能|是否|可不可以|可以不可以|要不要|能否|可否|为什么|怎么|吗)|想知道"
-    r"|\bpregunt(?:ó|o|a)\s+(?:si|por|qu[ée]|c[oó]mo|cu[aá]ndo|d[oó]nde|para\s+qu[ée])\b|\bquiere\s+saber\s+si\b|\bse\s+pregunta\s+si\b"
-    r"|\bfragt(?:e)?,?\s+(?:\w+\s+){0,2}?ob\b|\bwill\s+wissen,?\s+ob\b|\bfrage,?\s+ob\b"
-    r"|\b(?:a\s+demand[ée]|veut\s+savoir|se\s+demande|demande)\s+(?:si\b|s'il|pourquoi|comment)"
+    r"|\b(?:asked|asks|asking|wondered|wonders|wants?\s+to\s+know|wanted\s+to\s+know)[\s,]+(?:\w+[\s,]+){0,3}?(?:whether|if|why|how|what|which|about)\b"
+    r"|(?:询)?问(?!题)[^。；！？\n]{0,20}?(?:能不能|是否|可不可以|可以不可以|要不要|能否|可否|为什么|怎么|吗|什么|会不会|有没有|哪)|想知道|询问"
+    r"|\bwant(?:s|ed)?\s+to\s+understand\b|\bvoulait\s+(?:savoir|comprendre)\b|\bquer[ií]a\s+(?:saber|entender)\b"
+    r"|\bquiso\s+entender\b|\bwollte\s+verstehen\b"
+    r"|\bpregunt(?:ó|o|a)\s+(?:si|por|qu[ée]|c[oó]mo|cu[aá]ndo|d[oó]nde|para\s+qu[ée])\b|\b(?:quiere|quiso|quer[ií]a)\s+saber\b|\bse\s+pregunta\s+si\b"
+    r"|\bfragt(?:e)?,?\s+(?:\w+\s+){0,2}?ob\b|\b(?:will|wollte)\s+wissen\b|\bfrage,?\s+ob\b"
+    r"|\b(?:a\s+demand[ée]|veut\s+savoir|voulait\s+savoir|se\s+demande|demande)\s+(?:si\b|s'il|pourquoi|comment|ce\s+que|quel\w*|la\s+diff[ée]rence)"
     r"|かどうか|か(?:と)?(?:聞い|尋ね|質問)|(?:る|た|い)か(?:を)?確認し(?:た|ました)"
     r"|(?:可否|是非|危険性|安全性|要否)(?:を|について)?(?:質問|確認|相談|尋ね)|(?:を|について)(?:質問|尋ね)(?:し|た|ま)"
+)
+# What happened once, told as the reason for a rule: it orders nothing ("the cleanup script used
+# to run git clean -fdx", "曾有脚本差点删掉整个仓库"). Refusals only: a lesson's quote keeps it.
+PAST = (
+    r"\b(?:used\s+to|an?\s+incident|the\s+incident|back\s+when|last\s+(?:year|month|quarter))\b|曾经|曾有|以前有|上次有"
+    r"|\b(?:autrefois|auparavant|un\s+incident)\b|\b(?:fr[üu]her|vorfall|anlass\s+war)\b|\b(?:un\s+incidente|antes\s+se)\b"
+    r"|かつて|以前は|事故|インシデント|\bschon\s+(?:ein)?mal\b|\blleg[oó]\s+a\b"
 )
 HYPOTHETICAL = (
     r"\b(?:what\s+if|suppose|supposing|imagine|hypothetically|in\s+theory|whether)\b|是否|要不要|还是不"
@@ -128,7 +146,7 @@ PROPOSED = (
     r"|been|being|has|have|had|pull|merge)\b)[a-z]+\s+(?:proposed|proposes|recommended|recommends|pushed\s+for"
     r"|asked(?:\s+(?:the\s+agent|us|me))?\s+(?:to|for)|wanted|wants|advised|advises|urged|urges)\b"
     r"|(?:他|她|他们|她们|同事|别人|有人|老板|领导|经理|主管|组长|外包|供应商|客户|财务|运维)(?:建议|提议|提出|要求|希望|想)"
-    r"|\b(?:propone|pide)\s+que\b|\b(?:propuso|sugiri[oó]|pidi[oó]|recomend[oó]|aconsej[oó])\b"
+    r"|\b(?:propone|pide)\s+que\b|\b(?:propuso|sugiri[oó]|pidi[oó]|recomend[oó]|aconsej[oó])\b|\bse\s+(?:sugiri[oó]|propuso|recomend[oó])\b"
     r"|\b(?:schlug|schl[äa]gt|wollte|empfahl|empfiehlt|bat|forderte|verlangte)\b"
     r"|\b(?:voudrait|veut)\s+qu|\ba\s+(?:propos[ée]|sugg[ée]r[ée]|conseill[ée]|recommand[ée]|demand[ée])\s+(?:de|d')"
     r"|(?:が|は)(?:提案|提言|勧め|要望|主張)"
@@ -160,6 +178,20 @@ REJECTED_AFTER = (
     r"|\bpas\s+(?:ici|chez\s+nous|question)\b|\bque\s+no\b|\bno\s+lo\s+(?:hacemos|quiero|queremos|aceptamos|permitimos)\b|\bya\s+no\b"
     r"|不这么做|不这样做|不这么干|不同意|不行|不要这样|不允许|不再这样"
     r"|(?:今は|もう|うちでは|ここでは)?(?:やりません|やらない|しません|しない|だめ|ダメ|駄目|不可|認めません|認めない))"
+)
+# The user as the subject of a turn-down, later in the text: "ops proposed X … the user rejected
+# it", "有人建议…，用户不认同", "le prestataire a demandé … ; l'utilisateur a refusé".
+USER_REJECTS = (
+    r"\b(?:the\s+)?user\s+(?:has\s+|had\s+)?(?:rejected|refused|declined|disagreed|disagrees|vetoed|overruled|objected"
+    r"|does\s+not\s+agree|doesn't\s+agree|did\s+not\s+agree|didn't\s+agree|said\s+no|turned\s+(?:it|that|this)\s+down)\b"
+    r"|用户(?:拒绝|不同意|不认同|否决|没同意|不接受|反对)"
+    r"|\busuari[oa]\s+(?:lo\s+|la\s+|los\s+)?(?:rechaz\w+|no\s+est[aá]\s+de\s+acuerdo|se\s+neg[oó]|no\s+(?:lo\s+|la\s+)?acept\w+)"
+    r"|\b(?:be)?nutzer(?:in)?\s+(?:hat\s+)?(?:lehnt\w*\s+(?:\w+\s+)?ab|(?:\w+\s+)?abgelehnt|widerspr\w+|ist\s+nicht\s+einverstanden)"
+    r"|\butilisat(?:eur|rice)\s+(?:l'|le\s+|la\s+|les\s+)?(?:a\s+)?(?:refus\w*|rejet\w*|n'est\s+pas\s+d'accord)"
+    r"|ユーザー(?:は|が)(?:それを|これを)?(?:拒否|却下|反対|断)"
+    # or prefers another way, which puts it aside
+    r"|\b(?:the\s+)?user\s+prefers\b|\busuari[oa]\s+prefiere\b|\bnutzer(?:in)?\s+bevorzugt\b|\butilisat(?:eur|rice)\s+pr[ée]f[èe]re\b"
+    r"|用户(?:更)?(?:倾向于|希望改用|选择了?改用)"
 )
 # Who speaks for the memory: a reporting verb whose subject is the user (or "I", "we") reports
 # the user's own words ("the user said the agent may …") and cancels nothing.

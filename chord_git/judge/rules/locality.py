@@ -25,7 +25,7 @@ _PIN: dict[str, tuple[str, ...]] = {
            "comment(?:s|ed|ing)?\\s+out", "(?:does\\s+not|doesn't|do\\s+not|don't)\\s+run", "turn(?:s|ed)?\\s+off"),
     # a version held: "node:20.10", "at 3.1.5", "@4.2" (with a "until" it is a pin, whatever the verb)
     "any": ("[@:=]\\s?v?\\d+(?:\\.\\d+)+", "v?\\d+\\.\\d+(?:\\.\\d+)+"),
-    "zh": ("锁在", "锁定", "锁到", "钉在", "固定在", "固定到", "pin\\s?在", "pin\\s?到", "先用", "停在", "降到", "降级", "跳过", "禁用"),
+    "zh": ("锁在", "锁定", "锁到", "钉在", "固定在", "固定到", "pin\\s?在", "pin\\s?到", "停在", "降到", "降级", "跳过", "禁用"),
     "es": ("se\\s+mantiene\\s+en", "qued[ao]\\s+en", "fij\\w+", "fija\\w*", "manten\\w*\\s+\\S+\\s+en", "mant[eé]n\\w*", "qu[eé]date\\s+en", "bloque\\w+", "congel\\w+",
            "s[aá]lt\\w+", "desactiv\\w+"),
     "de": ("pinn\\w*", "fixier\\w*", "bleib\\w*\\s+(?:bei|auf)", "halt\\w*\\s+\\S+\\s+auf", "sperr\\w*", "einfrier\\w*",
