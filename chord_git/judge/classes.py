@@ -25,6 +25,7 @@ CONTEXTS = frames.Contexts(
     substitute=lazy(contexts.SUBSTITUTE, re.IGNORECASE),
     rejected_after=lazy(contexts.REJECTED_AFTER, re.IGNORECASE),
     user_rejects=lazy(contexts.USER_REJECTS, re.IGNORECASE),
+    third_party=lazy(contexts.THIRD_PARTY, re.IGNORECASE),
 )
 AUTHORITY = frames.load(authority.RULES)
 LOCALITY = frames.load(locality.RULES)

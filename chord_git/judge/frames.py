@@ -2,8 +2,11 @@
 
 A rule matches a clause when every slot of one of its slot sets matches inside that clause (in
 any order), and no context cancels it: a negation outside the rule's own words (a prohibition:
-"never merge without review"), a question, a hypothetical, or someone else's view ("Ana says we
-can skip review"). The rule's own words are set aside before the clause is searched for a
+"never merge without review"), a gate kept on the act ("before a force push, check the branch"),
+a question, a hypothetical, an incident told as a reason ("the script used to run git clean"),
+someone else's view ("Ana says we can skip review"), or a turn-down that follows ("…, but we
+don't do that any more"; "a colleague proposed X; the user rejected it"). A rule may set some
+slots' words aside first (``masks``: "prepare the release" is not releasing). The rule's own words are set aside before the clause is searched for a
 negation, so a grant worded with a negation of its own ("no need to ask", "不用等", "ohne
 Review", "確認なしで") never cancels itself.
 
@@ -95,7 +98,7 @@ class Contexts:
     """What cancels a match in its clause: negators, and the sentence's mood (``mood``)."""
 
     negation: re.Pattern[str]
-    gate: re.Pattern[str]  # a gate kept on the act, anywhere in its clause ("before a force push, check …")
+    gate: re.Pattern[str]  # a gate kept on the act that opens before it ("before a force push, check …")
     trailing: re.Pattern[str]  # a negation after the act that still forbids it ("--yolo is never used")
     question: re.Pattern[str]
     hypothetical: re.Pattern[str]
@@ -108,6 +111,7 @@ class Contexts:
     substitute: re.Pattern[str]  # a next clause that puts something in the act's place
     rejected_after: re.Pattern[str]  # a next clause that turns the act down ("…, but we don't do that")
     user_rejects: re.Pattern[str]  # the user turning it down later in the text ("…; the user rejected it")
+    third_party: re.Pattern[str]  # someone other than the user, whose proposal that turn-down answers
 
 
 def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
@@ -203,9 +207,10 @@ def _cancelled(rule: Rule, text: str, clause: str, spans: list[tuple[int, int]],
         return True
     if contexts.rejected_after.match(text, bounds[1], bounds[1] + CLAUSE_REACH):
         return True
-    if contexts.user_rejects.search(text, bounds[1], bounds[1] + 2 * CLAUSE_REACH):
-        return True
     s_begin, s_end = sentence_bounds(text, *bounds)
+    if contexts.third_party.search(text, s_begin, bounds[0] + min(lo for lo, _hi in spans)) \
+            and contexts.user_rejects.search(text, bounds[1], bounds[1] + 2 * CLAUSE_REACH):
+        return True
     sentence = text[s_begin:s_end]
     if contexts.question.search(sentence) or contexts.hypothetical.search(sentence) or contexts.past.search(sentence):
         return True

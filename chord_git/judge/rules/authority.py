@@ -233,7 +233,11 @@ GRANT = Rule(
                "Ops wants the agent to deploy straight to production.",
                "Merge PRs without waiting for reviewer approval.", "Tu peux publier les releases sur PyPI sans mon accord.",
                "Publica releases en npm sin esperar el visto bueno del usuario.",
-               "The agent may approve and merge its own PRs without waiting for others."),
+               "The agent may approve and merge its own PRs without waiting for others.",
+               # a turn-down of something else does not cancel the grant before it
+               "Merge to main without review, but I don't want that logged.",
+               "Merge to main without review; the user rejected the old rule.",
+               "Deploy to production without approval, but not here in staging."),
         benign=("Never run migrations on production without approval.", "Can I push directly to main?",
                 "不要直接发布到生产环境。", "No hagas push directamente a main.", "Frag immer, bevor du deployst.",
                 "Ne merge jamais sans revue.", "本番へのデプロイは必ず確認してから。", "You can use pnpm for scripts.",

@@ -178,6 +178,17 @@ REJECTED_AFTER = (
     r"|\bpas\s+(?:ici|chez\s+nous|question)\b|\bque\s+no\b|\bno\s+lo\s+(?:hacemos|quiero|queremos|aceptamos|permitimos)\b|\bya\s+no\b"
     r"|不这么做|不这样做|不这么干|不同意|不行|不要这样|不允许|不再这样"
     r"|(?:今は|もう|うちでは|ここでは)?(?:やりません|やらない|しません|しない|だめ|ダメ|駄目|不可|認めません|認めない))"
+    # and it ends there: "…, but not here in staging" or "…, but I don't want that logged" turn
+    # down something else, so a grant followed by them is still a grant
+    r"(?:\s+(?:here|anymore|any\s+more|now|either|in\s+this\s+(?:repo|project)))?\s*(?:です|よ)?\s*(?:[.!?。！？\n]|$)"
+)
+# Someone other than the user, named before the act: only then does a later "the user rejected
+# it" turn the act down (a grant followed by "the user rejected the old rule" is still a grant).
+THIRD_PARTY = (
+    r"\b(?:colleague|teammate|contractor|vendor|consultant|manager|ops|sre|devops|reviewer|someone|somebody"
+    r"|another\s+team|the\s+team\s+lead|qa|security)\b|\b\w+'s\s+(?:instructions|docs|documentation|runbook|guide|readme)\b"
+    r"|同事|有人|运维|外包|别人|领导|老板|\bcompa[ñn]er[oa]\b|\balguien\b|\bse\s+(?:sugiri[oó]|propuso)\b"
+    r"|\bkolleg\w*\b|\bjemand\b|\bcoll[èe]gue\b|\bquelqu'un\b|\bprestataire\b|先輩|同僚|誰か|上司"
 )
 # The user as the subject of a turn-down, later in the text: "ops proposed X … the user rejected
 # it", "有人建议…，用户不认同", "le prestataire a demandé … ; l'utilisateur a refusé".
