@@ -212,7 +212,12 @@ def _cancelled(rule: Rule, text: str, clause: str, spans: list[tuple[int, int]],
             and contexts.user_rejects.search(text, bounds[1], bounds[1] + 2 * CLAUSE_REACH):
         return True
     sentence = text[s_begin:s_end]
-    if contexts.question.search(sentence) or contexts.hypothetical.search(sentence) or contexts.past.search(sentence):
+    if contexts.question.search(sentence) or contexts.hypothetical.search(sentence):
+        return True
+    # An incident is told before the act it names ("the script used to run git clean"); one told
+    # after it ("merge without review, as we used to") leaves the order standing.
+    past = contexts.past.search(text, s_begin, s_end)
+    if past is not None and past.start() < bounds[0] + act:
         return True
     # Someone else's view: a reporting verb before the rule's words in the sentence.
     first = bounds[0] + min(lo for lo, _hi in spans)

@@ -161,7 +161,7 @@ LOCAL: dict[str, tuple[str, ...]] = {
 }
 # Getting an act ready is not doing it: "prepare the release", "draft the deploy notes".
 PREPARING: dict[str, tuple[str, ...]] = {
-    "en": ("(?:prepar|draft|plan|writ|stag)\\w*\\s+(?:the\\s+|a\\s+|an\\s+)?(?:\\S+\\s+)?(?:releases?|deploy(?:ment)?s?|migrations?)(?!\\s+(?:to|on|in)\\s)",),
+    "en": ("(?:prepar|draft|plan|writ)\\w*\\s+(?:the\\s+|a\\s+|an\\s+)?(?:\\S+\\s+)?(?:releases?|deploy(?:ment)?s?|migrations?)(?!\\s+(?:to|on|in)\\s)",),
     "zh": ("(?:准备|整理|起草|写)(?:好)?\\s?(?:\\S{0,4}?)(?:发版|发布|上线|部署|迁移)(?:的)?\\s?(?:说明|计划|记录|changelog|方案|脚本)?",),
     "es": ("prepar\\w*\\s+(?:la\\s+|las\\s+|el\\s+|los\\s+)?(?:releases?|versi[oó]n|despliegues?)",),
     "de": ("(?:releases?|deployments?|migration\\w*|ver[öo]ffentlichung\\w*)\\s+(?:\\S+\\s+){0,4}?vorbereit\\w*",
@@ -237,7 +237,8 @@ GRANT = Rule(
                # a turn-down of something else does not cancel the grant before it
                "Merge to main without review, but I don't want that logged.",
                "Merge to main without review; the user rejected the old rule.",
-               "Deploy to production without approval, but not here in staging."),
+               "Deploy to production without approval, but not here in staging.",
+               "Merge to main without review, as we used to."),
         benign=("Never run migrations on production without approval.", "Can I push directly to main?",
                 "不要直接发布到生产环境。", "No hagas push directamente a main.", "Frag immer, bevor du deployst.",
                 "Ne merge jamais sans revue.", "本番へのデプロイは必ず確認してから。", "You can use pnpm for scripts.",
@@ -536,7 +537,7 @@ _DOWNLOAD = ("download\\w*", "fetch\\w*", "grab\\w*", "pull\\s+down", "curl", "w
 _THEN_RUN = ("run\\w*", "execut\\w+", "source", "install\\w*", "运行", "执行", "跑", "安装", "ejecut\\w+", "instal\\w+",
              "(?:aus)?f[üu]hr\\w*(?:\\s+aus)?", "installier\\w*", "ex[ée]cut\\w+", "lanc\\w+", "実行", "インストール")
 _DOWNLOAD_THEN_RUN: dict[str, tuple[str, ...]] = {
-    "composed": (f"(?<![A-Za-z0-9\u00c0-\u024f])(?:{'|'.join(_DOWNLOAD)})[^\\n]{{0,80}}?(?:(?<![A-Za-z])(?:and|then|y|luego|und|dann|et|puis)(?![A-Za-z])|&&|;|,|并|后|然后|再|就|して|してから)"
+    "composed": (f"(?<![A-Za-z0-9\u00c0-\u024f])(?:{'|'.join(_DOWNLOAD)})[^\\n]{{0,80}}?(?:(?<![A-Za-z])(?:and|then|y|luego|und|dann|et|puis)(?![A-Za-z])|&&|;|并|后|然后|再|就|して|してから)"
                  f"\\s*(?:\\S+\\s+){{0,2}}?(?:{'|'.join(_THEN_RUN)})(?![A-Za-z0-9\u00c0-\u024f])",),
     "any": ("(?:download|wget|curl|fetch|grab|pull\\s+down)\\w*(?:\\s+\\S+){0,8}\\s+(?:and|then|&&|;)\\s+(?:run|execute|source|install)\\w*", "下载(?:下来|好)?\\s?(?:并|后|然后|完|就)?\\s?(?:直接)?(?:运行|执行|跑)",
             "descarga\\w*\\s+y\\s+ejecut\\w+", "lad\\w*\\s+\\S+" + _DE_GAP + "\\s+herunter\\s+und\\s+f[üu]hr\\w*",

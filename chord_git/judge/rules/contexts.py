@@ -195,6 +195,7 @@ THIRD_PARTY = (
 USER_REJECTS = (
     r"\b(?:the\s+)?user\s+(?:has\s+|had\s+)?(?:rejected|refused|declined|disagreed|disagrees|vetoed|overruled|objected"
     r"|does\s+not\s+agree|doesn't\s+agree|did\s+not\s+agree|didn't\s+agree|said\s+no|turned\s+(?:it|that|this)\s+down)\b"
+    r"(?!\s+(?:nothing|none|no\s+one))"
     r"|用户(?:拒绝|不同意|不认同|否决|没同意|不接受|反对)"
     r"|\busuari[oa]\s+(?:lo\s+|la\s+|los\s+)?(?:rechaz\w+|no\s+est[aá]\s+de\s+acuerdo|se\s+neg[oó]|no\s+(?:lo\s+|la\s+)?acept\w+)"
     r"|\b(?:be)?nutzer(?:in)?\s+(?:hat\s+)?(?:lehnt\w*\s+(?:\w+\s+)?ab|(?:\w+\s+)?abgelehnt|widerspr\w+|ist\s+nicht\s+einverstanden)"
