@@ -172,14 +172,20 @@ def _first(rule: Rule, text: str, contexts: Contexts) -> Hit | None:
         clause = text[begin:end]
         if rule.masks:
             clause = _masked(clause, [m.span() for slot in rule.masks for m in rule.pattern(slot).finditer(clause)])
+        # A slot shared by several alternatives ("removed" in two, "force" in two) is read once
+        # per clause: the alternatives that fail on it would otherwise each read it again.
+        read: dict[str, list[tuple[int, int]]] = {}
         for needed in rule.needs:
             spans: list[tuple[int, int]] = []
             for slot in needed:
                 if slot.startswith("!"):
-                    if rule.pattern(slot[1:]).search(clause):
+                    name = slot[1:]
+                    if (read[name] if name in read else rule.pattern(name).search(clause)):
                         break
                     continue
-                found = [m.span() for m in rule.pattern(slot).finditer(clause)]
+                found = read.get(slot)
+                if found is None:
+                    found = read[slot] = [m.span() for m in rule.pattern(slot).finditer(clause)]
                 if not found:
                     break
                 spans.extend(found)
