@@ -28,19 +28,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from chord_git.background import queue, worker
+from chord_git.background import queue, statements, worker
 from chord_git.config import OFF_MESSAGE, Config
 from chord_git.errors import ExtractionFailed, UsageError
-from chord_git.memory import store
 from chord_git.memory.project import PROMOTIONS_DIR, RECORDS_DIR, Project
-from chord_git.transcripts.native import FORMAT
 from chord_git.ui import Output
 
 if TYPE_CHECKING:
     from chord_git.agents.host import Host
     from chord_git.agents.hosts import Hosts
 
-STAGING_DIR = "add"
 # A note to remember, not a paste: longer words are refused before anything is written.
 MAX_CHARS = 4000
 EXAMPLE = 'git memory add "We use pnpm, never npm."'
@@ -48,21 +45,6 @@ AGENT_ROUTE = "agents propose memory with the MCP tool propose_memory"
 
 
 # ---------------------------------------------------------------------------- pure parts
-def session_id(now: dt.datetime, salt: str) -> str:
-    """A new session each time: saying it again is a new session, which brings a forgotten entry
-    back as the user's words in a new session do."""
-    return f"add-{now.strftime('%Y%m%dT%H%M%SZ')}-{salt}"
-
-
-def transcript_bytes(session: str, words: str) -> bytes:
-    """The native transcript (``FORMAT``) of one message of the user."""
-    import json
-
-    lines = [{"type": "session", "id": session, "frozen": True},
-             {"type": "message", "role": "user", "content": words, "complete": True}]
-    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode("utf-8")
-
-
 def check_words(words: str) -> str:
     text = words.strip()
     if not text:
@@ -124,20 +106,7 @@ def add(project: Project, cfg: Config, out: Output, words: str, *, wait: bool = 
             out.json({"outcome": "failed", "reason": cfg.no_pool_reason(), "queued": False})
         raise ExtractionFailed(f"{cfg.no_pool_reason()}; nothing queued")
 
-    from chord_git.secrets import redact
-
-    now = dt.datetime.now(dt.timezone.utc)
-    session = session_id(now, os.urandom(4).hex())
-    staged = _stage(project, session, redact(text))
-    try:
-        if wait:
-            job_id = queue.enqueue(project, staged, FORMAT)
-        else:
-            submission = worker.submit(project, cfg, staged, FORMAT)
-            assert submission is not None  # memory is on: checked above
-            job_id = submission.job_id
-    finally:
-        staged.unlink(missing_ok=True)  # the queue keeps its own copy
+    job_id, session = statements.queue_statement(project, cfg, text, start_worker=not wait)
     if not wait:
         if as_json:
             out.json({"outcome": "queued", "job": job_id, "session": session})
@@ -159,17 +128,6 @@ def _registry(hosts: Hosts | None) -> Hosts:
     from chord_git.agents import hosts as hosts_mod
 
     return hosts_mod.BUILTIN
-
-
-def _stage(project: Project, session: str, words: str) -> Path:
-    """The transcript, readable by its owner only, in the state dir (never the working tree)."""
-    from chord_git.memory.atomic import replace_atomically
-
-    directory = store.ensure_state_dir(project) / STAGING_DIR
-    directory.mkdir(parents=True, exist_ok=True)
-    target = directory / f"{session}.jsonl"
-    replace_atomically(target, transcript_bytes(session, words), directory, mode=0o600)
-    return target
 
 
 # ---------------------------------------------------------------------------- --wait
