@@ -15,15 +15,23 @@ Manual use: ``python -m testing.fake_openai --port 8765 --script script.json`` w
 model names to lists of steps such as ``{"reply": {...}}``, ``{"status": 500}``,
 ``{"slow": 3, "then": {"reply": "..."}}``, ``{"html": "<p>hi</p>"}``, ``{"garbage": true}``,
 ``{"unsupported": "reasoning_effort", "then": {...}}``.
+
+For driving a real agent CLI (Qwen Code) it can also answer with tool calls
+(``Reply(None, tool_calls=[tool_call("write_file", {...})])``), streams its answer as server-sent
+events when the request asks for ``stream`` (as those CLIs do), serves ``GET /v1/models``, and can
+route by what a request contains rather than by model name (``script_matching``): one CLI sends
+its main turn and its background helpers' requests under the same model name. A ``Computed`` step
+builds its reply from the request (e.g. from a path the CLI put in its prompt).
 """
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -41,6 +49,17 @@ class Reply:
     usage: dict[str, int] | None = field(default_factory=lambda: dict(DEFAULT_USAGE))
     finish_reason: str = "stop"
     as_parts: bool = False
+    # OpenAI-shaped tool calls (see ``tool_call``); with them, finish_reason "stop" is sent as "tool_calls"
+    tool_calls: list[dict[str, Any]] | None = None
+
+
+def tool_call(name: str, arguments: dict[str, Any], call_id: str | None = None) -> dict[str, Any]:
+    """One entry of ``Reply.tool_calls``: the model asks the client to run its tool ``name``."""
+    return {"id": call_id or f"call_{name}_{next(_call_ids)}", "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}}
+
+
+_call_ids = itertools.count(1)
 
 
 @dataclass(frozen=True)
@@ -91,7 +110,14 @@ class Unsupported:
     then: Step = field(default_factory=lambda: Reply(""))
 
 
-Step = Union[Reply, Status, Slow, Held, Html, Garbage, Unsupported]
+@dataclass(frozen=True)
+class Computed:
+    """The step ``make`` returns for the request's JSON body: a reply that depends on the request."""
+
+    make: Callable[[dict[str, Any]], Step]
+
+
+Step = Union[Reply, Status, Slow, Held, Html, Garbage, Unsupported, Computed]
 
 
 class Request(NamedTuple):
@@ -121,7 +147,32 @@ def completion_body(model: str, reply: Reply) -> dict[str, Any]:
     }
     if reply.usage is not None:
         body["usage"] = reply.usage
+    if reply.tool_calls:
+        body["choices"][0]["message"]["tool_calls"] = reply.tool_calls
+        if reply.finish_reason == "stop":
+            body["choices"][0]["finish_reason"] = "tool_calls"
     return body
+
+
+def completion_chunks(model: str, reply: Reply, with_usage: bool) -> Iterator[str]:
+    """The same answer as ``completion_body``, as the ``data:`` payloads of a streamed response."""
+    whole = completion_body(model, Reply(reply.content, reply.usage, reply.finish_reason, False, reply.tool_calls))
+    message, finish = whole["choices"][0]["message"], whole["choices"][0]["finish_reason"]
+    base = {"id": whole["id"], "object": "chat.completion.chunk", "created": whole["created"], "model": model}
+
+    def chunk(delta: dict[str, Any], finish_reason: str | None) -> str:
+        return json.dumps({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]},
+                          ensure_ascii=False)
+
+    yield chunk({"role": "assistant", "content": ""}, None)
+    if message.get("content"):
+        yield chunk({"content": message["content"]}, None)
+    for index, call in enumerate(message.get("tool_calls") or []):
+        yield chunk({"tool_calls": [{"index": index, **call}]}, None)
+    yield chunk({}, finish)
+    if with_usage and reply.usage is not None:
+        yield json.dumps({**base, "choices": [], "usage": reply.usage})
+    yield "[DONE]"
 
 
 class _Server(ThreadingHTTPServer):
@@ -167,15 +218,30 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(400, error_body("We could not parse the JSON body of your request.",
                                        "invalid_request_error"))
             return
-        step = owner._next_step(model) if isinstance(model, str) else None
+        step = owner._next_matching_step(raw.decode("utf-8", "replace"))
+        if step is None and isinstance(model, str):
+            step = owner._next_step(model)
         if step is None:
             self._json(404, error_body(f"The model `{model}` does not exist or you do not have access to it.",
                                        "invalid_request_error", code="model_not_found"))
             return
         self._perform(step, str(model), body)
 
+    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+        """The model list some clients fetch before their first request: the scripted models."""
+        self.server.owner._record(Request(None, None, {k.lower(): v for k, v in self.headers.items()}))
+        if self.path.rstrip("/") not in ("/v1/models", "/models"):
+            self._json(404, error_body(f"Unknown path {self.path}", "invalid_request_error"))
+            return
+        models = self.server.owner.scripted_models()
+        self._json(200, {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "fake"} for m in models]})
+
     def _perform(self, step: Step, model: str, body: dict[str, Any]) -> None:
-        if isinstance(step, Slow):
+        if isinstance(step, Computed):
+            made = step.make(body)
+            _check_step(made)
+            self._perform(made, model, body)
+        elif isinstance(step, Slow):
             if self.server.owner._stopping.wait(step.seconds):
                 return  # shutting down: drop the connection without a reply
             self._perform(step.then, model, body)
@@ -191,6 +257,9 @@ class _Handler(BaseHTTPRequestHandler):
                                            "invalid_request_error", param=step.param))
             else:
                 self._perform(step.then, model, body)
+        elif isinstance(step, Reply) and body.get("stream") is True:
+            options = body.get("stream_options")
+            self._stream(completion_chunks(model, step, isinstance(options, dict) and bool(options.get("include_usage"))))
         elif isinstance(step, Reply):
             self._json(200, completion_body(model, step))
         elif isinstance(step, Status):
@@ -206,6 +275,20 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _json(self, code: int, payload: Any) -> None:
         self._send(code, payload, "application/json")
+
+    def _stream(self, payloads: Iterator[str]) -> None:
+        try:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("cache-control", "no-cache")
+            self.send_header("connection", "close")
+            self.end_headers()
+            for payload in payloads:
+                self.wfile.write(f"data: {payload}\n\n".encode())
+                self.wfile.flush()
+        except OSError:
+            pass  # the client gave up
+        self.close_connection = True
 
     def _send(self, code: int, payload: Any, content_type: str,
               headers: Mapping[str, str] | None = None) -> None:
@@ -230,6 +313,7 @@ class FakeOpenAI:
         self._lock = threading.Lock()
         self._scripts: dict[str, list[Step]] = {}
         self._positions: dict[str, int] = {}
+        self._matching: list[tuple[str, list[Step], list[int]]] = []  # (marker, steps, [position])
         self._requests: list[Request] = []
         self._connections: set[socket.socket] = set()
         self._stopping = threading.Event()
@@ -246,6 +330,21 @@ class FakeOpenAI:
             self._scripts[model] = list(steps)
             self._positions[model] = 0
         return self
+
+    def script_matching(self, marker: str, *steps: Step) -> FakeOpenAI:
+        """Requests whose raw JSON body contains ``marker`` consume these steps instead of their
+        model's script (first matching marker wins, in the order they were added)."""
+        if not steps:
+            raise ValueError("a script needs at least one step")
+        for step in steps:
+            _check_step(step)
+        with self._lock:
+            self._matching.append((marker, list(steps), [0]))
+        return self
+
+    def scripted_models(self) -> list[str]:
+        with self._lock:
+            return list(self._scripts)
 
     @property
     def requests(self) -> list[Request]:
@@ -310,6 +409,15 @@ class FakeOpenAI:
             self._positions[model] = pos + 1
             return steps[min(pos, len(steps) - 1)]
 
+    def _next_matching_step(self, raw: str) -> Step | None:
+        with self._lock:
+            for marker, steps, position in self._matching:
+                if marker in raw or json.dumps(marker, ensure_ascii=False)[1:-1] in raw:
+                    pos = position[0]
+                    position[0] = pos + 1
+                    return steps[min(pos, len(steps) - 1)]
+        return None
+
     def _track(self, conn: socket.socket, *, add: bool) -> None:
         with self._lock:
             if add:
@@ -319,7 +427,7 @@ class FakeOpenAI:
 
 
 def _check_step(step: object) -> None:
-    if not isinstance(step, (Reply, Status, Slow, Held, Html, Garbage, Unsupported)):
+    if not isinstance(step, (Reply, Status, Slow, Held, Html, Garbage, Unsupported, Computed)):
         raise TypeError(f"not a script step: {step!r}")
     if isinstance(step, (Slow, Held, Unsupported)):
         _check_step(step.then)
