@@ -216,6 +216,23 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p.add_argument("--wait", action="store_true", help="wait for the run; print what was written or why nothing was")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
 
+    from chord_git.imports.registry import BUILTIN as import_sources
+
+    p = sub.add_parser("import", help="an agent's own memory store, judged and held for review (git memory review)")
+    p.add_argument("source", choices=import_sources.names(), metavar="SOURCE",
+                   help=f"where from: {', '.join(import_sources.names())}")
+    p.add_argument("--path", type=Path, metavar="P", help="the store's folder or file (default: found the way its host finds it)")
+    p.add_argument("--dry-run", action="store_true", help="show what would be proposed; write nothing")
+    p.add_argument("--json", action="store_true", help="print the outcome as JSON")
+
+    from chord_git.imports.registry import EXPORTS
+
+    p = sub.add_parser("export", help=f"the index entries for another tool: {', '.join(t.name for t in EXPORTS)}")
+    p.add_argument("target", choices=[t.name for t in EXPORTS], metavar="TARGET",
+                   help="; ".join(f"{t.name}: {t.title}" for t in EXPORTS))
+    p.add_argument("--write", nargs="?", const="", metavar="FILE",
+                   help="write instead of printing (into FILE for an instruction-file target)")
+
     p = sub.add_parser("agent", help=f"agent hosts: install hooks ({hosts.titles()}), the hook, status line, busy/idle")
     acts = p.add_subparsers(dest="agent_action", metavar="<action>", parser_class=_Parser, required=True,
                            action=_Commands)
@@ -253,12 +270,16 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     actions = p.add_subparsers(dest="review_action", metavar="<action>", parser_class=_Parser, action=_Commands)
     q = actions.add_parser("list", help="promotions, index entries and orphans")
     q.add_argument("--json", action="store_true", help="print the list as JSON")
-    for name, text, kind in (("accept", "append a promotion's text to its target file (working tree only)", "promotion"),
-                             ("reject", "delete a promotion file", "promotion"),
+    for name, text, kind in (("accept", "append a promotion's text to its target file (working tree only); "
+                                        "queue a pending import's text for extraction", "promotion"),
+                             ("reject", "delete a promotion file, or drop a pending import for good", "promotion"),
                              ("forget", "remove an entry's index line", "entry")):
-        named = "promotion id" if kind == "promotion" else "record id of the index entry"
+        named = "promotion or import id" if kind == "promotion" else "record id of the index entry"
         _ids(actions.add_parser(name, help=text).add_argument(
-            "id", help=f"the {named}, or a unique prefix (see review list)"), kind)
+            "id", help=f"the {named}, or a unique prefix (see review list)"), "promotion,import" if kind == "promotion" else kind)
+    q = actions.add_parser("edit", help="replace a pending import's text before accepting it")
+    _ids(q.add_argument("id", help="the pending import's id (or a unique prefix)"), "import")
+    q.add_argument("--text", required=True, help="the new text")
     q = actions.add_parser("move", help="move an index entry up, down or to the top (line order is injection priority)")
     _ids(q.add_argument("id", help="the record id of the index entry (or a unique prefix)"), "entry")
     where = q.add_mutually_exclusive_group(required=True)
@@ -382,6 +403,12 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
         from chord_git.commands.extract import extract
         return extract(project, cfg, out, session=args.session, fmt=args.transcript_format,
                        dry_run=args.dry_run, as_json=args.json, formats=formats)
+    if args.command == "import":
+        from chord_git.commands.imports import import_cmd
+        return import_cmd(project, out, args.source, path=args.path, dry_run=args.dry_run, as_json=args.json)
+    if args.command == "export":
+        from chord_git.commands.export import export_cmd
+        return export_cmd(project, out, args.target, write=args.write)
     if args.command == "add":
         from chord_git.commands.add import add
         return add(project, cfg, out, " ".join(args.words), wait=args.wait, as_json=args.json, hosts=hosts)
@@ -403,12 +430,16 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
         from chord_git.commands.review import review
         return review(project, cfg, out, action=args.review_action, item_id=getattr(args, "id", None),
                       where=getattr(args, "where", None), ids=getattr(args, "ids", None) or [],
+                      text=getattr(args, "text", None),
                       as_json=args.review_json or getattr(args, "json", False), no_input=args.no_input)
     raise UsageError(f"git memory: unknown command {args.command!r}")
 
 
 def _sends_to_model(args: argparse.Namespace | SimpleNamespace) -> bool:
     """Commands that call the model pool with session text: they refuse to run on a refused config."""
+    if args.command == "review" and getattr(args, "review_action", None) == "accept" \
+            and str(getattr(args, "id", "")).startswith("imp-"):
+        return True  # an accepted import goes to extraction
     return args.command in ("extract", "curate", "add") or (args.command == "queue" and args.queue_action == "retry") \
         or (args.command == "audit" and bool(getattr(args, "audit_model", False)))
 

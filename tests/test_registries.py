@@ -137,7 +137,7 @@ def _own_modules() -> dict[str, set[str]]:
         allowed.setdefault(host.name, set()).add(own)
         allowed.setdefault(host.transcript_format, set()).add(own)  # the format of its session files
     for names in allowed.values():
-        names.update({"transcripts/registry.py", "agents/hosts.py"})
+        names.update({"transcripts/registry.py", "agents/hosts.py", "imports/registry.py"})
     return allowed
 
 

@@ -1,4 +1,4 @@
-"""Ids as users type them: any unique prefix of a promotion, entry, orphan or job id, as git takes
+"""Ids as users type them: any unique prefix of a promotion, import, entry, orphan or job id, as git takes
 abbreviated commits; and ``git-memory __ids KINDS``, the lister shell completion calls.
 
 Resolving is pure (``resolve``); which ids exist is read by ``candidates`` without taking the lock
@@ -12,8 +12,8 @@ from chord_git.errors import UsageError
 from chord_git.memory.project import Project
 from chord_git.ui import Output
 
-KINDS = ("promotion", "entry", "orphan", "job")
-NOUNS = {"promotion": "pending promotion", "entry": "index entry", "orphan": "orphan record", "job": "job"}
+KINDS = ("promotion", "import", "entry", "orphan", "job")
+NOUNS = {"promotion": "pending promotion", "import": "pending import", "entry": "index entry", "orphan": "orphan record", "job": "job"}
 SHOWN = 5  # candidates named in an error before "…"
 
 
@@ -43,6 +43,10 @@ def candidates(project: Project, kind: str) -> list[str]:
 
     if kind == "promotion":
         return [path.stem for path in view.promotion_files(project)]
+    if kind == "import":
+        from chord_git.imports import pending
+
+        return [item.id for item in pending.read_pending(project)]
     if kind == "entry":
         return [entry.id for entry in view.read_index(project).entries]
     if kind == "orphan":

@@ -13,6 +13,7 @@ import sys
 from chord_git import config as config_mod
 from chord_git.commands.ids import candidates, resolve
 from chord_git.errors import UsageError
+from chord_git.imports import decide
 from chord_git.memory import view
 from chord_git.memory.project import Project
 from chord_git.review import actions, items
@@ -43,6 +44,8 @@ def _describe(item: items.ReviewItem) -> str:
             return f"  {item.id}  (unreadable: {item.problems[0]})"
         about = f"  entry {item.entry}" if item.entry else ""
         return f"  {item.id}  {item.target} -> {item.path}{about}\n      {item.summary}"
+    if item.kind == "import":
+        return f"  {item.id}  ({item.path})\n      {item.text}"
     if item.kind == "entry":
         source = item.source or "record unreadable"
         stale = f"  STALE: {'; '.join(item.stale_reasons)}" if item.stale else ""
@@ -62,7 +65,8 @@ def list_items(project: Project, cfg: config_mod.Config, out: Output, *, as_json
     if as_json:
         out.json({"items": [item.as_json() for item in found]})
         return found
-    for kind, title in (("promotion", "pending promotions"), ("entry", "index entries (priority order)"),
+    for kind, title in (("promotion", "pending promotions"), ("import", "pending imports (accept, edit or reject)"),
+                        ("entry", "index entries (priority order)"),
                         ("orphan", "orphan records")):
         group = [item for item in found if item.kind == kind]
         out.line(f"{title}: {len(group)}")
@@ -84,9 +88,24 @@ def _accept(project: Project, out: Output, pid: str) -> int:
     return 0
 
 
+def _decide_import(project: Project, cfg: config_mod.Config, out: Output, action: str, item_id: str,
+                   text: str | None) -> int:
+    if action == "accept":
+        done = decide.accept(project, cfg, item_id)
+        out.line(f"accepted import {item_id}: queued as {done.job}; extraction writes the entry as your statement "
+                 "(git memory status shows the outcome); nothing was staged")
+    elif action == "reject":
+        decide.reject(project, item_id)
+        out.line(f"rejected import {item_id}: it is not proposed again")
+    else:
+        edited = decide.edit(project, item_id, text or "")
+        out.line(f"edited import {edited.id}: {edited.text}")
+    return 0
+
+
 def review(project: Project, cfg: config_mod.Config, out: Output, *, action: str | None = None,
            item_id: str | None = None, where: str | None = None, ids: list[str] | None = None,
-           as_json: bool = False, no_input: bool = False) -> int:
+           as_json: bool = False, no_input: bool = False, text: str | None = None) -> int:
     if action is None:
         if not (as_json or no_input) and is_interactive(out):
             from chord_git.review.interactive import run
@@ -97,12 +116,16 @@ def review(project: Project, cfg: config_mod.Config, out: Output, *, action: str
     if action == "list":
         list_items(project, cfg, out, as_json=as_json)
         return 0
-    if action in ("accept", "reject") and item_id:
+    if action in ("accept", "reject") and item_id and not decide.is_import(item_id):
         item_id = resolve(item_id, candidates(project, "promotion"), noun="pending promotion", listing=LISTING)
+    elif action in ("accept", "reject", "edit") and item_id:
+        item_id = resolve(item_id, candidates(project, "import"), noun="pending import", listing=LISTING)
     elif action in ("forget", "move") and item_id:
         state = view.read_index(project)
         if not state.unusable_reason:  # unusable: the action itself says why it cannot run
             item_id = resolve(item_id, [entry.id for entry in state.entries], noun="index entry", listing=LISTING)
+    if action in ("accept", "reject", "edit") and item_id and decide.is_import(item_id):
+        return _decide_import(project, cfg, out, action, item_id, text)
     if action == "accept" and item_id:
         return _accept(project, out, item_id)
     if action == "reject" and item_id:

@@ -373,16 +373,18 @@ def restates(text: str, reference: Iterable[str | Conclusion]) -> bool:
     mine = conclusion(text)
     if not mine.key:
         return False
-    for item in reference:
-        other = item if isinstance(item, Conclusion) else conclusion(item)
-        if not other.key:
-            continue
-        if mine.key == other.key or (len(mine.key) >= 16 and mine.key in other.key):
-            return True
-        if len(mine.tokens) >= 3 and mine.tokens <= other.tokens and len(mine.tokens) >= 0.75 * len(other.tokens) \
-                and mine.negated == other.negated:
-            return True
-    return False
+    return any(restates_conclusion(mine, item if isinstance(item, Conclusion) else conclusion(item))
+               for item in reference)
+
+
+def restates_conclusion(mine: Conclusion, other: Conclusion) -> bool:
+    """``restates`` for one pair of conclusions already computed."""
+    if not mine.key or not other.key:
+        return False
+    if mine.key == other.key or (len(mine.key) >= 16 and mine.key in other.key):
+        return True
+    return len(mine.tokens) >= 3 and mine.tokens <= other.tokens and len(mine.tokens) >= 0.75 * len(other.tokens) \
+        and mine.negated == other.negated
 
 
 def agents_md_lines(text: str) -> list[str]:

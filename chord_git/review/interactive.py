@@ -1,4 +1,4 @@
-"""The interactive ``review`` loop (rich): promotions, then index entries, then orphans.
+"""The interactive ``review`` loop (rich): promotions, imports, then index entries, then orphans.
 
 Only reached when stdin and stdout are terminals (see ``commands.review``). Every piece of text
 that comes from memory files is shown as plain ``Text``, never as rich markup: a summary holding
@@ -106,6 +106,31 @@ class _Session:
                 if self.attempt("reject", lambda: actions.reject(self.project, item.id)):
                     self.show(f"deleted {item.id}", "yellow")
 
+    def imports(self) -> None:
+        from rich.panel import Panel
+        from rich.prompt import Prompt
+        from rich.text import Text
+
+        from chord_git.imports import decide
+
+        pending = items.import_items(self.project)
+        for number, item in enumerate(pending, start=1):
+            head = f"import {number}/{len(pending)}: {item.id}"
+            self.console.print(Panel(Text(f"{item.text}\n\nfrom {item.path}"), title=Text(head)))
+            choice = self.ask("Action", {"a": "accept", "e": "edit", "r": "reject", "s": "skip", "q": "quit"}, "s")
+            if choice == "e":
+                text = Prompt.ask("New text", default=item.text or "", console=self.console)
+                if not self.attempt("edit", lambda: decide.edit(self.project, item.id, text)):
+                    continue
+                self.show("edited; accept it to queue it for extraction", "green")
+                choice = self.ask("Action", {"a": "accept", "s": "skip", "q": "quit"}, "a")
+            if choice == "a":
+                if self.attempt("accept", lambda: decide.accept(self.project, self.cfg, item.id)):
+                    self.show("queued for extraction as your statement; nothing was staged", "green")
+            elif choice == "r":
+                if self.attempt("reject", lambda: decide.reject(self.project, item.id)):
+                    self.show("rejected; it is not proposed again", "yellow")
+
     def entries(self) -> None:
         from chord_git.memory import view
 
@@ -182,6 +207,7 @@ def run(project: Project, cfg: config_mod.Config, out: Output) -> int:
     session = _Session(project, cfg, console)
     try:
         session.promotions()
+        session.imports()
         session.entries()
         session.orphans()
     except (_Quit, EOFError):

@@ -1,4 +1,4 @@
-"""What ``review`` shows: pending promotions, then index entries in priority order, then orphans."""
+"""What ``review`` shows: pending promotions and imports, then index entries in priority order, then orphans."""
 from __future__ import annotations
 
 import datetime as dt
@@ -12,7 +12,7 @@ from chord_git.review import audit, staleness
 
 @dataclass(frozen=True)
 class ReviewItem:
-    kind: str  # promotion | entry | orphan
+    kind: str  # promotion | import | entry | orphan
     id: str
     entry: str | None = None  # the index entry a promotion is about; an entry's own id
     target: str | None = None
@@ -41,6 +41,9 @@ class ReviewItem:
         out: dict[str, object] = {"kind": self.kind, "id": self.id, "entry": self.entry, "target": self.target,
                                   "path": self.path, "summary": self.summary, "source": self.source,
                                   "stale": self.stale}
+        if self.kind == "import":
+            out["text"] = self.text
+            out["status"] = self.status
         if self.kind == "entry":
             out["audit"] = [{"kind": kind, "message": message, "action": action}
                             for kind, message, action in self.audit]
@@ -67,6 +70,20 @@ def promotion_items(project: Project) -> list[ReviewItem]:
             reason=parsed.reason, text=parsed.text, age_days=staleness.age_days(parsed.created, dt.date.today()),
         ))
     return items
+
+
+def import_items(project: Project) -> list[ReviewItem]:
+    """Pending imports: their text, and the stores and items it was read from (``path``)."""
+    from chord_git.imports import pending
+
+    out = []
+    for item in pending.read_pending(project):
+        where = "; ".join(origin.where() for origin in item.origins[:3])
+        more = f"; and {len(item.origins) - 3} more" if len(item.origins) > 3 else ""
+        out.append(ReviewItem(kind="import", id=item.id, path=where + more, summary=_first_line(item.text),
+                              source="imported", status="unverified", text=item.text,
+                              age_days=staleness.age_days(item.created, dt.date.today())))
+    return out
 
 
 def entry_items(project: Project, cfg: config_mod.Config, state: view.IndexState,
@@ -113,5 +130,5 @@ def collect(project: Project, cfg: config_mod.Config, today: dt.date | None = No
     record would otherwise look like an orphan."""
     state = view.read_index(project)
     if state.exists and not state.usable:
-        return promotion_items(project)
-    return [*promotion_items(project), *entry_items(project, cfg, state, today), *orphan_items(project, state)]
+        return [*promotion_items(project), *import_items(project)]
+    return [*promotion_items(project), *import_items(project), *entry_items(project, cfg, state, today), *orphan_items(project, state)]

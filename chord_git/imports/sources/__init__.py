@@ -1,0 +1,1 @@
+"""One module per store ``git memory import`` reads (``imports.registry`` names them)."""

@@ -1,0 +1,17 @@
+"""Serena's memories: one Markdown file per topic in the project's `.serena/memories/`."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from chord_git.imports.reading import Problem
+from chord_git.imports.registry import Read, Where
+from chord_git.imports.sources.markdown_store import read_markdown
+
+
+def stores(where: Where) -> list[Path]:
+    return [where.project / ".serena" / "memories"]
+
+
+def read(root: Path, where: Where, problems: list[Problem]) -> Iterator[Read]:
+    return read_markdown(root, problems)
