@@ -6,7 +6,21 @@ import hashlib
 import json
 from pathlib import Path
 
-from tests.imports.support import PNPM, import_json, outside_file, rules_text, symlink, token, write
+import pytest
+
+from testing.gitutil import index_digest
+from tests.imports.support import (
+    OUTSIDE,
+    PNPM,
+    import_json,
+    outside_file,
+    rules_text,
+    run_import,
+    state_texts,
+    symlink,
+    token,
+    write,
+)
 
 TOPIC = ("---\nname: Package manager\ndescription: this repo uses pnpm, never npm\ntype: project\n---\n\n"
          f"{PNPM}\n**Why:** the lockfile is pnpm-lock.yaml.\n**How to apply:** run pnpm install.\n")
@@ -117,3 +131,44 @@ def test_claude_code_keys_a_subfolder_and_a_long_path_as_the_host_does(tmp_path:
     long = "/tmp/import-research/v-more/" + "d" * 120 + "/" + "e" * 120
     assert slug(Path(long)) == "-tmp-import-research-v-more-" + "d" * 120 + "-" + "e" * 51 + "-5fye9"
     assert slug(Path("/tmp/a b_c.d/inner")) == "-tmp-a-b-c-d-inner"
+
+
+def _claude_store(repo: Path, home: Path) -> Path:
+    slug = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in str(repo))
+    return home / ".claude" / "projects" / slug / "memory"
+
+
+def _qwen_store(repo: Path, home: Path) -> Path:
+    key = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in str(repo))
+    return home / ".qwen" / "projects" / key / "memory" / "project"
+
+
+def _gemini_store(repo: Path, home: Path) -> Path:
+    write(home / ".gemini" / "projects.json", json.dumps({"projects": {str(repo): "repo"}}))
+    return home / ".gemini" / "tmp" / "repo" / "memory"
+
+
+def _codex_store(repo: Path, home: Path) -> Path:
+    return home / ".codex" / "memories_v2" / "extensions" / "ad_hoc" / "notes"
+
+
+HOST_STORES = {"claude-code": _claude_store, "qwen": _qwen_store, "gemini": _gemini_store, "codex": _codex_store}
+
+
+@pytest.mark.parametrize("name", sorted(HOST_STORES))
+def test_a_hosts_store_drops_credentials_and_grants_and_refuses_a_symlink_out(name: str, repo: Path,
+                                                                             tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    folder = HOST_STORES[name](repo, home)
+    write(folder / "notes.md", rules_text())
+    symlink(folder / "leak.md", outside_file(tmp_path))
+    before = index_digest(repo)
+    data = import_json(repo, home, name)
+    assert _texts(data) == [PNPM]
+    assert data["dropped"] == {"credential": 1, "permission-grant": 1}
+    assert any(p["file"].endswith("leak.md") and p["message"] == "a symlink out of the store; refused"
+               for p in data["problems"])
+    plain = run_import(repo, home, name, "--dry-run")
+    for text in (plain.stdout + plain.stderr, state_texts(repo)):
+        assert token() not in text and OUTSIDE not in text
+    assert index_digest(repo) == before
