@@ -113,7 +113,7 @@ BUILTIN = Sources((
            notes="a bullet or paragraph of `MEMORY.md` or a note beside it"),
     Source("qwen", "Qwen Code memory", f"{_HERE}.qwen",
            where="`~/.qwen/projects/<git root, non-alphanumerics as ->/memory/`, the project's `.qwen/team-memory/`, "
-                 "and the added-memories section of `~/.qwen/QWEN.md`",
+                 "the user tier `~/.qwen/memories/`, and the added-memories section of `~/.qwen/QWEN.md`",
            notes="a topic file's rule, or a saved memory (one bullet)"),
     Source("serena", "Serena memories", f"{_HERE}.serena",
            where="the project's `.serena/memories/*.md`", notes="a bullet or paragraph"),

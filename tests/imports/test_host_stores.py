@@ -172,3 +172,11 @@ def test_a_hosts_store_drops_credentials_and_grants_and_refuses_a_symlink_out(na
     for text in (plain.stdout + plain.stderr, state_texts(repo)):
         assert token() not in text and OUTSIDE not in text
     assert index_digest(repo) == before
+
+
+def test_qwen_user_tier_is_read_too(repo: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    write(home / ".qwen" / "memories" / "user" / "terse.md",
+          "---\nname: Terse answers\ndescription: no summaries\ntype: user\n---\n\nNo summaries at the end of answers.\n")
+    data = import_json(repo, home, "qwen")
+    assert _texts(data) == ["No summaries at the end of answers."]

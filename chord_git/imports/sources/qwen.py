@@ -7,7 +7,8 @@ The managed memory is ``<base>/projects/<key>/memory/`` (topic files in ``user/`
 git root (the nearest folder holding ``.git``; the project folder itself with
 ``QWEN_CODE_MEMORY_PROJECT_SCOPE=workspace``) with every character that is not an ASCII letter or
 digit turned into ``-``. ``QWEN_CODE_MEMORY_LOCAL=1`` keeps it in the project's ``.qwen/memory``.
-The team tier is ``<git root>/.qwen/team-memory/``, files a clone brings.
+The team tier is ``<git root>/.qwen/team-memory/``, files a clone brings; the user tier
+(``<base>/memories/``, the same layout) is what every session of the user's is given.
 """
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ def stores(where: Where) -> list[Path]:
     else:
         key = where.project if where.env.get("QWEN_CODE_MEMORY_PROJECT_SCOPE") == "workspace" else root
         managed = base_dir(where) / "projects" / _NOT_ALNUM.sub("-", str(key)) / "memory"
-    return [managed, root / ".qwen" / "team-memory", where.home / ".qwen" / "QWEN.md"]
+    # The user tier holds what Qwen Code gives every session, this project's included.
+    return [managed, root / ".qwen" / "team-memory", base_dir(where) / "memories", where.home / ".qwen" / "QWEN.md"]
 
 
 def read(root: Path, where: Where, problems: list[reading.Problem]) -> Iterator[Read]:
