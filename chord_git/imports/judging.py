@@ -9,9 +9,13 @@ A credential drops its item whole: the item is counted, never shown, logged or k
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from chord_git.imports.reading import REPLACEMENT
 from chord_git.memory import records
+
+if TYPE_CHECKING:
+    from chord_git.judge.claims import Conclusion
 
 CREDENTIAL = "credential"
 # Layer 2 reads a batch of items as one file; a batch stays well under its size limit.
@@ -56,15 +60,21 @@ def credentials(texts: Sequence[str]) -> list[bool]:
     return flags
 
 
-def verdicts(texts: Sequence[str]) -> list[str | None]:
-    """Why each text is not proposed (a refusal, a cap, damage, a credential), or None: one chunk,
-    as a worker process judges it."""
+Verdict = tuple[str | None, "Conclusion | None"]
+
+
+def verdicts(texts: Sequence[str]) -> list[Verdict]:
+    """For each text, why it is not proposed (a refusal, a cap, damage, a credential) or None, and
+    for a text that is kept its conclusion as duplicates are compared (``claims.conclusion``): one
+    chunk, as a worker process judges it, so the comparing process only looks the conclusions up."""
+    from chord_git.judge.claims import conclusion
+
     reasons = [text_reason(text) for text in texts]
     clean = [number for number, reason in enumerate(reasons) if reason is None]
     for number, secret in zip(clean, credentials([texts[n] for n in clean])):
         if secret:
             reasons[number] = CREDENTIAL
-    return reasons
+    return [(reason, conclusion(text) if reason is None else None) for text, reason in zip(texts, reasons)]
 
 
 def warm() -> None:

@@ -166,7 +166,7 @@ def _chunks(reads: Iterator[tuple[str, Read]]) -> Iterator[Chunk]:
         yield chunk
 
 
-def _judged(chunks: Iterator[Chunk]) -> Iterator[tuple[Chunk, list[str | None]]]:
+def _judged(chunks: Iterator[Chunk]) -> Iterator[tuple[Chunk, list[judging.Verdict]]]:
     """Each chunk with its verdicts, in order. The judge reads each item whole (about a millisecond
     an item), so a store of more than one chunk is judged by a process per core, with at most two
     chunks a process in flight: memory stays bounded by those chunks, not by the store."""
@@ -189,7 +189,7 @@ def _judged(chunks: Iterator[Chunk]) -> Iterator[tuple[Chunk, list[str | None]]]
     # fork: the children start with the judge this process has loaded and compiled (Linux only).
     judging.warm()
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        waiting: deque[tuple[Chunk, Future[list[str | None]]]] = deque()
+        waiting: deque[tuple[Chunk, Future[list[judging.Verdict]]]] = deque()
         for chunk in itertools.chain((first, second), chunks):
             waiting.append((chunk, pool.submit(judging.verdicts, [text for _l, _r, text in chunk])))
             if len(waiting) >= 2 * workers:
@@ -223,13 +223,13 @@ def run_import(project: Project, source: Source, where: Where, *, path: Path | N
             for read in source.read(root, where, report.problems):
                 yield shown(root, where.home, where.project), read
 
-    for chunk, reasons in _judged(_chunks(reads())):
+    for chunk, verdicts in _judged(_chunks(reads())):
         report.read += len(chunk)
-        for (label, read, text), reason in zip(chunk, reasons):
+        for (label, read, text), (reason, said) in zip(chunk, verdicts):
             if reason is not None:
                 report.dropped[reason] += 1
                 continue
-            said = claims.conclusion(text)  # once: every comparison below reads it
+            assert said is not None  # every kept item comes with its conclusion
             own_key = pending.key(text, said.key)
             item_key = alias.get(own_key, own_key)
             origin = pending.Origin(source.name, label, read.file, read.item.line)
