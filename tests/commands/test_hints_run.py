@@ -75,7 +75,9 @@ CASES = [pytest.param(Installed(src, env, REAL.extras), id=f"{s}-{e}")
 def _pipx_parser() -> object:
     from pipx.main import get_command_parser  # type: ignore[import-untyped]
 
-    return get_command_parser()[0]
+    # pipx returned (parser, subparsers) up to 1.18.4 and returns the parser alone since.
+    made = get_command_parser()
+    return made[0] if isinstance(made, tuple) else made
 
 
 def _check_requirement(text: str, extra: str | None, found: Installed) -> None:
