@@ -99,7 +99,8 @@ def table_source(tables: Iterable[Sequence[str]]) -> str:
     ``(?<!X)(?:(?:a)|(?:b))`` try the same fragments in the same order at every position (the test
     reads no character), so they find the same matches; only neighbours are grouped, so the order
     of the whole alternation is kept."""
-    fragments = sorted({f for table in tables for f in table}, key=len, reverse=True)
+    # Longest first; equal lengths in text order, so every process builds the same alternation.
+    fragments = sorted({f for table in tables for f in table}, key=lambda f: (-len(f), f))
     parts: list[str] = []
     run: list[str] = []
     for part in (bounded(_SCRIPT_SEAM.sub(r"\\s?", f)) for f in fragments):

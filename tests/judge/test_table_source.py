@@ -13,7 +13,7 @@ from tests.conftest import REPO_ROOT
 
 
 def _plain(tables: list[tuple[str, ...]]) -> re.Pattern[str]:
-    fragments = sorted({f for table in tables for f in table}, key=len, reverse=True)
+    fragments = sorted({f for table in tables for f in table}, key=lambda f: (-len(f), f))
     return re.compile("|".join(frames.bounded(frames._SCRIPT_SEAM.sub(r"\\s?", f)) for f in fragments),
                       re.IGNORECASE)
 
