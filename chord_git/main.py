@@ -437,9 +437,10 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
 
 def _sends_to_model(args: argparse.Namespace | SimpleNamespace) -> bool:
     """Commands that call the model pool with session text: they refuse to run on a refused config."""
-    if args.command == "review" and getattr(args, "review_action", None) == "accept" \
-            and str(getattr(args, "id", "")).startswith("imp-"):
-        return True  # an accepted import goes to extraction
+    if args.command == "review" and getattr(args, "review_action", None) == "accept":
+        from chord_git.imports.decide import is_import
+
+        return is_import(str(getattr(args, "id", "")))  # an accepted import goes to extraction
     return args.command in ("extract", "curate", "add") or (args.command == "queue" and args.queue_action == "retry") \
         or (args.command == "audit" and bool(getattr(args, "audit_model", False)))
 

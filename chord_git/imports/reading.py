@@ -34,6 +34,12 @@ class StoreFile:
     real: Path  # what is opened: the file itself, or the in-store target of a symlink
 
 
+def printable(name: str) -> str:
+    """A file name as it may be printed and kept: a clone's store may name its files with escape
+    sequences or line breaks, so every character that does not print is shown as its code."""
+    return "".join(ch if ch.isprintable() else f"\\x{{{ord(ch):x}}}" for ch in name)
+
+
 def _inside(real_root: Path, target: Path) -> bool:
     try:
         target.relative_to(real_root)
@@ -59,7 +65,7 @@ def files(root: Path, *, suffixes: tuple[str, ...] = (".md",), names: tuple[str,
             problems.append(Problem(rel or ".", f"cannot list: {exc.strerror or exc}"))
             return
         for entry in entries:
-            here = f"{rel}/{entry.name}" if rel else entry.name
+            here = f"{rel}/{printable(entry.name)}" if rel else printable(entry.name)
             path = Path(entry.path)
             if entry.is_symlink():
                 target = path.resolve()
@@ -113,7 +119,7 @@ def read_text(file: StoreFile, problems: list[Problem], limit: int = MAX_FILE_BY
 
 def read_one(path: Path, problems: list[Problem], rel: str | None = None) -> str | None:
     """A single-file store (``.cursorrules``, an instruction file): symlinks are refused."""
-    name = rel or path.name
+    name = rel or printable(path.name)
     try:
         mode = os.lstat(path).st_mode
     except OSError as exc:

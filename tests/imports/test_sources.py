@@ -7,9 +7,11 @@ from pathlib import Path
 import pytest
 
 from chord_git.imports.registry import BUILTIN
+from testing.gitutil import run_cli
 from testing.gitutil import index_digest
 from tests.imports.support import (
     OUTSIDE,
+    env,
     PNPM,
     Plant,
     import_json,
@@ -126,3 +128,16 @@ def test_the_docs_table_is_the_registry() -> None:
     from tests.conftest import REPO_ROOT
 
     assert BUILTIN.doc_table() in (REPO_ROOT / "docs" / "import.md").read_text(encoding="utf-8")
+
+
+def test_a_file_name_that_does_not_print_is_shown_by_its_codes(repo: Path, tmp_path: Path) -> None:
+    """A clone's store may name a file with an escape sequence: it never reaches the terminal."""
+    folder = repo / ".serena" / "memories"
+    write(folder / "\x1b[2Jnotes\n.md", f"- {PNPM}\n")
+    symlink(folder / "\x1b]0;owned\x07.md", outside_file(tmp_path))
+    done = run_import(repo, tmp_path / "home", "serena")
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout + done.stderr and "\x07" not in done.stderr
+    assert "\\x{1b}]0;owned\\x{7}.md: a symlink out of the store; refused" in done.stderr
+    review = run_cli(repo, "review", "list", env=env(tmp_path / "home"))
+    assert "\\x{1b}[2Jnotes\\x{a}.md:1" in review.stdout and "\x1b" not in review.stdout

@@ -24,7 +24,8 @@ def read_markdown(root: Path, problems: list[reading.Problem], *, suffixes: tupl
     if not root.is_dir() or root.is_symlink():
         text = reading.read_one(root, problems)
         if text is not None:
-            yield from (Read(root.name, item) for item in file_items(root.name, text))
+            name = reading.printable(root.name)
+            yield from (Read(name, item) for item in file_items(name, text))
         return
     for file in reading.files(root, suffixes=suffixes, names=names, recursive=recursive, problems=problems):
         text = reading.read_text(file, problems)
