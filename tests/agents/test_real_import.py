@@ -36,15 +36,17 @@ FACT = "Preview deploys are built from the staging branch, never from main."
 SUMMARY = "Build preview deploys from the staging branch only."
 
 
-def _write(host: str, repo: Path, home: Path, bins: agent_hosts.HostBins) -> None:
+def _write(host: str, repo: Path, home: Path, bins: agent_hosts.HostBins, request: pytest.FixtureRequest) -> None:
+    """The host writes its own memory; a missing CLI skips (fails under CI) as every real-host test."""
     if host == "claude-code":
         claude_write_memory(bins, home, repo, [("preview-deploys", FACT)])
     elif host == "codex":
         codex_write_memory(bins, home, repo, [("preview-deploys", FACT)])
     elif host == "gemini":
-        gemini_write_memory(home, repo, [FACT])
+        gemini_write_memory(home, repo, [FACT], binary=request.getfixturevalue("gemini_bin"))
     else:
-        qwen_write_memory(home, repo, [QwenMemory("Preview deploys", "where previews build from", FACT)])
+        qwen_write_memory(home, repo, [QwenMemory("Preview deploys", "where previews build from", FACT)],
+                          binary=request.getfixturevalue("qwen_bin"))
 
 
 def _next_session(host: str, repo: Path, bins: agent_hosts.HostBins, tmp_path: Path) -> str:
@@ -63,9 +65,10 @@ def _next_session(host: str, repo: Path, bins: agent_hosts.HostBins, tmp_path: P
 
 @pytest.mark.parametrize("host", ["claude-code", "codex", "gemini", "qwen"])
 def test_a_hosts_own_memory_reaches_another_hosts_next_session(host: str, repo: Path, tmp_path: Path,
-                                                                host_bins: agent_hosts.HostBins) -> None:
+                                                                host_bins: agent_hosts.HostBins,
+                                                                request: pytest.FixtureRequest) -> None:
     home = Path(os.environ["HOME"])
-    _write(host, repo, home, host_bins)
+    _write(host, repo, home, host_bins, request)
     before = index_digest(repo)
     done = run_cli(repo, "import", host, "--json")
     assert done.returncode == 0, done.stderr
@@ -79,8 +82,8 @@ def test_a_hosts_own_memory_reaches_another_hosts_next_session(host: str, repo: 
         assert wait_for(lambda: SUMMARY in (repo / "MEMORY.md").read_text("utf-8") if (repo / "MEMORY.md").exists()
                         else False, timeout=120)
         assert wait_for(lambda: settled(repo), timeout=60)
-        [request] = extraction.requests
-        said = "\n".join(m["content"] for m in request.body["messages"] if m["role"] == "user")
+        [sent] = extraction.requests
+        said = "\n".join(m["content"] for m in sent.body["messages"] if m["role"] == "user")
         assert FACT in said  # sent as the user's statement
     assert index_digest(repo) == before
     first = _next_session(host, repo, host_bins, tmp_path)
