@@ -461,6 +461,10 @@ def memory_rule_findings(start: Path, base: str, head: str, accepted: IgnoreList
         # memory) is judged on both cores, as the secret layers do with a large batch.
         size = sum(_added_weight(c) for _k, c in todo)
         workers = pool.workers() if size >= RULES_POOL_MIN_BYTES else 1
+        if size >= RULES_POOL_MIN_BYTES:  # hundreds of units: the judge's screens repay their build
+            from chord_git.judge import classes
+
+            classes.screen_all()
         chunks = pool.split(todo, workers, lambda item: _added_weight(item[1])) if workers > 1 else [todo]
         computed = pool.map_chunks(judged, chunks)
         if cache is not None:

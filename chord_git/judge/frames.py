@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
+from chord_git.judge import literals
 from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.support.regex_lazy import lazy
 
@@ -183,23 +184,91 @@ def windows(text: str) -> Iterator[tuple[int, int]]:
         begin = after.end() if after else stop + 1
 
 
-def find(rules: Sequence[Rule], text: str, contexts: Contexts) -> list[Hit]:
+@dataclass(frozen=True)
+class Screen:
+    """Which slots of a rule set may match a text, from one pass over it (``literals``): every
+    fragment's required strings, looked for together as one trie of words in the text's shadow.
+    Built for judging many texts (an import): its build costs about what compiling every slot does."""
+
+    finder: re.Pattern[str]  # at each position, the longest word starting there
+    within: Mapping[str, frozenset[str]]  # that word -> every word it starts with (found there too)
+    keyed: Mapping[str, tuple[tuple[int, str, tuple[frozenset[str], ...]], ...]]  # word -> (rule, slot, other sets)
+    always: tuple[frozenset[str], ...]  # per rule, the slots with a fragment that requires nothing
+
+    def readable(self, text: str) -> tuple[frozenset[str], ...]:
+        """Per rule, the slots that may match ``text``."""
+        present: set[str] = set().union(*map(self.within.__getitem__, set(self.finder.findall(literals.shadow(text)))))
+        slots = [set(always) for always in self.always]
+        for word in present:
+            for rule, slot, rest in self.keyed.get(word, ()):
+                if slot not in slots[rule] and all(not strings.isdisjoint(present) for strings in rest):
+                    slots[rule].add(slot)
+        return tuple(frozenset(found) for found in slots)
+
+
+def build_screen(rules: Sequence[Rule]) -> Screen:
+    requirement = literals.deriver()
+    keyed: dict[str, list[tuple[int, str, tuple[frozenset[str], ...]]]] = {}
+    always: list[frozenset[str]] = []
+    words: set[str] = set()
+    for number, rule in enumerate(rules):
+        free = set()
+        for slot, tables in rule.slots.items():
+            derived = [requirement(_SCRIPT_SEAM.sub(r"\\s?", f)) for table in tables.values() for f in table]
+            if any(found is None for found in derived):
+                free.add(slot)
+                continue
+            for found in derived:
+                assert found is not None
+                words.update(word for strings in found for word in strings)
+                for word in found[0]:
+                    keyed.setdefault(word, []).append((number, slot, found[1:]))
+        always.append(frozenset(free))
+    ordered = sorted(words)
+    finder = re.compile(f"(?=({literals.trie_source(ordered)}))") if ordered else re.compile(r"(?!)")
+    within = {word: frozenset(word[:end] for end in range(1, len(word) + 1) if word[:end] in words) for word in ordered}
+    return Screen(finder, within, {word: tuple(found) for word, found in keyed.items()}, tuple(always))
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Rules read together, with the screen built for them once someone judges many texts."""
+
+    rules: tuple[Rule, ...]
+    screens: list[Screen] = field(default_factory=list, compare=False, repr=False)
+
+    def screen(self) -> Screen:
+        if not self.screens:
+            self.screens.append(build_screen(self.rules))
+        return self.screens[0]
+
+
+def find(rules: RuleSet | Sequence[Rule], text: str, contexts: Contexts) -> list[Hit]:
     """Every rule that matches a clause of ``text`` in a context that does not cancel it."""
+    readable = None
+    if isinstance(rules, RuleSet):
+        readable = rules.screens[0].readable(text) if rules.screens else None
+        rules = rules.rules
     hits: list[Hit] = []
-    for rule in rules:
-        hit = _first(rule, text, contexts)
+    clauses = list(windows(text))
+    for number, rule in enumerate(rules):
+        hit = _first(rule, text, clauses, contexts, None if readable is None else readable[number])
         if hit is not None:
             hits.append(hit)
     return hits
 
 
-def _first(rule: Rule, text: str, contexts: Contexts) -> Hit | None:
+def _first(rule: Rule, text: str, clauses: list[tuple[int, int]], contexts: Contexts,
+           readable: frozenset[str] | None) -> Hit | None:
     # Clause by clause: each slot's pattern reads each clause once, so a text of many clauses, or of
-    # one endless clause, costs what its length does.
-    for begin, end in windows(text):
+    # one endless clause, costs what its length does. A slot the screen rules out is not read.
+    if readable is not None and not any(all(s.startswith("!") or s in readable for s in needed) for needed in rule.needs):
+        return None
+    for begin, end in clauses:
         clause = text[begin:end]
         if rule.masks:
-            clause = _masked(clause, [m.span() for slot in rule.masks for m in rule.pattern(slot).finditer(clause)])
+            clause = _masked(clause, [m.span() for slot in rule.masks if readable is None or slot in readable
+                                      for m in rule.pattern(slot).finditer(clause)])
         # A slot shared by several alternatives ("removed" in two, "force" in two) is read once
         # per clause: the alternatives that fail on it would otherwise each read it again.
         read: dict[str, list[tuple[int, int]]] = {}
@@ -208,27 +277,31 @@ def _first(rule: Rule, text: str, contexts: Contexts) -> Hit | None:
             for slot in needed:
                 if slot.startswith("!"):
                     name = slot[1:]
+                    if readable is not None and name not in readable:
+                        continue
                     if (read[name] if name in read else rule.pattern(name).search(clause)):
                         break
                     continue
                 found = read.get(slot)
                 if found is None:
-                    found = read[slot] = [m.span() for m in rule.pattern(slot).finditer(clause)]
+                    found = read[slot] = [] if readable is not None and slot not in readable else \
+                        [m.span() for m in rule.pattern(slot).finditer(clause)]
                 if not found:
                     break
                 spans.extend(found)
             else:
-                if spans and not _cancelled(rule, text, clause, spans, (begin, end), contexts):
+                if spans and not _cancelled(rule, text, clause, spans, (begin, end), contexts, readable):
                     first = min(spans)
                     return Hit(rule.id, rule.reason, (begin + first[0], begin + first[1]))
     return None
 
 
 def _cancelled(rule: Rule, text: str, clause: str, spans: list[tuple[int, int]], bounds: tuple[int, int],
-               contexts: Contexts) -> bool:
+               contexts: Contexts, readable: frozenset[str] | None = None) -> bool:
     # Set aside the words of every slot of this rule in the clause: their own negations are part
     # of what they say ("no need to ask", "without review", "确认なしで").
-    every = [m.span() for slot in rule.slots for m in rule.pattern(slot).finditer(clause)]
+    every = [m.span() for slot in rule.slots if readable is None or slot in readable
+             for m in rule.pattern(slot).finditer(clause)]
     rest = _masked(clause, [*spans, *every])
     if rule.cancel_on_negation and _negated(rest, max(hi for _lo, hi in spans), contexts):
         return True
@@ -303,6 +376,6 @@ def _negated(masked: str, end: int, contexts: Contexts) -> bool:
     return bool(contexts.trailing.search(tail[:stop.start()] if stop else tail))
 
 
-def load(rules: Iterable[Rule]) -> tuple[Rule, ...]:
+def load(rules: Iterable[Rule]) -> RuleSet:
     """The rules that carry examples of both kinds; a rule without them is not loaded."""
-    return tuple(rule for rule in rules if rule.examples.match and rule.examples.benign)
+    return RuleSet(tuple(rule for rule in rules if rule.examples.match and rule.examples.benign))
