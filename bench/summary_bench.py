@@ -11,7 +11,11 @@ orphans or retired, the steady state under R27), so only the number of record fi
 full index listing every record (an index nobody curated: its cost grows with the file).
 Then the import profile of the summary path: openai and detect_secrets must not appear.
 
-Usage: python bench/summary_bench.py [--counts 10,1000,20000,100000] [--runs 15]
+``--anchored`` (issue 36) writes records that name what session start looks up: a project path
+(half of them gone from the tree) and a make target (half of them not in the Makefile), with
+their ``anchors`` in the front matter, and prints how many shown entries were labelled stale.
+
+Usage: python bench/summary_bench.py [--counts 10,1000,20000,100000] [--runs 15] [--anchored]
 """
 from __future__ import annotations
 
@@ -29,25 +33,33 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from chord_git.memory import summary  # noqa: E402
-from chord_git.memory import records  # noqa: E402
+from chord_git.memory import anchors, records  # noqa: E402
 from chord_git.memory.index_file import BEGIN, END, Entry  # noqa: E402
 from chord_git.memory.records import Record  # noqa: E402
 
 CURATED_ENTRIES = 10  # the same index at every size: only the number of record files grows
 
 
-def make_project(base: Path, count: int, full_index: bool) -> Path:
+def make_project(base: Path, count: int, full_index: bool, anchored: bool = False) -> Path:
     root = base / f"p{count}-{'full' if full_index else 'curated'}"
     rec_dir = root / ".chord/memory/records"
     rec_dir.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(root)], check=True)
+    if anchored:  # modules 0-24 exist of 0-49; targets t0-t9 exist of t0-t19
+        (root / "src").mkdir()
+        for number in range(25):
+            (root / "src" / f"mod_{number}.py").write_text("x = 1\n")
+        (root / "Makefile").write_text("".join(f"t{n}:\n\ttrue\n" for n in range(10)))
     lines = []
     listed = count if full_index else min(count, CURATED_ENTRIES)
     for number in range(count):
         rid = f"20261129-fact-{number:06d}"
         summary_text = f"Fact {number}: the build uses target {number % 97} with pnpm workspaces."
+        if anchored:
+            summary_text = f"Fact {number}: `src/mod_{number % 50}.py` is built by `make t{number % 20}`."
         record = Record(rid, "fact", "user", "stated", summary_text, summary_text + " " + "x" * 200,
-                        "the user said so", "2026-11-29", "abc123", None, "c", "w", "h")
+                        "the user said so", "2026-11-29", "abc123", None, "c", "w", "h",
+                        anchors=anchors.of_texts([summary_text]) if anchored else ())
         (rec_dir / f"{rid}.md").write_text(records.render(record))
         if number < listed:
             lines.append(Entry("fact", summary_text, rid).render())
@@ -109,6 +121,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--counts", default="10,1000,20000,100000")
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--anchored", action="store_true", help="records name paths and make targets (issue 36)")
     args = parser.parse_args()
     counts = [int(c) for c in args.counts.split(",")]
     base = Path(tempfile.mkdtemp(prefix="chord-summary-bench-"))
@@ -118,7 +131,7 @@ def main() -> None:
         baseline: dict[bool, tuple[float, float]] = {}
         for full in (False, True):
             for count in counts:
-                root = make_project(base, count, full)
+                root = make_project(base, count, full, args.anchored)
                 memory_md = root / "MEMORY.md"
                 # As `git memory summary` does: R24 verdicts of the shown records cached by size and mtime.
                 cache = base / f"cache-{count}-{full}.json"
@@ -130,6 +143,9 @@ def main() -> None:
                 entries = count if full else min(count, CURATED_ENTRIES)
                 print(f"{count:>8} {'full' if full else 'curated':>8} {entries:>8} {inproc * 1e3:>9.3f}ms "
                       f"{proc * 1e3:>7.1f}ms {open_all * 1e3:>8.1f}ms {head * 1e3:>7.3f}ms")
+                if args.anchored:
+                    built = summary.build(memory_md, budget=4000, extraction_enabled=True, cache=cache)
+                    print(f"{'':>8} entries shown {built.entries_shown}, labelled stale {len(built.stale)}")
                 if count == counts[0]:
                     baseline[full] = (inproc, proc)
                 if count == 20000 or count == counts[-1]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from chord_git.support.dataclass_lazy import dataclass, replace
 from chord_git.extraction.guards import Accepted
-from chord_git.memory import index_file, records, store, view
+from chord_git.memory import anchors, index_file, records, store, view
 from chord_git.memory.project import RECORDS_DIR, Project
 from chord_git.secrets import redact
 
@@ -76,6 +76,8 @@ def to_record(item: Accepted, rid: str, session: str, today: dt.date) -> records
         statement=redact(c.statement), evidence=redact(c.evidence) if c.evidence else None,
         created=today.isoformat(), session=session, supersedes=c.supersedes,
         conclusion=body_text(c.statement), why=body_text(c.why), how_to_apply=body_text(c.how_to_apply),
+        # What it names that the project can check, recorded as written (``memory.anchors``).
+        anchors=anchors.of_texts((redact(c.summary), redact(c.statement), body_text(c.how_to_apply))),
     )
 
 

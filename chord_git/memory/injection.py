@@ -71,6 +71,7 @@ def build(summary: Summary, *, host: str, session: str, source: str | None, budg
         "loaded": summary.loaded,
         "managed": summary.managed,
         "shown": list(summary.shown_ids),
+        "stale": [[rid, anchor] for rid, anchor in summary.stale],
         "skipped": skipped[:SKIPPED_CAP],
         "skipped_more": max(len(skipped) - SKIPPED_CAP, 0),
         "cut": {"line": summary.cut[0], "id": summary.cut[1]} if summary.cut else None,
@@ -186,9 +187,12 @@ def explain(manifest: dict[str, Any], index_ids: list[str] | None) -> dict[str, 
     at = manifest.get("at")
     start["at"] = (time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(at)))
                    if isinstance(at, (int, float)) else None)
+    stale = [{"id": str(item[0]), "anchor": str(item[1])} for item in manifest.get("stale", [])
+             if isinstance(item, list) and len(item) == 2]
     return {
         "session_start": start,
         "injected": shown,
+        "labelled_stale": stale,
         "left_out": {reason: items for reason, items in left_out.items() if items},
         "left_out_unlisted": int(manifest.get("skipped_more", 0)),
         "added_since": added,
@@ -217,6 +221,9 @@ def render(report: dict[str, Any], summaries: dict[str, str] | None = None) -> l
         lines.append(f"injected: {len(injected)} {'entry' if len(injected) == 1 else 'entries'}, "
                      f"{start.get('chars')} characters in all (budget {start.get('budget')} for memory content)")
         lines.extend(f"  {rid}  {summaries[rid]}" if rid in summaries else f"  {rid}" for rid in injected)
+    if report.get("labelled_stale"):
+        lines.append("labelled stale (what the entry names is not in the working tree; git memory audit checks all):")
+        lines.extend(f"  {item['id']}: {item['anchor']} not found" for item in report["labelled_stale"])
     left_out = report["left_out"]
     if left_out:
         lines.append("left out:")

@@ -33,37 +33,39 @@ def why_not(root: Path, rid: str) -> str | None:
     return judged(root, rid)[0]
 
 
-def judged(root: Path, rid: str) -> tuple[str | None, str]:
-    """``why_not`` and the entry's standing (``SAID``, ``CONCLUDED``, ``UNKNOWN``)."""
+def judged(root: Path, rid: str) -> tuple[str | None, str, str]:
+    """``why_not``, the entry's standing (``SAID``, ``CONCLUDED``, ``UNKNOWN``) and its record's
+    anchors as the front matter writes them (``memory.anchors``; "" for none)."""
     from chord_git.memory import records  # deferred: parsing front matter loads yaml
+    from chord_git.memory.anchors import render
 
     try:
         data = paths.read_inside(root, root / RECORDS_DIR / f"{rid}.md", records.MAX_RECORD_BYTES)
     except FileNotFoundError:
-        return None, UNKNOWN
+        return None, UNKNOWN, ""
     except paths.UnsafePath as exc:
-        return exc.message, UNKNOWN
+        return exc.message, UNKNOWN, ""
     except OSError as exc:
-        return f"record unreadable: {exc.strerror}", UNKNOWN
+        return f"record unreadable: {exc.strerror}", UNKNOWN, ""
     if len(data) > records.MAX_RECORD_BYTES:
-        return f"record file is over {records.MAX_RECORD_BYTES} bytes", UNKNOWN
+        return f"record file is over {records.MAX_RECORD_BYTES} bytes", UNKNOWN, ""
     try:
         text = data.decode("utf-8").lstrip("\ufeff")
     except UnicodeDecodeError:
-        return "record is not valid UTF-8", UNKNOWN
+        return "record is not valid UTF-8", UNKNOWN, ""
     record, problems = records.parse(text, expected_id=rid)
     if record is not None:
         said = record.source == "user" and record.status in ("stated", "confirmed")
-        return None, SAID if said else CONCLUDED
+        return None, SAID if said else CONCLUDED, render(records.anchors_of(record))
     first = next((p for p in problems if p.kind == "cap"), problems[0])
-    return (f"record {first.message}" if first.kind == "cap" else f"record not loadable: {first.message}"), UNKNOWN
+    return (f"record {first.message}" if first.kind == "cap" else f"record not loadable: {first.message}"), UNKNOWN, ""
 
 
 def _rules() -> str:
     """The caps a verdict was reached under: a cache from other caps is not used."""
     from chord_git.memory.records import MAX_RECORD_BYTES, STATEMENT_CAP, SUMMARY_CAP
 
-    return f"{SUMMARY_CAP}/{STATEMENT_CAP}/{MAX_RECORD_BYTES}/standing"
+    return f"{SUMMARY_CAP}/{STATEMENT_CAP}/{MAX_RECORD_BYTES}/standing/anchors"
 
 
 class Verdicts:
@@ -76,6 +78,7 @@ class Verdicts:
         self.used: set[str] = set()
         self.dirty = False
         self.standing: dict[str, str] = {}  # the standing of every entry judged here
+        self.anchors: dict[str, str] = {}  # the anchors of every loadable entry judged here (rendered)
         if cache is not None:
             try:
                 data = atomic.read_state_json(cache)
@@ -83,7 +86,7 @@ class Verdicts:
                 data = {}
             verdicts = data.get("verdicts") if isinstance(data, dict) and data.get("rules") == _rules() else None
             if isinstance(verdicts, dict):
-                self.known = {k: v for k, v in verdicts.items() if isinstance(v, list) and len(v) == 3}
+                self.known = {k: v for k, v in verdicts.items() if isinstance(v, list) and len(v) == 4}
 
     def why_not(self, rid: str, summary: str, *, read: bool = True) -> str | None:
         """The verdict on ``rid``; with ``read`` False only a cached one (else ``NOT_CHECKED``)."""
@@ -95,7 +98,7 @@ class Verdicts:
         if self.cache is None or paths.escape_reason(self.root, path):
             if not read:
                 return NOT_CHECKED
-            verdict, self.standing[rid] = judged(self.root, rid)
+            verdict, self.standing[rid], self.anchors[rid] = judged(self.root, rid)
             return verdict
         try:
             info = os.lstat(path)
@@ -105,16 +108,19 @@ class Verdicts:
         self.used.add(rid)
         hit = self.known.get(rid)
         if key is not None and hit is not None and hit[0] == key:
-            cached, standing = hit[1], hit[2]
-            if (isinstance(cached, str) or cached is None) and standing in (SAID, CONCLUDED, UNKNOWN):
+            cached, standing, anchors = hit[1], hit[2], hit[3]
+            if (isinstance(cached, str) or cached is None) and standing in (SAID, CONCLUDED, UNKNOWN) \
+                    and isinstance(anchors, str):
                 self.standing[rid] = str(standing)
+                self.anchors[rid] = anchors
                 return cached
         if not read:
             return NOT_CHECKED
-        verdict, standing = judged(self.root, rid)
+        verdict, standing, anchors = judged(self.root, rid)
         self.standing[rid] = standing
+        self.anchors[rid] = anchors
         if key is not None:
-            self.known[rid] = [key, verdict, standing]
+            self.known[rid] = [key, verdict, standing, anchors]
             self.dirty = True
         return verdict
 

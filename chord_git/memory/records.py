@@ -14,7 +14,9 @@ from typing import Any, Literal, get_args
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.errors import InputError
 from chord_git.findings import Problem
+from chord_git.memory import anchors as anchor_rules
 from chord_git.memory import chars, frontmatter
+from chord_git.memory.anchors import Anchor
 from chord_git.memory.textrules import absolute_paths
 
 # The record vocabulary (SPEC "Record files"): the model's output schema uses these types too.
@@ -28,7 +30,8 @@ SUMMARY_CAP = 160
 STATEMENT_CAP = 600
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}$")
 SECTIONS = ("Conclusion", "Why keep it", "How to apply")
-FIELDS = ("id", "type", "source", "status", "summary", "statement", "evidence", "created", "session", "supersedes")
+FIELDS = ("id", "type", "source", "status", "summary", "statement", "evidence", "created", "session", "supersedes",
+          "anchors")
 REQUIRED = ("id", "type", "source", "status", "summary", "statement", "created")
 MAX_RECORD_BYTES = 64 * 1024
 QUOTED = ("summary", "statement", "evidence")  # free text: always written double-quoted
@@ -53,6 +56,14 @@ class Record:
     conclusion: str
     why: str
     how_to_apply: str
+    # What the record names that the project can check (``memory.anchors``), as written; a record
+    # written before anchors existed has none here: ``anchors_of`` derives them from its text.
+    anchors: tuple[Anchor, ...] = ()
+
+
+def anchors_of(record: Record) -> tuple[Anchor, ...]:
+    """The record's anchors: as its front matter holds them, else derived from its text (pure)."""
+    return record.anchors or anchor_rules.of_texts((record.summary, record.statement, record.how_to_apply))
 
 
 def safe_record_path(records_dir: Path, rid: str) -> Path:
@@ -119,6 +130,9 @@ def _validate(front: frontmatter.FrontMatter,
     supersedes = values["supersedes"]
     if supersedes is not None and not valid_id(supersedes):
         problems.append(Problem(at("supersedes"), "id", f"supersedes {supersedes!r} is not a record id"))
+    anchors, wrong = anchor_rules.parse(values["anchors"] or "")
+    if wrong is not None:
+        problems.append(Problem(at("anchors"), "field-type", wrong))
 
     sections, section_problems = _sections(lines, close + 1)
     problems.extend(section_problems)
@@ -135,7 +149,7 @@ def _validate(front: frontmatter.FrontMatter,
         id=rid, type=kind, source=source, status=status, summary=summary.strip(), statement=statement.strip(),
         evidence=values["evidence"], created=values["created"] or "", session=values["session"],
         supersedes=supersedes, conclusion=sections.get("Conclusion", ""), why=sections.get("Why keep it", ""),
-        how_to_apply=sections.get("How to apply", ""),
+        how_to_apply=sections.get("How to apply", ""), anchors=anchors,
     ), [], sections
 
 
@@ -211,6 +225,8 @@ def render(record: Record) -> str:
         "summary": record.summary, "statement": record.statement, "evidence": record.evidence,
         "created": _date_or_text(record.created), "session": record.session, "supersedes": record.supersedes,
     }
+    if record.anchors:
+        front["anchors"] = anchor_rules.render(record.anchors)
     yaml_text = frontmatter.dump_yaml(front, quoted=QUOTED)
     return (
         f"---\n{yaml_text}---\n\n## Conclusion\n\n{record.conclusion.strip()}\n\n"

@@ -39,6 +39,9 @@ SAID_HEADING = "What the user said in earlier sessions:"
 UNCONFIRMED_HEADING = ("Not confirmed by the user (an assistant's conclusion, or an entry without its record): "
                        "verify before relying on it:")
 TRUNCATION_NOTE = "(More index entries exist beyond the memory budget and are not shown.)"
+# Stale labels are notes on entries, not memory: they may take what the entries left of the
+# budget and a tenth of it besides, so a full budget still gets its labels and no entry is pushed out.
+LABEL_SHARE = 10
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,8 @@ class Summary:
     inject: str = "all"
     base: str | None = None
     base_commit: str | None = None
+    # Entries shown labelled "(stale? … not found)": (id, the anchor the working tree lacks).
+    stale: tuple[tuple[str, str], ...] = ()
 
 
 def _take(text: str, room: int) -> str:
@@ -73,14 +78,15 @@ def read_index_text(path: Path, budget: int, rel: str = "MEMORY.md",
     ``deadline``: see ``index_stream.read``.
     Returns (content, entries shown, truncated, warnings).
     """
-    content, shown, truncated, read = _compose(path, budget, rel, verdicts or loadable.Verdicts(path.parent),
-                                               deadline=deadline, gate=None)
+    content, shown, truncated, read, _stale = _compose(path, budget, rel, verdicts or loadable.Verdicts(path.parent),
+                                                       deadline=deadline, gate=None)
     return content, shown, truncated, read.warnings
 
 
-def _compose(path: Path, budget: int, rel: str, verdicts: loadable.Verdicts | None, *,
-             deadline: float | None, gate: Gate | None) -> tuple[str, int, bool, index_stream.StreamedIndex]:
-    """(content, entries shown, truncated, what was read)."""
+def _compose(path: Path, budget: int, rel: str, verdicts: loadable.Verdicts | None, *, deadline: float | None,
+             gate: Gate | None) -> tuple[str, int, bool, index_stream.StreamedIndex, list[tuple[str, str]]]:
+    """(content, entries shown, truncated, what was read, the entries labelled stale with the
+    anchor each lacks)."""
     top, swap, hidden = _pending_lines(path.parent)
     try:
         read = index_stream.read(path, budget, rel, verdicts, deadline=deadline, top=top, swap=swap, hide=hidden,
@@ -103,14 +109,41 @@ def _compose(path: Path, budget: int, rel: str, verdicts: loadable.Verdicts | No
         room = budget - index_chars(shown) - (2 if shown else 0)
         content = _take(note_text, room) if note_text.strip() and room > 0 else ""
         content = "\n".join(shown) + ("\n\n" + content if shown and content else "") if shown else content
-        return content, len(shown), len(note_text) > room or len(shown) < len(top), read
-    content = _by_standing(read.entries, read.ids, verdicts)
-    room = budget - index_chars(read.entries)
+        return content, len(shown), len(note_text) > room or len(shown) < len(top), read, []
+    entries, stale = _labelled(read.entries, read.ids, verdicts, path.parent,
+                               budget - index_chars(read.entries) + budget // LABEL_SHARE)
+    content = _by_standing(entries, read.ids, verdicts)
+    room = budget - index_chars(entries)
     hand = "\n".join(line for line in notes if line.strip()).strip()
     substantive = any(line.strip() and not line.lstrip().startswith("#") for line in notes)
     if substantive and not read.truncated and room > 40:
         content = (content + "\n\n" if content else "") + _take(hand, room - 2)
-    return content, len(read.entries), read.truncated, read
+    return content, len(read.entries), read.truncated, read, stale
+
+
+def _labelled(entries: list[str], ids: list[str], verdicts: loadable.Verdicts | None, root: Path,
+              room: int) -> tuple[list[str], list[tuple[str, str]]]:
+    """The entries shown, each whose record names what the working tree no longer has labelled
+    ``(stale? <anchor> not found)`` while ``room`` lasts (``memory.anchors``: one lookup an anchor,
+    at most ``anchor_lookup.MAX_LOOKUPS``); and (id, anchor) of each."""
+    named = verdicts.anchors if verdicts is not None else {}
+    if not any(named.get(rid) for rid in ids):
+        return entries, []
+    from chord_git.memory import anchor_lookup, anchors
+
+    lookup = anchor_lookup.Lookup(root)
+    out: list[str] = []
+    stale: list[tuple[str, str]] = []
+    for line, rid in zip(entries, ids):
+        found = anchors.parse(named.get(rid, ""))[0]
+        gone = lookup.first_missing(found) if found else None
+        label = f" (stale? {gone.shown()} not found)" if gone is not None else ""
+        if label and len(label) <= room:
+            line += label
+            room -= len(label)
+            stale.append((rid, gone.shown()))  # type: ignore[union-attr]
+        out.append(line)
+    return out, stale
 
 
 def _gated(read: index_stream.StreamedIndex, top: list[str], gate: Gate,
@@ -168,7 +201,7 @@ def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = 
                        base_commit=ev.base.commit if ev.base else None, warnings=(ev.warning,) if ev.warning else ())
     try:
         verdicts = loadable.Verdicts(memory_md.parent, cache)
-        content, shown, truncated, read = _compose(memory_md, budget, rel, verdicts, deadline=deadline, gate=gate)
+        content, shown, truncated, read, stale = _compose(memory_md, budget, rel, verdicts, deadline=deadline, gate=gate)
         verdicts.save()
     except FileNotFoundError:
         return mode
@@ -177,7 +210,7 @@ def build(memory_md: Path, *, budget: int, extraction_enabled: bool, rel: str = 
     except OSError as exc:
         return replace(mode, warnings=(*mode.warnings, f"{rel}: cannot read: {exc.strerror}"))
     found = replace(mode, warnings=(*mode.warnings, *read.warnings), shown_ids=tuple(read.ids),
-                    skipped=tuple(read.skipped), cut=read.cut, managed=read.section)
+                    skipped=tuple(read.skipped), cut=read.cut, managed=read.section, stale=tuple(stale))
     if not content.strip():
         return found
     parts = [MEMORY_DISCIPLINE, "", content]

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from chord_git.judge import attribution, claims, mood
-from chord_git.memory import index_file, records, view
+from chord_git.memory import anchors, index_file, records, view
 from chord_git.memory.project import Project
 from chord_git.review import staleness
 from chord_git.support.dataclass_lazy import dataclass, field
@@ -51,14 +51,7 @@ _USE = re.compile(r"\b(?:use|uses|using|prefer|prefers|choose|switch\s+to|stick\
                   r"|(?:使用|改用|统一用|只用|都用|用)\s*`?([\w.+#-]+)`?")
 _NEVER = re.compile(r"\b(?:never|don'?t|do\s+not|not|no|avoid|without)\s+(?:use\s+|using\s+|run\s+|call\s+|the\s+)?`?([\w.+#-]+)`?"
                     r"|(?:不要用|别用|不用|禁止用|禁止|不使用|不要)\s*`?([\w.+#-]+)`?")
-_MAKE = re.compile(r"`make\s+([A-Za-z][\w.-]*)`|\b(?:run|runs|running)\s+make\s+([A-Za-z][\w.-]*)"
-                   r"|(?:跑|运行|执行)\s*make\s+([A-Za-z][\w.-]*)")
-_SCRIPT = re.compile(r"\b(?:npm|pnpm|yarn|bun)\s+run\s+([\w:.-]+)")
-_BACKTICK = re.compile(r"`([^`\n]{2,80})`")
-_ENV_KEY = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
-_DOTTED_KEY = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+$")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
-_MAKE_TARGET = re.compile(r"^([A-Za-z][\w.-]*(?:[ \t]+[A-Za-z][\w.-]*)*)[ \t]*:(?!=)", re.M)
 
 
 # ---------------------------------------------------------------------------- the tree
@@ -113,8 +106,7 @@ def read_tree(root: Path) -> Tree:
         elif scripts is None:
             scripts = set()
     makefile = _read_text(root / "Makefile")
-    targets = None if makefile is None else frozenset(
-        name for match in _MAKE_TARGET.finditer(makefile) for name in match.group(1).split())
+    targets = None if makefile is None else anchors.make_targets(makefile)
     return Tree(frozenset(found), targets, frozenset(scripts) if scripts is not None else None,
                 frozenset(words), complete)
 
@@ -214,26 +206,20 @@ def _evidence(rec: records.Record | None, facts: _Facts, stems: dict[str, str]) 
 
 def stale_names(text: str, tree: Tree) -> list[str]:
     """What ``text`` names that the tree no longer holds: paths, make targets, scripts, config keys."""
-    # Each pattern runs only on texts holding its marker: most entries name nothing of the tree.
-    out = [f"names {path}, which no longer exists" for path in staleness.paths_named(text)
-           if not tree.has_path(path)] if "/" in text or "`" in text or "." in text else []
-    for match in _MAKE.finditer(text) if "make" in text else ():
-        target = next(g for g in match.groups() if g)
-        if tree.make_targets is None:
-            out.append(f"names `make {target}`, but there is no Makefile")
-        elif target not in tree.make_targets:
-            out.append(f"names `make {target}`, which the Makefile no longer defines")
-    for match in _SCRIPT.finditer(text) if " run " in text else ():
-        script = match.group(1)
-        if tree.scripts is None:
-            out.append(f"names the script {script}, but there is no package.json")
-        elif script not in tree.scripts:
-            out.append(f"names the script {script}, which no package.json defines")
-    for match in _BACKTICK.finditer(text) if "`" in text else ():
-        key = match.group(1).strip()
-        if (_ENV_KEY.match(key) or (_DOTTED_KEY.match(key) and not staleness.paths_named(f"`{key}`"))) \
-                and key.rsplit(".", 1)[-1] not in tree.config_words:
-            out.append(f"names the config key {key}, which no config file holds")
+    out = []
+    for anchor in anchors.derive(text):
+        if anchor.kind == "path" and not tree.has_path(anchor.name):
+            out.append(f"names {anchor.name}, which no longer exists")
+        elif anchor.kind == "make" and tree.make_targets is None:
+            out.append(f"names `make {anchor.name}`, but there is no Makefile")
+        elif anchor.kind == "make" and anchor.name not in tree.make_targets:  # type: ignore[operator]
+            out.append(f"names `make {anchor.name}`, which the Makefile no longer defines")
+        elif anchor.kind == "script" and tree.scripts is None:
+            out.append(f"names the script {anchor.name}, but there is no package.json")
+        elif anchor.kind == "script" and anchor.name not in tree.scripts:  # type: ignore[operator]
+            out.append(f"names the script {anchor.name}, which no package.json defines")
+        elif anchor.kind == "key" and anchor.name.rsplit(".", 1)[-1] not in tree.config_words:
+            out.append(f"names the config key {anchor.name}, which no config file holds")
     return list(dict.fromkeys(out))
 
 

@@ -15,19 +15,11 @@ from pathlib import Path
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.findings import Problem
 from chord_git.memory import records, view
+from chord_git.memory.anchors import paths_named
 from chord_git.memory.project import Project
 from chord_git.memory.records import valid_id
 
-_BACKTICKED = re.compile(r"`([^`\n]{1,200})`")
-_BARE = re.compile(r"(?<![\w./~:-])((?:[\w.-]+/)+[\w.-]*)")
-_SEGMENT = re.compile(r"^[\w.-]+$")
 _CREATED = re.compile(r"^created:[ \t]*(\S+)", re.M)
-_LINE_SUFFIX = re.compile(r":\d+(?::\d+)?$")
-EXTENSIONS = frozenset(
-    "py pyi js mjs cjs ts tsx jsx json jsonc yaml yml toml ini cfg conf md rst txt sh bash zsh go rs c h "
-    "cc cpp hpp java kt kts rb php cs swift sql html css scss vue svelte lock xml gradle proto tf mk "
-    "dockerfile env csv ipynb".split()
-)
 
 
 @dataclass(frozen=True)
@@ -41,40 +33,6 @@ class StaleHint:
         if self.age_days is not None:
             out.append(f"{self.age_days} days old")
         return out
-
-
-def _has_extension(segment: str) -> bool:
-    stem, dot, ext = segment.rpartition(".")
-    return bool(dot and stem and ext.lower() in EXTENSIONS)
-
-
-def _clean(token: str) -> str | None:
-    """A project-relative path spelled by ``token``, or None when it is not one."""
-    token = _LINE_SUFFIX.sub("", token.strip().rstrip(".,;:!?)]}'\""))
-    while token.startswith("./"):
-        token = token[2:]
-    if not token or token.startswith(("/", "~", "-")) or "://" in token or any(ch in token for ch in "*?{}<>$ "):
-        return None
-    parts = token.rstrip("/").split("/")
-    if any(part in ("", ".", "..") or not _SEGMENT.match(part) for part in parts):
-        return None
-    if not any(ch.isalpha() for ch in token):
-        return None
-    return token
-
-
-def paths_named(text: str) -> list[str]:
-    """Project-relative paths a record's text names, in order of appearance, without repeats (pure)."""
-    found: list[str] = []
-    for match in _BACKTICKED.finditer(text):
-        path = _clean(match.group(1))
-        if path and ("/" in path or _has_extension(path)):
-            found.append(path)
-    for match in _BARE.finditer(_BACKTICKED.sub(" ", text)):
-        path = _clean(match.group(1))
-        if path and (path.endswith("/") or _has_extension(path.rsplit("/", 1)[-1])):
-            found.append(path)
-    return list(dict.fromkeys(found))
 
 
 def age_days(created: str, today: dt.date) -> int | None:

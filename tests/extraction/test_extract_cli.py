@@ -148,3 +148,17 @@ def test_the_off_path_never_imports_openai(repo: Path) -> None:
     result = subprocess.run([sys.executable, "-c", code, str(session)], cwd=repo, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "False False"
+
+
+def test_a_written_record_carries_the_anchors_its_text_names(repo: Path, fake_openai: FakeOpenAI) -> None:
+    """Issue 36: what a record names that the project can check is recorded when it is written."""
+    said = "always run make lint before pushing, the rules are in config/lint.toml"
+    configure(repo, fake_openai)
+    lint = record("Run make lint before pushing.", "Run `make lint` before pushing; rules in `config/lint.toml`.", said,
+                  type="workflow")
+    fake_openai.script("m1", Reply(reply(lint)))
+    session = write_session(repo.parent / "session.jsonl", [user(said)], session_id="cli-anchors")
+    result = run_cli(repo, "extract", "--session", str(session), env=_env())
+    assert result.returncode == 0, result.stderr
+    [written] = (repo / ".chord/memory/records").glob("*.md")
+    assert "\nanchors: make:lint path:config/lint.toml\n" in written.read_text("utf-8")
