@@ -177,6 +177,9 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p.add_argument("--fail-on-unreviewed-memory", action="store_true",
                    help="exit 1 when the range adds or changes memory a person should approve: hand-written or "
                         "edited entries, records and text, and what nobody confirmed")
+    p.add_argument("--fail-on-stale-memory", action="store_true",
+                   help="exit 1 when the range deletes, renames or removes what an entry names (a path, a make "
+                        "target, a package script, a config key): fix the entry in the same pull request")
 
     p = sub.add_parser("ignore", help="accept secret findings as false positives, by their values' hashes "
                                       "(written to .chord/secrets-ignore, never staged)")
@@ -339,7 +342,8 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
         return scan(Path.cwd(), out, range_spec=args.range_spec, all_history=args.all_history, fmt=args.format,
                     output=args.output, quiet=args.quiet, summary=args.summary, annotate=args.annotate,
                     fail_on_assistant=args.fail_on_assistant_entries,
-                    fail_on_unreviewed=args.fail_on_unreviewed_memory, summary_rows=args.summary_rows)
+                    fail_on_unreviewed=args.fail_on_unreviewed_memory, summary_rows=args.summary_rows,
+                    fail_on_stale=args.fail_on_stale_memory)
 
     project = project_mod.discover(Path.cwd())
     if args.command == "trust":

@@ -57,7 +57,8 @@ def choose_range(start: Path, out: Output, env: Mapping[str, str]) -> str | None
 def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history: bool = False,
          fmt: str = "text", env: Mapping[str, str] | None = None, output: Path | None = None,
          quiet: bool = False, summary: Path | None = None, annotate: bool = False,
-         fail_on_assistant: bool = False, fail_on_unreviewed: bool = False, summary_rows: int | None = None) -> int:
+         fail_on_assistant: bool = False, fail_on_unreviewed: bool = False, summary_rows: int | None = None,
+         fail_on_stale: bool = False) -> int:
     if range_spec is None and not all_history:
         range_spec = choose_range(start, out, os.environ if env is None else env)
     progress = out.progress if not quiet and out.on_terminal() else None
@@ -84,7 +85,35 @@ def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history
         gates = (fail_on_assistant, fail_on_unreviewed)
         failed = _review(start, out, range_spec, findings, result.notes, summary, annotate, gates,
                          summary_rows) or failed
+    if range_spec is not None:
+        failed = _stale(start, out, range_spec, fmt == "text" and output is None, summary, fail_on_stale) or failed
     return 1 if failed else 0
+
+
+def _stale(start: Path, out: Output, range_spec: str, as_text: bool, summary: Path | None, gate: bool) -> bool:
+    """The entries the range makes false (``check.memory_staleness``): listed with their fixes, a
+    section of the job summary, and with the gate a failure. True when the gate fails."""
+    from chord_git.check import memory_staleness
+    from chord_git.git import libgit2
+
+    head = libgit2.commit_id(start, libgit2.split_range(range_spec)[1])
+    found = memory_staleness.find(start, libgit2.change_base(start, range_spec), head, range_spec)
+    for line in memory_staleness.lines(found):
+        if as_text:
+            out.line(printable(line))
+        else:
+            out.note(printable(line))
+    if summary is not None and found:
+        try:
+            with summary.open("a", encoding="utf-8") as stream:
+                stream.write(memory_staleness.markdown(found))
+        except OSError as exc:
+            raise InputError(summary, None, f"cannot write the memory review: {exc.strerror or exc}") from None
+    if gate and found:
+        out.stderr.write(f"{_entries(len(found))} this range makes stale (fail-on-stale-memory): "
+                         + ", ".join(hit.rid for hit in found) + "\n")
+        return True
+    return False
 
 
 def _review(start: Path, out: Output, range_spec: str | None, findings: list[Finding], notes: tuple[str, ...],

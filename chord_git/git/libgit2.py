@@ -430,3 +430,50 @@ def files_at(start: Path, rev: str, paths: Sequence[str]) -> dict[str, bytes]:
         if isinstance(blob, pygit2.Blob) and int(entry.filemode) & 0o170000 == 0o100000:
             found[path] = bytes(blob.data)
     return found
+
+
+def tree_diff_renames(start: Path, old: str, new: str) -> list[tuple[str, str | None, str | None]]:
+    """(status, old path, new path) of every file that differs between two commits' trees, renames
+    found by content as ``git diff -M`` finds them (status ``R``; ``A``, ``D``, ``M`` otherwise)."""
+    repo = open_repo(start)
+    if repo is None:
+        raise RepoError(f"{start}: not inside a git repository")
+    diff = _resolve(repo, old).tree.diff_to_tree(_resolve(repo, new).tree)
+    diff.find_similar()
+    return [(d.status_char(), None if d.status_char() == "A" else d.old_file.path,
+             None if d.status_char() == "D" else d.new_file.path) for d in diff.deltas]
+
+
+def paths_present(start: Path, rev: str, paths: Sequence[str]) -> set[str]:
+    """Which of ``paths`` (files or folders) ``rev``'s tree holds."""
+    repo = open_repo(start)
+    if repo is None:
+        return set()
+    tree = _resolve(repo, rev).tree
+    found = set()
+    for path in paths:
+        try:
+            tree[path]
+        except KeyError:
+            continue
+        found.add(path)
+    return found
+
+
+def tree_files(start: Path, rev: str, wanted: Callable[[str], bool], limit: int) -> list[str]:
+    """The paths of ``rev``'s regular files that ``wanted`` keeps, at most ``limit`` of them."""
+    repo = open_repo(start)
+    if repo is None:
+        return []
+    found: list[str] = []
+    stack: list[tuple[str, pygit2.Tree]] = [("", _resolve(repo, rev).tree)]
+    while stack and len(found) < limit:
+        prefix, tree = stack.pop()
+        for entry in tree:
+            path = prefix + str(entry.name)
+            sub = repo.get(entry.id) if entry.type_str == "tree" else None
+            if isinstance(sub, pygit2.Tree):
+                stack.append((path + "/", sub))
+            elif entry.type_str == "blob" and wanted(path):
+                found.append(path)
+    return sorted(found[:limit])
