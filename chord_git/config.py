@@ -64,6 +64,9 @@ class MemoryConfig:
     inject: str | None = None
     # The revision ``reviewed`` compares with (None: the remote's default branch, else main/master).
     reviewed_base: str | None = None
+    # ``memory.extraction``: tokens the model calls may spend a day and on one session (None: no limit).
+    max_tokens_per_day: int | None = None
+    max_tokens_per_session: int | None = None
 
 
 @dataclass(frozen=True)
@@ -338,6 +341,15 @@ def _memory(loc: _Located, warnings: list[str]) -> MemoryConfig:
             if base is not None and (not BASE_NAME.match(base) or base.endswith((".lock", "/", "."))):
                 raise _fail(value, "memory.reviewed_base must be a branch or ref name, such as origin/main")
             kwargs[name] = base
+        elif name == "extraction":
+            if not isinstance(value.value, dict):
+                raise _fail(value, "memory.extraction must be a mapping (max_tokens_per_day, max_tokens_per_session)")
+            for key, limit in value.value.items():
+                if key in ("max_tokens_per_day", "max_tokens_per_session"):
+                    kwargs[key] = None if limit.value is None else _expect_int(limit, f"memory.extraction.{key}",
+                                                                                1, 10**12)
+                else:
+                    warnings.append(f"{limit.path}:{limit.line}: unknown key memory.extraction.{key} (ignored)")
         else:
             warnings.append(f"{value.path}:{value.line}: unknown key memory.{name} (ignored)")
     return MemoryConfig(**kwargs)
@@ -416,6 +428,16 @@ def _untrusted_view(project: _Located, base: Config,
             if value is not None and isinstance(value.value, int) and value.value > getattr(base.memory, name):
                 del fields[name]
                 ignored.append(f"memory.{name} (larger than yours)")
+        limits = fields.get("extraction")
+        if limits is not None and isinstance(limits.value, dict):  # a token limit may only be lowered
+            kept = {}
+            for key, value in limits.value.items():
+                mine = getattr(base.memory, key, None)
+                if mine is not None and not (isinstance(value.value, int) and value.value <= mine):
+                    ignored.append(f"memory.extraction.{key} (larger than yours)")
+                    continue
+                kept[key] = value
+            fields["extraction"] = _Located(kept, limits.path, limits.line)
         inject = fields.get("inject")
         if (inject is not None and inject.value == INJECT_ALL
                 and inject_mode(base, os.environ if env is None else env) != INJECT_ALL):

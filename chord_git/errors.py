@@ -5,6 +5,8 @@ traceback in an error log (``log_unexpected``), never on the user's terminal.
 """
 from __future__ import annotations
 
+import datetime as dt
+
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -66,6 +68,17 @@ class ExtractionFailed(ChordError):
     """The model pool could not produce a usable reply (exit 1, status MEMORY-FAIL)."""
 
     exit_code = 1
+
+
+class BudgetReached(ChordError):
+    """Extraction's token budget is spent (``memory.extraction``): no model call was made. With
+    ``until`` the session waits in the queue for that day; without, it alone is over the budget."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, until: "dt.date | None" = None) -> None:
+        super().__init__(message)
+        self.until = until
 
 
 class Preempted(ChordError):

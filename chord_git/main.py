@@ -146,6 +146,10 @@ def build_parser(formats: Formats | None = None, hosts: Hosts | None = None) -> 
     p.add_argument("--session", metavar="ID", help="that session's last start (an id or a unique prefix)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
+    p = sub.add_parser("cost", help="what memory costs in tokens: injected per session start, spent by extraction")
+    p.add_argument("--since", default="7d", metavar="WHEN", help="7d (the last seven days, the default) or a date")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
     p = sub.add_parser("mcp", help="serve memory to MCP clients over stdio (search, read, status, propose)")
 
     p = sub.add_parser("check", help="index syntax, record schema and caps, secrets")
@@ -376,6 +380,9 @@ def _dispatch(args: argparse.Namespace | SimpleNamespace, out: Output, formats: 
     if args.command == "why":
         from chord_git.commands.why import why
         return why(project, out, session=args.session, as_json=args.json)
+    if args.command == "cost":
+        from chord_git.commands.cost import cost
+        return cost(project, out, since=args.since, as_json=args.json)
     if args.command == "mcp":
         from chord_git.mcp.server import serve
         return serve(project, cfg, out)

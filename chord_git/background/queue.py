@@ -282,6 +282,13 @@ def retry_later(project: Project, job: Job, reason: str, *, base: float = BACKOF
     return updated
 
 
+def wait_until(project: Project, job: Job, when: float, reason: str) -> Job:
+    """Keep a job queued, not taken before ``when`` (a budget's next day): not a failed attempt."""
+    updated = replace(job, last_error=one_line(reason, 400, cut_mark="…"), not_before=when)
+    _save(project, updated, queue_dir(project))
+    return updated
+
+
 def fail(project: Project, job: Job, reason: str) -> Job:
     """Give up on a job: keep it in ``failed/`` with the reason."""
     target = failed_dir(project)

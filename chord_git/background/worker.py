@@ -16,6 +16,8 @@ The worker never stages anything; the pipeline writes memory files through the s
 """
 from __future__ import annotations
 
+import datetime as dt
+
 import os
 import subprocess
 import sys
@@ -28,6 +30,7 @@ from chord_git.background import activity, queue
 from chord_git.config import Config
 from chord_git.support.dataclass_lazy import dataclass, field
 from chord_git.errors import (
+    BudgetReached,
     ChordError,
     ConfigError,
     ExtractionFailed,
@@ -185,6 +188,15 @@ def _run_job(project: Project, cfg: Config, job: queue.Job, run: Runner, poll: f
             result.preempted += 1
             say(f"job {job.id}: preempted: {exc}")
             continue  # the job stays queued; wait for the next idle
+        except BudgetReached as exc:
+            if exc.until is None:  # this session alone is over the per-session limit: it never fits
+                queue.fail(project, job, str(exc))
+                result.failed.append(job.id)
+                say(f"job {job.id}: failed: {exc}")
+            else:  # the day's budget: the job waits, queued, for the next day (UTC) and the worker ends
+                start = dt.datetime.combine(exc.until, dt.time(), dt.timezone.utc).timestamp()
+                queue.wait_until(project, job, start, str(exc))
+                say(f"job {job.id}: waiting for {exc.until.isoformat()}: {exc}")
         except ConfigError as exc:
             _retry(project, job, f"config: {exc}", backoff_base, say, result)
         except InputError as exc:

@@ -137,6 +137,16 @@ def build(start: Path, base: str, head: str, findings: Sequence[Finding], *, uri
     return Review(base, head, tuple(items))
 
 
+def injected_tokens(start: Path, rev: str, budget: int) -> int:
+    """Tokens of the index lines a session start at ``rev`` injects within ``budget`` (an estimate,
+    ``memory.ledger``): what every session of the project pays for memory at that commit."""
+    from chord_git.memory import index_file, ledger
+
+    # As a reader sees it: the index with the pending entries folded in and the removals gone.
+    lines = [entry.render() for entry in memory_diff.side(start, rev, "").entries]
+    return ledger.estimate_tokens("\n".join(lines[:index_file.fit_count(lines, budget)]))
+
+
 def base_budget(start: Path, base: str) -> int:
     """The summary budget BASE's project config sets (the range cannot move its own line)."""
     from chord_git import config
@@ -157,7 +167,8 @@ def _change(row: Row) -> str:
     return row.change
 
 
-def markdown(review: Review, notes: Sequence[str] = (), row_limit: int = ROW_LIMIT) -> str:
+def markdown(review: Review, notes: Sequence[str] = (), row_limit: int = ROW_LIMIT,
+             tokens: tuple[int, int] | None = None) -> str:
     """The job summary (pure but for the redaction rules). Every cell holding text from the range
     is an inert code span (``markdown_text``)."""
     from chord_git.secrets import redact
@@ -205,6 +216,10 @@ def markdown(review: Review, notes: Sequence[str] = (), row_limit: int = ROW_LIM
             lines += ["", f"{len(hidden)} more rows ({approve} of them for a person to approve) are not shown: "
                           f"`git memory scan --range {review.base}..{review.head} --summary FILE --summary-rows 0` "
                           "writes them all to FILE."]
+    if tokens is not None and tokens[0] != tokens[1]:
+        before, after = tokens
+        lines += ["", f"This range changes every session's memory by {after - before:+d} tokens (the index a "
+                      f"session start injects: about {before} tokens before, {after} after)."]
     if notes:
         lines += ["", "Policy changes in this range (they apply after merge, not to this range):", ""]
         lines += [f"- {markdown_text(note)}" for note in notes]

@@ -128,12 +128,14 @@ def _review(start: Path, out: Output, range_spec: str | None, findings: list[Fin
     head = libgit2.commit_id(start, libgit2.split_range(range_spec)[1])
     # Rows measure what the range changes since it left BASE; the budget is BASE's policy.
     budget = memory_review.base_budget(start, libgit2.range_base(start, range_spec))
-    review = memory_review.build(start, libgit2.change_base(start, range_spec), head, findings, budget=budget)
+    base = libgit2.change_base(start, range_spec)
+    review = memory_review.build(start, base, head, findings, budget=budget)
     if summary is not None:
+        tokens = (memory_review.injected_tokens(start, base, budget), memory_review.injected_tokens(start, head, budget))
         try:  # appended: the job summary file collects every step's text
             with summary.open("a", encoding="utf-8") as stream:
                 stream.write(memory_review.markdown(review, notes, memory_review.ROW_LIMIT if summary_rows is None
-                                                    else summary_rows))
+                                                    else summary_rows, tokens))
         except OSError as exc:
             raise InputError(summary, None, f"cannot write the memory review: {exc.strerror or exc}") from None
     if annotate:

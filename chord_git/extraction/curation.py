@@ -14,15 +14,16 @@ that follows a run by hand (``record_status=False``), which leaves the backgroun
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import NoReturn
 
 from chord_git import config as config_mod
 from chord_git.support.dataclass_lazy import dataclass, field
-from chord_git.errors import ExtractionFailed, InputError
+from chord_git.errors import BudgetReached, ExtractionFailed, InputError
 from chord_git.extraction.maintenance import MaintenanceReport, maintain
-from chord_git.memory import index_file, store, view
+from chord_git.memory import index_file, ledger, store, view
 from chord_git.memory.project import Project
 
 CURATION_PROMPT = """\
@@ -125,6 +126,14 @@ def run(project: Project, cfg: config_mod.Config, *, should_cancel: Callable[[],
     messages = build_messages(index_view(snapshot, entries), budget=budget, used=index_file.index_chars(lines),
                               fits=index_file.fit_count(lines, budget))
     cancel = None if cfg.dedicated_pool else should_cancel
+    day = dt.datetime.now(dt.timezone.utc).date()
+    limit = cfg.memory.max_tokens_per_day
+    prompt_chars = sum(len(str(m.get("content") or "")) for m in messages)
+    if limit is not None:
+        spent = ledger.spent(ledger.read(project.state_dir), day)
+        if spent + prompt_chars // 4 > limit:
+            raise BudgetReached(f"the daily token budget is spent ({spent} of memory.extraction.max_tokens_per_day "
+                                f"{limit}); curation waits for the next day", until=day + dt.timedelta(days=1))
     try:
         result = call_pool(cfg.extraction_pool, messages, reasoning_effort=cfg.reasoning_effort,
                            should_cancel=cancel, env=env)
@@ -133,6 +142,9 @@ def run(project: Project, cfg: config_mod.Config, *, should_cancel: Callable[[],
 
         _fail(project, f"curation: {exc}", record,
               cause=f"curation: {cause(exc.attempts)}" if isinstance(exc, PoolFailed) else None)
+    ledger.append(project.state_dir, ledger.model_line(purpose="curate", session=None, model=result.model,
+                                                       usage=result.usage, prompt_chars=prompt_chars,
+                                                       reply=result.raw, day=day))
     warnings = []
     if result.output.records:
         warnings.append(f"curation reply held {len(result.output.records)} new record(s); ignored "

@@ -34,6 +34,7 @@ from chord_git import transcripts
 from chord_git.config import OFF_MESSAGE, Config
 from chord_git.support.dataclass_lazy import dataclass, field, replace
 from chord_git.errors import (
+    BudgetReached,
     ExtractionFailed,
     InputError,
     LockTimeout,
@@ -45,7 +46,7 @@ from chord_git.extraction.input import ExtractionInput, build_input
 from chord_git.extraction.maintenance import MaintenanceReport
 from chord_git.extraction.pool import Attempt, PoolResult, call_pool
 from chord_git.extraction.schema import ModelOutput, Promotion
-from chord_git.memory import collisions, decisions, folding, records, store, view
+from chord_git.memory import collisions, decisions, folding, ledger, records, store, view
 from chord_git.memory.project import Project
 
 
@@ -85,7 +86,7 @@ class ExtractionReport:
 def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: str = "auto",
                     dry_run: bool = False, should_cancel: Callable[[], bool] | None = None,
                     env: Mapping[str, str] | None = None, formats: transcripts.Formats | None = None,
-                    record_status: bool = True) -> ExtractionReport:
+                    record_status: bool = True, today: dt.date | None = None) -> ExtractionReport:
     """Run one extraction. ``should_cancel`` preempts main-pool calls (R15); with a dedicated
     pool (``memory.model_pool``) it is ignored (R16). Raises UsageError when memory is off.
     ``record_status``: False for a run by hand, which leaves the background status alone."""
@@ -117,6 +118,14 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
         runlog.append(project, runlog.entry(outcome="no-user-messages", **_log_args(log)))
         return ExtractionReport(session_id=transcript.session_id, written=(), replaced={}, dropped={}, model=None,
                                 attempts=(), dry_run=dry_run, input_chars=0, input=built.as_json())
+    day = today or dt.datetime.now(dt.timezone.utc).date()  # the ledger's days are UTC days
+    try:
+        _within_budget(project, cfg, built, transcript.session_id, day)
+    except BudgetReached as exc:
+        runlog.append(project, runlog.entry(outcome="over-budget", reason=str(exc), **_log_args(log)))
+        if record_status:
+            store.write_status(project, False, f"extraction paused: {exc}", cause="token budget reached")
+        raise
     cancel = None if cfg.dedicated_pool else should_cancel
     try:
         result = call_pool(cfg.extraction_pool, [dict(m) for m in built.messages],
@@ -131,6 +140,9 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
 
         raise _fail(project, missing_extra("llm", exc.name), log) from None
     log.update(model=result.model, attempts=result.attempts)
+    ledger.append(project.state_dir, ledger.model_line(purpose="extract", session=transcript.session_id,
+                                                       model=result.model, usage=result.usage,
+                                                       prompt_chars=built.input_chars, reply=result.raw, day=day))
 
     tag = writer.session_tag(transcript.session_id, session_path)
     if dry_run:
@@ -144,6 +156,25 @@ def extract_session(project: Project, cfg: Config, session_path: Path, *, fmt: s
         outcome="dry-run" if dry_run else "ok", written=report.written, replaced=report.replaced,
         dropped=report.dropped, adjusted=report.adjusted, **_log_args(log)))
     return report
+
+
+def _within_budget(project: Project, cfg: Config, built: ExtractionInput, session: str | None, day: dt.date) -> None:
+    """Refuse the model call that would pass ``memory.extraction``'s limits: the day's calls so far
+    (``memory.ledger``) plus this prompt's estimate against the daily limit (the session waits for
+    the next day), this prompt's estimate against the per-session limit (it never fits)."""
+    per_day, per_session = cfg.memory.max_tokens_per_day, cfg.memory.max_tokens_per_session
+    if per_day is None and per_session is None:
+        return
+    prompt = ledger.estimate_tokens("".join(str(m.get("content") or "") for m in built.messages))
+    if per_session is not None and prompt > per_session:
+        raise BudgetReached(f"this session's prompt is about {prompt} tokens, over "
+                            f"memory.extraction.max_tokens_per_session ({per_session})")
+    if per_day is not None:
+        spent = ledger.spent(ledger.read(project.state_dir), day)
+        if spent + prompt > per_day:
+            raise BudgetReached(f"the daily token budget is spent ({spent} of memory.extraction.max_tokens_per_day "
+                                f"{per_day}, this session needs about {prompt} more); the queue waits for "
+                                f"{(day + dt.timedelta(days=1)).isoformat()}", until=day + dt.timedelta(days=1))
 
 
 def _judge(project: Project, snapshot: view.Snapshot, candidates: tuple[Any, ...], built: ExtractionInput,
@@ -278,6 +309,8 @@ def _curate(project: Project, cfg: Config, report: ExtractionReport, should_canc
         return replace(report, curation={"outcome": "preempted"})
     except ExtractionFailed as exc:
         return replace(report, curation={"outcome": "failed", "reason": str(exc)})
+    except BudgetReached as exc:  # the round waits for a run with budget left
+        return replace(report, curation={"outcome": "over-budget", "reason": str(exc)})
     if curated is None:
         return report
     return replace(report, curation={"outcome": "ok", **curated.as_json()})

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from chord_git.memory import index_file, pending, records
+from chord_git.memory.ledger import estimate_tokens
 from testing.gitutil import git, run_cli
 from testing.memory_files import sample_record
 from tests.check.helpers import RECORDS, github_token, memory_repo, write
@@ -56,6 +57,11 @@ def test_job_summary_line_by_line_with_the_secret_redacted(tmp_path: Path) -> No
     token_line = next(n for n, line in enumerate((repo / RECORDS / f"{USER_ID}.md").read_text().split("\n"), 1)
                       if github_token() in line)
     who = git(repo, "log", "-1", "--format=%an (%ae) in %h", "--abbrev=12", "pr").strip()
+    # The index a session start injects at each side, estimated as the ledger estimates it.
+    before = estimate_tokens(_entry(_record(OLD_ID, type="fact", summary="Builds run on the old runner.")))
+    after = estimate_tokens("\n".join([
+        index_file.Entry("lesson", "CI caches pnpm's store between jobs.", ASSISTANT_ID).render(),
+        index_file.Entry("preference", "Use pnpm, never npm.", USER_ID).render()]))
     assert summary.read_text().splitlines() == [
         "earlier step",
         f"## Project memory in {base[:12]}..{head[:12]}",
@@ -77,8 +83,12 @@ def test_job_summary_line_by_line_with_the_secret_redacted(tmp_path: Path) -> No
         f"**`github-token at line {token_line}`** |",
         f"| forgotten | `Builds run on the old runner.` (`{RECORDS}/{OLD_ID}.md`) | `fact` | `assistant` | "
         f"`unverified` | — | `Builds run on the old runner.` | — | `forgotten in this range by {who}` | n/a |",
+        "",
+        f"This range changes every session's memory by {after - before:+d} tokens (the index a session start "
+        f"injects: about {before} tokens before, {after} after).",
     ]
     assert github_token() not in summary.read_text()
+    assert after > before  # two entries in place of one
 
 
 def test_annotations_and_the_assistant_gate(tmp_path: Path) -> None:
@@ -119,6 +129,10 @@ def test_a_forget_waiting_in_a_removal_file_is_a_forgotten_row(tmp_path: Path) -
     assert result.returncode == 0, result.stdout + result.stderr
     lines = summary.read_text().splitlines()
     assert lines[2].startswith("0 added, 0 revised (superseding an entry), 0 edited in place, 1 forgotten, ")
-    assert lines[-1].startswith(f"| forgotten | `Builds run on the old runner.` (`{RECORDS}/{OLD_ID}.md`) | `fact` | "
+    assert lines[-3].startswith(f"| forgotten | `Builds run on the old runner.` (`{RECORDS}/{OLD_ID}.md`) | `fact` | "
                                 f"`user` | `stated` | `{old.evidence}` | `Builds run on the old runner.` | — | "
                                 "`forgotten in this range by ")
+    # The removal file hides the entry from every session: the index injected shrinks by its line.
+    gone = estimate_tokens(_entry(old))
+    assert lines[-1] == (f"This range changes every session's memory by {-gone:+d} tokens (the index a session "
+                         f"start injects: about {gone} tokens before, 0 after).")
