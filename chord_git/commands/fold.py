@@ -15,12 +15,16 @@ def fold(project: Project, out: Output, *, as_json: bool = False) -> int:
     written = folding.fold_now(project) if found else None
     folded = list(written.folded) if written is not None else []
     removed = list(written.removed) if written is not None else []
+    promoted = _take_promoted(project) if branch is None else {}
     if as_json:
         out.json({"folded": folded, "removed": removed, "skipped": [name for name, _ in found.problems],
-                  "branch": branch})
+                  "branch": branch, "promoted": [{"id": rid, "in": place} for rid, place in promoted.items()]})
         return 0
+    for rid, place in promoted.items():
+        out.line(f"took {rid} out of {rel}: its text stands in {place} (promoted by hand; the record stays)")
     if not folded and not removed:
-        out.line("nothing to fold: no pending entries or removals")
+        if not promoted:
+            out.line("nothing to fold: no pending entries or removals")
         return 0
     done = []
     if folded:
@@ -32,3 +36,24 @@ def fold(project: Project, out: Output, *, as_json: bool = False) -> int:
         out.line(f"note: {branch} is not the default branch; a fold here edits {rel}'s lines, "
                  "which other branches may edit too")
     return 0
+
+
+def _take_promoted(project: Project) -> dict[str, str]:
+    """Take the index lines of entries promoted by hand out of MEMORY.md (``review.promoted``);
+    on the default branch only, where the fold edits the index. The records stay."""
+    from chord_git.memory import index_file, store, view
+    from chord_git.review import promoted
+
+    snapshot = view.snapshot(project)
+    found = promoted.read_standing(project.root)
+    if not any(found.values()):
+        return {}
+    entries = []
+    for entry in snapshot.index.entries:
+        record = view.load_record(project, entry.id)
+        entries.append((entry.id, (record.statement, record.summary) if record is not None else (entry.summary,)))
+    taken = promoted.promoted(entries, found)
+    if taken:
+        with store.locked(project):
+            folding.write(project, [index_file.IndexDelta(remove=frozenset(taken))], fold=True)
+    return taken

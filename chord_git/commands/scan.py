@@ -96,17 +96,21 @@ def _stale(start: Path, out: Output, range_spec: str, as_text: bool, summary: Pa
     from chord_git.check import memory_staleness
     from chord_git.git import libgit2
 
+    from chord_git.check import memory_promoted
+
     head = libgit2.commit_id(start, libgit2.split_range(range_spec)[1])
-    found = memory_staleness.find(start, libgit2.change_base(start, range_spec), head, range_spec)
-    for line in memory_staleness.lines(found):
+    base = libgit2.change_base(start, range_spec)
+    found = memory_staleness.find(start, base, head, range_spec)
+    promoted = memory_promoted.find(start, base, head)
+    for line in [*memory_staleness.lines(found), *memory_promoted.lines(promoted)]:
         if as_text:
             out.line(printable(line))
         else:
             out.note(printable(line))
-    if summary is not None and found:
+    if summary is not None and (found or promoted):
         try:
             with summary.open("a", encoding="utf-8") as stream:
-                stream.write(memory_staleness.markdown(found))
+                stream.write(memory_staleness.markdown(found) + memory_promoted.markdown(promoted))
         except OSError as exc:
             raise InputError(summary, None, f"cannot write the memory review: {exc.strerror or exc}") from None
     if gate and found:

@@ -31,12 +31,12 @@ from pathlib import Path
 from chord_git.config import Config
 from chord_git.support.dataclass_lazy import dataclass
 from chord_git.extraction.prompt import SYSTEM_PROMPT
-from chord_git.memory import paths, view
+from chord_git.memory import view
+from chord_git.memory.project_docs import read_agents_md, read_docs
 from chord_git.memory.project import Project
 from chord_git.secrets import redact
 from chord_git.transcripts import Compaction, ConversationItem, Transcript
 
-AGENTS_FILE = "AGENTS.md"
 OMITTED = "[…earlier part omitted]"
 TRUNCATED_NOTE = "[…AGENTS.md continues; the rest is not shown]"
 # The index section is bounded too: a hand-grown index must not crowd out the conversation.
@@ -44,12 +44,6 @@ INDEX_BUDGET_FACTOR = 4
 INDEX_BUDGET_MIN = 8000
 # An oversized message is only cut when a useful piece of it still fits.
 MIN_CUT_CHARS = 200
-# AGENTS.md is read up to this many bytes: enough for any budget, never the whole of a huge file.
-AGENTS_READ_LIMIT = 1024 * 1024
-# The docs the novelty check reads (never sent): the usual front doors and docs/, bounded.
-DOCS_FILES = ("README.md", "CONTRIBUTING.md")
-DOCS_READ_LIMIT = 512 * 1024
-DOCS_MAX_FILES = 200
 
 
 @dataclass(frozen=True)
@@ -218,44 +212,6 @@ def build_messages(agents_md: str, index_text: str, conversation: str) -> tuple[
 
 
 # ---------------------------------------------------------------------------- I/O edges
-def read_agents_md(root: Path) -> str | None:
-    """AGENTS.md at the project root, if it is a file inside the project (symlinks resolved)."""
-    path = root / AGENTS_FILE
-    try:
-        resolved = path.resolve()
-        if not resolved.is_file() or root.resolve() not in resolved.parents:
-            return None
-        with resolved.open("rb") as stream:
-            data = stream.read(AGENTS_READ_LIMIT)
-    except OSError:
-        return None
-    return data.decode("utf-8", "replace").lstrip("\ufeff")
-
-
-def read_docs(root: Path, budget: int = DOCS_READ_LIMIT) -> tuple[str, ...]:
-    """README, CONTRIBUTING and ``docs/*.md``, ``docs/*/*.md`` inside the project, at most ``budget`` bytes in
-    all, in that order (a huge docs tree costs its first ``budget`` bytes, never more). A symlink,
-    a FIFO or a path leaving the project is skipped (``paths.read_inside``)."""
-    candidates = [root / name for name in DOCS_FILES]
-    try:
-        # Two levels, by pattern: a symlink loop under docs/ cannot make the walk endless.
-        candidates += [*sorted((root / "docs").glob("*.md")), *sorted((root / "docs").glob("*/*.md"))][:DOCS_MAX_FILES]
-    except OSError:
-        pass
-    out: list[str] = []
-    left = budget
-    for path in candidates:
-        if left <= 0:
-            break
-        try:
-            data = paths.read_inside(root, path, left)[:left]
-        except (OSError, paths.UnsafePath):
-            continue
-        left -= len(data)
-        out.append(data.decode("utf-8", "replace"))
-    return tuple(out)
-
-
 def index_lines(snapshot: view.Snapshot) -> list[IndexLine]:
     """The active entries with who said each, as the loader reads its record (R24)."""
     return [IndexLine(entry.id, entry.type, entry.summary, snapshot.facts(entry.id).loaded_source or "unknown")

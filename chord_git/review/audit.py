@@ -29,7 +29,7 @@ from pathlib import Path
 from chord_git.judge import attribution, claims, mood
 from chord_git.memory import anchors, index_file, records, view
 from chord_git.memory.project import Project
-from chord_git.review import staleness
+from chord_git.review import promoted, staleness
 from chord_git.support.dataclass_lazy import dataclass, field
 
 # Near-duplicates: this share of the union of two entries' distinctive content in common.
@@ -309,8 +309,10 @@ def _contradiction(a: _Facts, b: _Facts) -> str | None:
 
 
 def audit(entries: Sequence[Entry], tree: Tree, *, budget: int, fit: int, orphans: Sequence[str] = (),
-          stale_after_days: int = 180, today: dt.date | None = None) -> Report:
-    """The mechanical audit of ``entries`` (in index order) against ``tree`` (pure)."""
+          stale_after_days: int = 180, today: dt.date | None = None,
+          standing: promoted.Standing | None = None) -> Report:
+    """The mechanical audit of ``entries`` (in index order) against ``tree`` and what AGENTS.md and
+    the docs state (``standing``) (pure)."""
     today = today or dt.date.today()
     found: dict[str, list[Finding]] = defaultdict(list)
     stems: dict[str, str] = {}  # one memo of word stems for the whole audit
@@ -340,6 +342,10 @@ def audit(entries: Sequence[Entry], tree: Tree, *, budget: int, fit: int, orphan
         else:
             for why in stale_names(_texts(entry), tree):
                 mine.append(Finding("stale", why, None, "forget"))
+            place = promoted.where((rec.statement, rec.summary), standing) if standing else None
+            if place is not None:
+                mine.append(Finding("promoted", f"already stands in {place} (promoted by hand): "
+                                                "git memory fold takes its line out of the index, the record stays"))
         evidence = "missing" if entry.missing_evidence else _evidence(rec, fact, stems)
         if evidence in ("missing", "unsupported", "not-asserted"):
             mine.append(Finding("evidence", f"evidence {evidence.replace('-', ' ')}"
@@ -367,6 +373,7 @@ def totals(entries: Sequence[EntryReport], orphans: Sequence[str]) -> dict[str, 
     return {"entries": n, "user": sum(1 for e in entries if e.source == "user"), "assistant": assistant,
             "assistant_share": share(assistant), "with_supporting_evidence": share(supported),
             "stale": flagged.get("stale", 0), "stale_share": share(flagged.get("stale", 0)),
+            "promoted": flagged.get("promoted", 0),
             "duplicates": flagged.get("duplicate", 0), "contradictions": kinds.get("contradiction", 0) // 2,
             "evidence_problems": flagged.get("evidence", 0),
             "beyond_budget": flagged.get("beyond-budget", 0), "invalid": flagged.get("invalid", 0),
@@ -400,7 +407,7 @@ def audit_project(project: Project, *, budget: int, stale_after_days: int,
     listed = {e.id for e in entries}
     orphans = sorted(rid for rid in snapshot.records if rid not in listed)
     return audit(entries, read_tree(project.root), budget=budget, fit=fit, orphans=orphans,
-                 stale_after_days=stale_after_days, today=today)
+                 stale_after_days=stale_after_days, today=today, standing=promoted.read_standing(project.root))
 
 
 # ---------------------------------------------------------------------------- rendering (pure)

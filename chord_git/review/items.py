@@ -103,7 +103,7 @@ def entry_items(project: Project, cfg: config_mod.Config, state: view.IndexState
             status=record.status if record else None, evidence=record.evidence if record else None,
             age_days=staleness.age_days(record.created, today) if record else None, position=position,
             audit=tuple((f.kind, f.message, f.action) for f in notes.get(entry.id, ())
-                        if f.kind in ("duplicate", "contradiction", "evidence", "invalid")),
+                        if f.kind in ("duplicate", "contradiction", "evidence", "invalid", "promoted")),
         ))
     return items
 

@@ -11,7 +11,7 @@ from chord_git import transcripts
 from chord_git.support.dataclass_lazy import fields as data_fields
 from chord_git.extraction import input as inp
 from chord_git.extraction.prompt import SYSTEM_PROMPT
-from chord_git.memory import records
+from chord_git.memory import project_docs, records
 from tests.extraction.extract_support import (
     assistant,
     compaction,
@@ -82,8 +82,8 @@ def test_docs_are_read_inside_the_project_only_and_bounded(repo: Path, tmp_path:
     (repo / "docs" / "guide" / "b.md").write_text("x" * 100)
     (repo / "docs" / "link.md").symlink_to(outside)
     os.mkfifo(repo / "docs" / "pipe.md")  # would block a plain open()
-    assert inp.read_docs(repo) == ("We use pnpm.\n", "Run make check before review.\n", "x" * 100)
-    assert inp.read_docs(repo, budget=20) == ("We use pnpm.\n", "Run mak")
+    assert project_docs.read_docs(repo) == ("We use pnpm.\n", "Run make check before review.\n", "x" * 100)
+    assert project_docs.read_docs(repo, budget=20) == ("We use pnpm.\n", "Run mak")
 
 
 def test_index_says_who_said_each_entry(repo: Path) -> None:
