@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from chord_git.memory import anchors as anchor_rules
-from chord_git.memory import index_file, records
+from chord_git.memory import records
 from chord_git.memory.anchors import Anchor
 from chord_git.memory.project import RECORDS_DIR
 from chord_git.support.dataclass_lazy import dataclass
@@ -241,15 +241,12 @@ def find(start: Path, base: str, head: str, spec: str) -> list[Stale]:
 def _entries_at(start: Path, head: str, names: frozenset[str]) -> list[tuple[str, str, tuple[Anchor, ...]]]:
     """HEAD's entries whose record (or index line, without one) holds one of ``names``, with their
     anchors: the others cannot name what the range removed, and their YAML is not parsed."""
+    from chord_git.check import memory_diff
     from chord_git.git import libgit2
 
-    data = libgit2.file_at(start, head, "MEMORY.md")
-    if data is None:
-        return []
-    doc, _problems = index_file.parse(data.decode("utf-8", "replace"))
-    if doc is None:
-        return []
-    listed = [(entry.id, entry.summary) for entry in doc.entries]
+    # As a reader sees HEAD's memory: pending entries folded in, removals gone, so the fix this scan
+    # offers (``git memory forget``, a removal file on a branch) clears the entry once committed.
+    listed = [(entry.id, entry.summary) for entry in memory_diff.side(start, head, "").entries]
     blobs = libgit2.files_at(start, head, [f"{RECORDS_DIR}/{rid}.md" for rid, _s in listed])
     needles = [name.encode("utf-8") for name in names]
     out = []

@@ -17,15 +17,17 @@ from pathlib import Path
 from chord_git.memory.anchors import Anchor, make_targets
 
 MAX_LOOKUPS = 64
-_READ_LIMIT = 256 * 1024
+READ_LIMIT = 256 * 1024
 
 
-def _read(path: Path) -> str | None:
+def read_text(path: Path, limit: int = READ_LIMIT) -> str | None:
+    """A regular file's first ``limit`` bytes as text; None for a symlink (never followed), a
+    missing file or one that cannot be read (``audit`` reads the tree's files the same way)."""
     try:
         if path.is_symlink() or not path.is_file():
             return None
         with path.open("rb") as stream:
-            return stream.read(_READ_LIMIT).decode("utf-8", "replace")
+            return stream.read(limit).decode("utf-8", "replace")
     except OSError:
         return None
 
@@ -43,7 +45,7 @@ class Lookup:
     def targets(self) -> frozenset[str] | None:
         if not self._read_make:
             self._read_make = True
-            text = _read(self.root / "Makefile")
+            text = read_text(self.root / "Makefile")
             self._targets = None if text is None else make_targets(text)
         return self._targets
 
@@ -52,7 +54,7 @@ class Lookup:
         declares workspaces."""
         if not self._read_package:
             self._read_package = True
-            text = _read(self.root / "package.json")
+            text = read_text(self.root / "package.json")
             try:
                 data = json.loads(text) if text else None
             except ValueError:

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from chord_git.judge import attribution, claims, mood
-from chord_git.memory import anchors, index_file, records, view
+from chord_git.memory import anchor_lookup, anchors, index_file, records, view
 from chord_git.memory.project import Project
 from chord_git.review import promoted, staleness
 from chord_git.support.dataclass_lazy import dataclass, field
@@ -112,13 +112,7 @@ def read_tree(root: Path) -> Tree:
 
 
 def _read_text(path: Path) -> str | None:
-    try:
-        if path.is_symlink() or not path.is_file():
-            return None
-        with path.open("rb") as stream:
-            return stream.read(_CONFIG_READ_LIMIT).decode("utf-8", "replace")
-    except OSError:
-        return None
+    return anchor_lookup.read_text(path, _CONFIG_READ_LIMIT)
 
 
 # ---------------------------------------------------------------------------- one entry

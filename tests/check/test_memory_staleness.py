@@ -150,3 +150,6 @@ def test_the_printed_fix_works_as_printed(tmp_path: Path) -> None:
     listed = (repo / "MEMORY.md").read_text("utf-8")
     removals = list((repo / ".chord/memory/pending").glob("*")) if (repo / ".chord/memory/pending").exists() else []
     assert LINT not in listed or any(LINT in path.read_text("utf-8") for path in removals), done.stdout
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "forget the lint entry")
+    assert "stale memory" not in run_cli(repo, "scan", "--range", "main..pr").stdout  # fixed in the same PR
