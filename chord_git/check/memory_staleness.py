@@ -133,10 +133,12 @@ class RangeFacts:
 
 def range_facts(deltas: Iterable[tuple[str, str | None, str | None]], base_paths: frozenset[str],
                 head_paths: frozenset[str], texts: Mapping[str, tuple[str | None, str | None]],
-                head_config_words: set[str]) -> RangeFacts:
+                head_config_words: set[str], head_scripts: frozenset[str] = frozenset()) -> RangeFacts:
     """``deltas``: (status, old path, new path) of the tree diff with renames (``D``, ``R``, …);
-    ``texts``: (base, head) text of the Makefile, every changed package.json and config file;
-    ``head_config_words``: the identifiers of every config file at HEAD (pure)."""
+    ``base_paths``/``head_paths``: the folders the deleted and renamed files were in that each side
+    holds; ``texts``: (base, head) text of the Makefile, every changed package.json and config file;
+    ``head_config_words``, ``head_scripts``: the identifiers of every config file and the scripts of
+    every package.json at HEAD, where a key or script may live on (pure)."""
     renamed = {old: new for status, old, new in deltas if status == "R" and old and new}
     gone = {old for status, old, _new in deltas if status == "D" and old}
     folders = {p.rsplit("/", i)[0] for p in gone | set(renamed) for i in range(1, p.count("/") + 1)}
@@ -157,7 +159,7 @@ def range_facts(deltas: Iterable[tuple[str, str | None, str | None]], base_paths
     for path, (before, after) in texts.items():
         if path.endswith("package.json"):
             old, new = _scripts(before), _scripts(after)
-            scripts_removed.update({name: path for name in old if name not in new})
+            scripts_removed.update({name: path for name in old if name not in new and name not in head_scripts})
             scripts_renamed.update(_renamed_by_content(old, new))
         elif path != "Makefile":
             lost = _words(before) - _words(after) - head_config_words
@@ -223,8 +225,14 @@ def find(start: Path, base: str, head: str, spec: str) -> list[Stale]:
     if any(_config(path) for path in wanted):  # a key may live on in a config file the range left alone
         for data in libgit2.files_at(start, head, libgit2.tree_files(start, head, _config, CONFIG_FILES)).values():
             config_words |= _words(_text(data))
+    scripts: set[str] = set()
+    if any(path.endswith("package.json") for path in wanted):  # and a script in another package
+        packages = libgit2.tree_files(start, head, lambda p: p.rsplit("/", 1)[-1] == "package.json", CONFIG_FILES)
+        for data in libgit2.files_at(start, head, packages).values():
+            scripts |= set(_scripts(_text(data)))
     facts = range_facts(deltas, frozenset(libgit2.paths_present(start, base, folders)),
-                        frozenset(libgit2.paths_present(start, head, folders)), texts, config_words)
+                        frozenset(libgit2.paths_present(start, head, folders)), texts, config_words,
+                        frozenset(scripts))
     names = facts.names()
     if not names:
         return []

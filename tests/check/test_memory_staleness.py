@@ -128,6 +128,15 @@ def test_a_key_that_lives_on_in_another_config_file_is_not_stale(tmp_path: Path)
                                  "main..pr") == []
 
 
+def test_a_script_that_lives_on_in_another_package_is_not_stale(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    write(repo, "web/package.json", json.dumps({"scripts": {"build:web": "vite build"}}, indent=2))
+    write(repo, "package.json", json.dumps({"scripts": {"test": "vitest"}}, indent=2))
+    _commit(repo, "move the script into the web package")
+    assert memory_staleness.find(repo, git(repo, "rev-parse", "main").strip(), git(repo, "rev-parse", "pr").strip(),
+                                 "main..pr") == []
+
+
 def test_older_records_without_anchors_are_read_from_their_text(tmp_path: Path) -> None:
     repo = _repo(tmp_path, with_anchors=False)
     assert "anchors:" not in (repo / RECORDS / f"{LINT}.md").read_text("utf-8")
