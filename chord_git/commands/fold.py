@@ -44,15 +44,12 @@ def _take_promoted(project: Project) -> dict[str, str]:
     from chord_git.memory import index_file, store, view
     from chord_git.review import promoted
 
-    snapshot = view.snapshot(project)
     found = promoted.read_standing(project.root)
-    if not any(found.values()):
+    if not any(known.keys for known in found.values()):
         return {}
-    entries = []
-    for entry in snapshot.index.entries:
-        record = view.load_record(project, entry.id)
-        entries.append((entry.id, (record.statement, record.summary) if record is not None else (entry.summary,)))
-    taken = promoted.promoted(entries, found)
+    snapshot = view.snapshot(project)
+    taken = promoted.promoted(((entry.id, snapshot.facts(entry.id).texts or (entry.summary,))
+                               for entry in snapshot.index.entries), found)
     if taken:
         with store.locked(project):
             folding.write(project, [index_file.IndexDelta(remove=frozenset(taken))], fold=True)

@@ -29,7 +29,6 @@ from chord_git.memory.project import Project
 from chord_git.support.dataclass_lazy import dataclass, field
 
 CHUNK = 256
-NEAR = 64
 MAX_WORKERS = 4
 AGENTS_FILE = "AGENTS.md"
 AGENTS_READ_LIMIT = 1024 * 1024
@@ -68,44 +67,6 @@ def shown(path: Path, home: Path, project: Path | None = None) -> str:
             continue
         return lead + rel if rel != "." else (lead.rstrip("/") or ".")
     return path.as_posix()
-
-
-class _Known:
-    """Conclusions an item is compared with (memory's, AGENTS.md's, or this run's proposals),
-    indexed by their distinctive words. A restatement holds every distinctive word of the item
-    (``claims.restates``), so only the conclusions under its rarest word are compared."""
-
-    def __init__(self, texts: Iterable[str] = ()) -> None:
-        self.keys: dict[str, str] = {}  # conclusion key -> the item key it belongs to
-        self.by_token: dict[str, list[tuple[claims.Conclusion, str]]] = {}
-        self.untokened: list[tuple[claims.Conclusion, str]] = []
-        for text in texts:
-            self.add(text, "")
-
-    def add(self, text: str | claims.Conclusion, owner: str) -> None:
-        found = claims.conclusion(text) if isinstance(text, str) else text
-        if not found.key:
-            return
-        self.keys.setdefault(found.key, owner)
-        for token in found.tokens:
-            self.by_token.setdefault(token, []).append((found, owner))
-        if not found.tokens:
-            self.untokened.append((found, owner))
-
-    def match(self, mine: claims.Conclusion) -> str | None:
-        """The owner of a conclusion ``mine`` restates ("" for an unowned one), or None. At most
-        ``NEAR`` conclusions under its rarest word are compared: a store of thousands of notes
-        that differ in one detail stays linear (beyond them a restatement is proposed, not merged)."""
-        if not mine.key:
-            return None
-        if mine.key in self.keys:
-            return self.keys[mine.key]
-        if mine.tokens:
-            rarest = min(mine.tokens, key=lambda token: len(self.by_token.get(token, ())))
-            near = self.by_token.get(rarest, [])
-        else:
-            near = self.untokened
-        return next((owner for other, owner in near[:NEAR] if claims.restates_conclusion(mine, other)), None)
 
 
 def _memory_texts(project: Project) -> list[str]:
@@ -206,15 +167,15 @@ def run_import(project: Project, source: Source, where: Where, *, path: Path | N
     roots = _roots(project, source, where, path, report.problems)
     report.stores = [shown(root, where.home, where.project) for root in roots]
     created = (today or dt.date.today()).isoformat()
-    memory = _Known(_memory_texts(project))
-    agents = _Known(_agents_texts(project))
+    memory = claims.Known(_memory_texts(project))
+    agents = claims.Known(_agents_texts(project))
     decided = pending.decided_keys(project)
     waiting = {item.keys[0]: item for item in pending.read_pending(project)}
     # An edited import keeps the keys of its earlier texts: reading one of them again is the same item.
     alias = {k: item.keys[0] for item in waiting.values() for k in item.keys}
     before = dict(waiting)
     fresh: list[str] = []  # keys of the items this run proposes, in the order they were read
-    proposals = _Known()
+    proposals = claims.Known()
     for item in waiting.values():
         proposals.add(item.text, item.keys[0])
 

@@ -387,6 +387,49 @@ def restates_conclusion(mine: Conclusion, other: Conclusion) -> bool:
         and mine.negated == other.negated
 
 
+# A restatement is looked for among at most this many conclusions under its rarest word (``Known``).
+NEAR = 64
+
+
+class Known:
+    """Conclusions a text is compared with (memory's, AGENTS.md's, the docs', an import's
+    proposals), indexed by their distinctive words, each with its owner. A restatement holds every
+    distinctive word of the text (``restates``), so only the conclusions under its rarest word are
+    compared: thousands of texts against thousands of lines stay linear."""
+
+    def __init__(self, texts: Iterable[str] = ()) -> None:
+        self.keys: dict[str, str] = {}  # conclusion key -> the item key it belongs to
+        self.by_token: dict[str, list[tuple[Conclusion, str]]] = {}
+        self.untokened: list[tuple[Conclusion, str]] = []
+        for text in texts:
+            self.add(text, "")
+
+    def add(self, text: str | Conclusion, owner: str) -> None:
+        found = conclusion(text) if isinstance(text, str) else text
+        if not found.key:
+            return
+        self.keys.setdefault(found.key, owner)
+        for token in found.tokens:
+            self.by_token.setdefault(token, []).append((found, owner))
+        if not found.tokens:
+            self.untokened.append((found, owner))
+
+    def match(self, mine: Conclusion) -> str | None:
+        """The owner of a conclusion ``mine`` restates ("" for an unowned one), or None. At most
+        ``NEAR`` conclusions under its rarest word are compared: thousands of notes that differ in
+        one detail stay linear (a restatement beyond them is not found)."""
+        if not mine.key:
+            return None
+        if mine.key in self.keys:
+            return self.keys[mine.key]
+        if mine.tokens:
+            rarest = min(mine.tokens, key=lambda token: len(self.by_token.get(token, ())))
+            near = self.by_token.get(rarest, [])
+        else:
+            near = self.untokened
+        return next((owner for other, owner in near[:NEAR] if restates_conclusion(mine, other)), None)
+
+
 def agents_md_lines(text: str) -> list[str]:
     """The statements of an AGENTS.md copy: one per line and per sentence, list markers gone."""
     out: list[str] = []

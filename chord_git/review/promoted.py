@@ -17,23 +17,25 @@ from chord_git.memory import project_docs
 AGENTS = "AGENTS.md"
 DOCS = "the docs"
 
-Standing = Mapping[str, Sequence[claims.Conclusion]]  # where -> the conclusions its lines state
+Standing = Mapping[str, claims.Known]  # where -> the conclusions its lines state, indexed
 
 
-def standing(agents_md: str | None, docs: Iterable[str]) -> dict[str, list[claims.Conclusion]]:
-    """The conclusions AGENTS.md and the docs state, line by line (pure)."""
-    return {AGENTS: [claims.conclusion(t) for t in claims.agents_md_lines(agents_md)] if agents_md else [],
-            DOCS: [claims.conclusion(t) for text in docs for t in claims.agents_md_lines(text)]}
+def standing(agents_md: str | None, docs: Iterable[str]) -> dict[str, claims.Known]:
+    """The conclusions AGENTS.md and the docs state, line by line, indexed by their words (pure)."""
+    return {AGENTS: claims.Known(claims.agents_md_lines(agents_md) if agents_md else []),
+            DOCS: claims.Known(t for text in docs for t in claims.agents_md_lines(text))}
 
 
-def read_standing(root: Path) -> dict[str, list[claims.Conclusion]]:
+def read_standing(root: Path) -> dict[str, claims.Known]:
     return standing(project_docs.read_agents_md(root), project_docs.read_docs(root))
 
 
 def where(texts: Sequence[str], found: Standing) -> str | None:
-    """Where an entry's texts (its statement, its summary) already stand, or None (pure)."""
-    for place, conclusions in found.items():
-        if conclusions and any(text and claims.restates(text, conclusions) for text in texts):
+    """Where an entry's texts (its statement, its summary) already stand, or None (pure). Each
+    text is compared with the lines under its rarest word only (``claims.Known``)."""
+    mine = [claims.conclusion(text) for text in texts if text]
+    for place, known in found.items():
+        if known.keys and any(known.match(conclusion) is not None for conclusion in mine):
             return place
     return None
 
