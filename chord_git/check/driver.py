@@ -83,6 +83,8 @@ class Checked:
     count: int
     noun: str
     notes: tuple[str, ...] = ()  # a range's policy changes, which apply after merge (``range_policy``)
+    # The working tree's files as read (path, bytes), for the command's warnings to read them once.
+    read: tuple[tuple[str, bytes], ...] = ()
 
 
 def baseline(root: Path | None) -> Path | None:
@@ -335,7 +337,8 @@ def worktree(project: Project, paths: list[str] | None = None, progress: Progres
     finally:
         if cache is not None:
             cache.close()
-    return Checked(tuple(sort_findings(unreadable + found)), len(readable), "memory file")
+    return Checked(tuple(sort_findings(unreadable + found)), len(readable), "memory file",
+                   read=tuple((change.path, change.data) for change in readable if change.data is not None))
 
 
 def removals(project: Project, paths: list[str] | None = None, *, staged: bool = False) -> list[Removal]:

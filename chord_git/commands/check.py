@@ -6,7 +6,7 @@ The whole project (no arguments), the files pre-commit passes (``PATHS``), or th
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from chord_git.check import driver
@@ -39,50 +39,77 @@ def check(project: Project, out: Output, *, paths: list[str] | None = None, fmt:
          advice=advice, removed=removed)
     if not staged and fmt == "text":
         # R21's substance floor, as a warning: a hand-written record is the user's to word.
-        for warning in thin_sections(project, paths):
+        for warning in thin_sections(project, result.read):
             out.warn(warning)
     return 1 if result.findings else 0
 
 
 SECTIONS = ("Why keep it", "How to apply")
+THIN_MAX_BYTES = 64 * 1024  # a record over the cap is refused by the schema check already
 
 
-def thin_sections(project: Project, paths: list[str] | None = None) -> list[str]:
-    """``path:line: section '## Why keep it' says nothing of its own`` for each record section that
-    holds text but no content word or CJK character beyond the filler list (``claims.has_substance``)."""
-    from chord_git.judge.claims import has_substance
+def thin_sections(project: Project, files: Sequence[tuple[str, bytes]]) -> list[str]:
+    """``path:line: section '## Why keep it' says nothing of its own`` for each record file of
+    ``files`` (project-relative path, bytes as the check read them) with a section that holds text
+    but no content word or CJK character beyond the filler list (``claims.has_substance``).
+
+    Answers are kept in the check's result cache under the file's bytes and the rules' version, so
+    an unchanged project (the usual run) judges no text again."""
+    import json  # kept off the hook's path, which never warns
+
+    from chord_git.check import cache as cache_mod
     from chord_git.memory.project import RECORDS_DIR
 
-    folder = project.root / RECORDS_DIR
-    if paths:
-        files = [project.root / p for p in paths if p.replace("\\", "/").startswith(RECORDS_DIR + "/")]
-    else:
-        try:
-            files = sorted(folder.glob("*.md"))
-        except OSError:
-            return []
+    folder = RECORDS_DIR + "/"
+    read = [(rel, data) for rel, data in files if rel.startswith(folder) and "/" not in rel[len(folder):]
+            and rel.endswith(".md") and len(data) <= THIN_MAX_BYTES]
+    if not read:
+        return []
+    store = cache_mod.ResultCache.open(project.state_dir)
+    try:
+        version = cache_mod.rules_version()
+        keys = [cache_mod.key("thin-sections", version, data) for _rel, data in read]
+        known = store.get_many(list(dict.fromkeys(keys))) if store is not None else {}
+        fresh: dict[str, str] = {}
+        out: list[str] = []
+        for (rel, data), key in zip(read, keys):
+            if key in known or key in fresh:
+                thin = json.loads(known.get(key) or fresh[key])
+            else:
+                thin = thin_in(data)
+                fresh[key] = json.dumps(thin)
+            out.extend(f"{rel}:{line}: section '## {name}' says nothing of its own (only filler words): "
+                       "say why the entry is worth keeping, and when to use it" for line, name in thin)
+        if store is not None and fresh:
+            store.put_many(fresh.items())
+    finally:
+        if store is not None:
+            store.close()
+    return out
+
+
+def thin_in(data: bytes) -> list[tuple[int, str]]:
+    """The (line, name) of each section of a record's bytes that says nothing of its own (pure)."""
+    from chord_git.judge.claims import has_substance
+
+    try:
+        lines = data.decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        return []
     out = []
-    for path in files:
+    for name in SECTIONS:
         try:
-            if path.is_symlink() or path.stat().st_size > 64 * 1024:
-                continue
-            lines = path.read_text("utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+            start = lines.index(f"## {name}")
+        except ValueError:
             continue
-        for name in SECTIONS:
-            try:
-                start = lines.index(f"## {name}")
-            except ValueError:
-                continue
-            body = []
-            for line in lines[start + 1:]:
-                if line.startswith("## "):
-                    break
-                body.append(line)
-            text = "\n".join(body).strip()
-            if text and not has_substance(text):
-                out.append(f"{project.relative(path)}:{start + 1}: section '## {name}' says nothing of "
-                           "its own (only filler words): say why the entry is worth keeping, and when to use it")
+        body = []
+        for line in lines[start + 1:]:
+            if line.startswith("## "):
+                break
+            body.append(line)
+        text = "\n".join(body).strip()
+        if text and not has_substance(text):
+            out.append((start + 1, name))
     return out
 
 

@@ -93,8 +93,18 @@ def _clauses(text: str) -> list[str]:
 
 def parts(clause: str) -> list[Part]:
     """The clause as parts about one thing each, with their polarity (see the module doc)."""
+    return [(_tokens(text), polarity, limited) for text, polarity, limited in _shapes(clause)]
+
+
+# A part before its words are read: the text its words come from, its polarity, whether it orders
+# or bounds. Polarity is cheap and words are not, and most pairs of texts never hold two parts of
+# opposite polarity, so ``opposite`` reads words only once such a pair is there.
+Shape = tuple[str, str, bool]
+
+
+def _shapes(clause: str) -> list[Shape]:
     if _TURNING.search(clause):
-        return [(_tokens(clause), UNKNOWN, False)]
+        return [(clause, UNKNOWN, False)]
     before = _CONTRAST_BEFORE.search(clause)
     if before is not None:
         return _two(clause[:before.start()], NEGATED, clause[before.end():], ASSERTED)
@@ -106,24 +116,26 @@ def parts(clause: str) -> list[Part]:
         return _two(clause[:contrast.start()], ASSERTED, clause[contrast.end():], NEGATED)
     negations = list(_NEGATOR.finditer(clause))
     if not negations:
-        return [_part(clause, ASSERTED)]
+        return [(clause, ASSERTED, _LIMIT.search(clause) is not None)]  # no negation to take out
     if len(negations) >= 2:
-        return [(_tokens(clause), UNKNOWN, False)]
+        return [(clause, UNKNOWN, False)]
     match = negations[0]
     head = clause[:match.start()]
     if (match.group().casefold() in _SCOPED and head.strip() and not _AUXILIARY.search(head)
             and not _PASSIVE.match(clause, match.end()) and attribution.language(clause) == "en"):
         return _two(head, ASSERTED, clause[match.end():], NEGATED)
-    return [_part(clause, NEGATED)]
+    # ``_part`` without a second search: the one negation is the one found.
+    return [(f"{head} {clause[match.end():]}", NEGATED, _LIMIT.search(clause) is not None)]
 
 
-def _part(text: str, polarity: str) -> Part:
+def _part(text: str, polarity: str) -> Shape:
     # The negation is the polarity, not a word of what the part is about ("stop adding emojis").
-    return _tokens(_NEGATOR.sub(" ", text)), polarity, _LIMIT.search(text) is not None
+    return _NEGATOR.sub(" ", text), polarity, _LIMIT.search(text) is not None
 
 
-def _two(first: str, first_polarity: str, second: str, second_polarity: str) -> list[Part]:
-    return [part for part in (_part(first, first_polarity), _part(second, second_polarity)) if part[0]]
+def _two(first: str, first_polarity: str, second: str, second_polarity: str) -> list[Shape]:
+    # A side without words is no part (contrasts are rare, so reading their words here is cheap).
+    return [shape for shape in (_part(first, first_polarity), _part(second, second_polarity)) if _tokens(shape[0])]
 
 
 def _tokens(text: str) -> set[str]:
@@ -147,15 +159,15 @@ def _key(token: str) -> str:
     return token
 
 
-def _compared(text: str) -> list[Part]:
+def _compared(text: str) -> list[Shape]:
     """The parts of ``text`` that are compared: not those of restricting clauses; a clause that
     goes on with the one before ("never print env, not even for debugging") takes its polarity."""
-    out: list[Part] = []
+    out: list[Shape] = []
     previous: str | None = None
     for clause in _clauses(text):
-        found = parts(clause)
+        found = _shapes(clause)
         if previous is not None and _CONTINUATION.search(clause):
-            found = [(tokens, previous, limited) for tokens, _polarity, limited in found]
+            found = [(words_of, previous, limited) for words_of, _polarity, limited in found]
         if found:
             previous = found[-1][1]
         if not _RESTRICTIVE.search(clause):
@@ -172,7 +184,23 @@ def _both_ways(found: list[Part]) -> set[str]:
 
 def opposite(evidence: str, claim: str) -> list[tuple[set[str], set[str]]]:
     """The pairs (claim part, evidence part) about one thing with opposite polarity."""
-    mine, theirs = _compared(claim), _compared(evidence)
+    mine_shapes, theirs_shapes = _compared(claim), _compared(evidence)
+    mine_polarities = {polarity for _text, polarity, _limited in mine_shapes}
+    theirs_polarities = {polarity for _text, polarity, _limited in theirs_shapes}
+    if not ((ASSERTED in mine_polarities and NEGATED in theirs_polarities)
+            or (NEGATED in mine_polarities and ASSERTED in theirs_polarities)):
+        return []
+    read: dict[str, set[str]] = {}
+
+    def with_words(shapes: list[Shape]) -> list[Part]:
+        out: list[Part] = []
+        for text, polarity, limited in shapes:
+            if polarity != UNKNOWN and text not in read:  # an unknown part is never compared
+                read[text] = _tokens(text)
+            out.append((read.get(text, set()), polarity, limited))
+        return out
+
+    mine, theirs = with_words(mine_shapes), with_words(theirs_shapes)
     ambiguous = _both_ways(mine) | _both_ways(theirs)
     out = []
     for claim_words, claim_polarity, claim_limited in mine:

@@ -214,8 +214,10 @@ def character_problems(front: FrontMatter, values: Mapping[str, str | None]) -> 
         problems.append(Problem(found[0], "unsafe-character", found[1]))
     for name, value in values.items():
         reason = chars.problem(value) if value is not None else None
+        if reason is None:
+            continue
         line = front.line_of(name)
-        if reason is not None and (found is None or line != found[0]):
+        if found is None or line != found[0]:
             problems.append(Problem(line, "unsafe-character", f"field {name!r} {reason}"))
     return problems
 

@@ -53,6 +53,11 @@ class Project:
 
     def relative(self, path: Path) -> str:
         """Project-root-relative POSIX path (R3): what memory files and reports show."""
+        # Paths under the root as strings first: ``relative_to`` parses both paths, which was a
+        # third of an unchanged check of 10,000 records. Only POSIX, where the two agree exactly.
+        root, full = str(self.root), str(path)
+        if os.sep == "/" and root != "/" and full.startswith(root + "/"):
+            return full[len(root) + 1:]
         try:
             return path.relative_to(self.root).as_posix()
         except ValueError:

@@ -33,6 +33,8 @@ def read_standing(root: Path) -> dict[str, claims.Known]:
 def where(texts: Sequence[str], found: Standing) -> str | None:
     """Where an entry's texts (its statement, its summary) already stand, or None (pure). Each
     text is compared with the lines under its rarest word only (``claims.Known``)."""
+    if not any(known.keys for known in found.values()):
+        return None  # nothing stands anywhere: no conclusion to compute
     mine = [claims.conclusion(text) for text in texts if text]
     for place, known in found.items():
         if known.keys and any(known.match(conclusion) is not None for conclusion in mine):

@@ -38,3 +38,33 @@ def test_thin_why_or_how_is_a_warning(tmp_path: Path, why: str, how: str, warned
     assert [line.split("'## ")[1].split("'")[0] for line in lines] == warned
     for line in lines:
         assert f".chord/memory/records/{rid}.md:" in line
+
+
+def test_the_answer_is_kept_for_unchanged_bytes_and_redone_for_changed_ones(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    rid = "20261101-use-pnpm-aa01"
+    path = _record(root, rid, "Important.", "A second lockfile breaks the CI install step.")
+
+    def warned() -> list[str]:
+        result = run(check, root)
+        assert result.returncode == 0, result.stdout + result.stderr
+        return [line for line in result.stderr.splitlines() if "says nothing of its own" in line]
+
+    first = warned()
+    assert len(first) == 1 and f".chord/memory/records/{rid}.md:" in first[0]
+    assert warned() == first  # the second run reads the cache: the same warning, same line
+    _record(root, rid, "A second lockfile breaks CI.", "A second lockfile breaks the CI install step.")
+    assert warned() == []
+    path.write_text(path.read_text(encoding="utf-8").replace("A second lockfile breaks CI.", "Important."),
+                    encoding="utf-8")
+    assert len(warned()) == 1
+
+
+def test_only_the_records_folder_s_own_files_are_read(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    path = _record(root, "20261101-use-pnpm-aa01", "Important.", "Always.")
+    nested = path.parent / "old" / path.name
+    nested.parent.mkdir()
+    path.rename(nested)
+    result = run(check, root)
+    assert "says nothing of its own" not in result.stderr
