@@ -67,7 +67,7 @@ def fold(text: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(fold(text)) if not _CJK.search(w)]
+    return _WORD.findall(fold(text))  # its letters are never CJK (``_LETTER``)
 
 
 def _stem(word: str) -> str:

@@ -100,11 +100,9 @@ def table_source(tables: Iterable[Sequence[str]]) -> str:
     ``(?<!X)(?:(?:a)|(?:b))`` try the same fragments in the same order at every position (the test
     reads no character), so they find the same matches; only neighbours are grouped, so the order
     of the whole alternation is kept."""
-    # Longest first; equal lengths in text order, so every process builds the same alternation.
-    fragments = sorted({f for table in tables for f in table}, key=lambda f: (-len(f), f))
     parts: list[str] = []
     run: list[str] = []
-    for part in (bounded(_SCRIPT_SEAM.sub(r"\\s?", f)) for f in fragments):
+    for part in table_alternatives(tables):
         if part.startswith(_HEAD):
             run.append(part[len(_HEAD):])
             continue
@@ -115,6 +113,14 @@ def table_source(tables: Iterable[Sequence[str]]) -> str:
     if run:
         parts.append(f"{_HEAD}(?:{'|'.join(run)})")
     return "|".join(parts)
+
+
+def table_alternatives(tables: Iterable[Sequence[str]]) -> list[str]:
+    """Every fragment of every language's table as an alternative of its own, bounded, in the
+    order of ``table_source``: longest first, equal lengths in text order, so every process builds
+    the same alternation."""
+    fragments = sorted({f for table in tables for f in table}, key=lambda f: (-len(f), f))
+    return [bounded(_SCRIPT_SEAM.sub(r"\\s?", f)) for f in fragments]
 
 
 def compile_table(tables: Iterable[Sequence[str]]) -> re.Pattern[str]:
@@ -190,14 +196,13 @@ class Screen:
     fragment's required strings, looked for together as one trie of words in the text's shadow.
     Built for judging many texts (an import): its build costs about what compiling every slot does."""
 
-    finder: re.Pattern[str]  # at each position, the longest word starting there
-    within: Mapping[str, frozenset[str]]  # that word -> every word it starts with (found there too)
+    finder: literals.Finder  # every word a text holds
     keyed: Mapping[str, tuple[tuple[int, str, tuple[frozenset[str], ...]], ...]]  # word -> (rule, slot, other sets)
     always: tuple[frozenset[str], ...]  # per rule, the slots with a fragment that requires nothing
 
     def readable(self, text: str) -> tuple[frozenset[str], ...]:
         """Per rule, the slots that may match ``text``."""
-        present: set[str] = set().union(*map(self.within.__getitem__, set(self.finder.findall(literals.shadow(text)))))
+        present = self.finder.present(text)
         slots = [set(always) for always in self.always]
         for word in present:
             for rule, slot, rest in self.keyed.get(word, ()):
@@ -224,10 +229,7 @@ def build_screen(rules: Sequence[Rule]) -> Screen:
                 for word in found[0]:
                     keyed.setdefault(word, []).append((number, slot, found[1:]))
         always.append(frozenset(free))
-    ordered = sorted(words)
-    finder = re.compile(f"(?=({literals.trie_source(ordered)}))") if ordered else re.compile(r"(?!)")
-    within = {word: frozenset(word[:end] for end in range(1, len(word) + 1) if word[:end] in words) for word in ordered}
-    return Screen(finder, within, {word: tuple(found) for word, found in keyed.items()}, tuple(always))
+    return Screen(literals.Finder(words), {word: tuple(found) for word, found in keyed.items()}, tuple(always))
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,9 @@ requires nothing (its slot is read as before). No string holds a space or ``一`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from chord_git.support.dataclass_lazy import dataclass, field
 
 try:  # the engine's own parser: a Python without it screens nothing (every slot is read)
     from re import _compiler as _sre_compiler  # type: ignore[attr-defined]
@@ -202,3 +204,155 @@ def trie_source(words: Iterable[str]) -> str:
         return f"(?:{body})?" if "" in node else body
 
     return emit(root)
+
+
+# ---------------------------------------------------------------------------- narrowed patterns
+class Finder:
+    """Which of ``words`` a text holds (on its shadow), in one pass of a trie.
+
+    No word holds a space, so each lies inside one of the text's runs of other characters: the
+    words of a run are kept (``MAX_RUNS`` of them), and a text of runs already seen costs a
+    split and a few lookups instead of the trie's pass (the runs of prose repeat: "the", "run")."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        ordered = sorted(set(words))
+        known = set(ordered)
+        self.pattern = re.compile(f"(?=({trie_source(ordered)}))") if ordered else re.compile(r"(?!)")
+        # The trie reports the longest word at a position: the shorter ones it starts with are there too.
+        self.within = {word: frozenset(word[:end] for end in range(1, len(word) + 1) if word[:end] in known)
+                       for word in ordered}
+        self.runs: dict[str, frozenset[str]] = {}
+
+    def _run(self, run: str) -> frozenset[str]:
+        found = self.runs.get(run)
+        if found is None:
+            if len(self.runs) >= MAX_RUNS:
+                self.runs.clear()
+            found = self.runs[run] = frozenset().union(*map(self.within.__getitem__, set(self.pattern.findall(run))))
+        return found
+
+    def present(self, text: str) -> set[str]:
+        return set().union(*map(self._run, set(shadow(text).split())))
+
+
+MAX_RUNS = 65536  # runs whose words are kept: a few MB
+
+
+def alternatives(source: str) -> tuple[str, ...]:
+    """A pattern source's top-level alternatives, in order (``(source,)`` when it has one, or
+    when a piece is not a pattern of its own: then nothing is narrowed)."""
+    pieces: list[str] = []
+    depth, start, at, in_class = 0, 0, 0, False
+    while at < len(source):
+        char = source[at]
+        if char == "\\":
+            at += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            at += 2 if source.startswith("^]", at + 1) else 1  # "[]…]" and "[^]…]" hold a "]"
+            if source.startswith("]", at):
+                at += 1
+            continue
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            pieces.append(source[start:at])
+            start = at + 1
+        at += 1
+    pieces.append(source[start:])
+    if depth != 0 or in_class or len(pieces) < 2:
+        return (source,)
+    for piece in pieces:
+        try:
+            re.compile(piece)
+        except re.error:
+            return (source,)
+    return tuple(pieces)
+
+
+@dataclass(frozen=True)
+class Narrowing:
+    """A pattern as its alternatives, each with what a match of it must contain: for a text, the
+    pattern of only those alternatives whose strings the text holds. An alternative left out
+    cannot match anywhere in the text, and the others keep their order, so at every position the
+    narrowed pattern matches what the whole one does (the first alternative that matches there).
+    Groups are renumbered: only for callers that read the whole match."""
+
+    alternatives: tuple[str, ...]
+    flags: int
+    keyed: Mapping[str, tuple[tuple[int, Requirement], ...]]  # a word -> the alternatives it is first needed by
+    always: frozenset[int]  # alternatives that require nothing
+    compiled: dict[tuple[int, ...], re.Pattern[str]] = field(default_factory=dict, compare=False, repr=False)
+
+    def words(self) -> set[str]:
+        return {word for needed in self.keyed.values() for _number, rest in needed for strings in rest
+                for word in strings} | set(self.keyed)
+
+    def pattern(self, present: set[str]) -> re.Pattern[str]:
+        return self.kept(self.allowed(present, present.intersection(self.keyed)))
+
+    def allowed(self, present: set[str], keys: Iterable[str]) -> set[int]:
+        """The alternatives ``present`` allows, looked up under ``keys`` (the present words this
+        pattern keys on, or more)."""
+        keep = set(self.always)
+        for word in keys:
+            for number, rest in self.keyed.get(word, ()):
+                if number not in keep and all(not strings.isdisjoint(present) for strings in rest):
+                    keep.add(number)
+        return keep
+
+    def kept(self, keep: set[int]) -> re.Pattern[str]:
+        key = tuple(sorted(keep))
+        found = self.compiled.get(key)
+        if found is None:
+            if len(self.compiled) >= MAX_NARROWED:
+                self.compiled.clear()
+            source = "|".join(self.alternatives[number] for number in key) if key else r"(?!)"
+            found = self.compiled[key] = re.compile(source, self.flags)
+        return found
+
+
+MAX_NARROWED = 4096  # narrowed patterns kept per pattern; a text mostly needs a few alternatives
+
+
+def narrowing(pieces: Sequence[str], flags: int, requirement: Callable[[str], Requirement | None]) -> Narrowing:
+    keyed: dict[str, list[tuple[int, Requirement]]] = {}
+    always = set()
+    for number, piece in enumerate(pieces):
+        found = requirement(piece)
+        if found is None:
+            always.add(number)
+            continue
+        for word in found[0]:
+            keyed.setdefault(word, []).append((number, found[1:]))
+    return Narrowing(tuple(pieces), flags, {word: tuple(needed) for word, needed in keyed.items()}, frozenset(always))
+
+
+class Lexicon:
+    """Patterns narrowed together: one pass over a text finds the strings of all of them, and
+    ``narrowed`` gives each one's pattern for that text (or for any part of it: a string a part
+    holds, the whole text holds too). Built on first use; where the engine's parser is missing,
+    every pattern is kept whole."""
+
+    def __init__(self, patterns: Sequence[tuple[Sequence[str], int]]) -> None:
+        self.patterns = tuple((tuple(pieces), flags) for pieces, flags in patterns)
+        self.built: list[tuple[Finder, tuple[Narrowing, ...], frozenset[str]]] = []
+
+    def _build(self) -> tuple[Finder, tuple[Narrowing, ...], frozenset[str]]:
+        if not self.built:
+            requirement = deriver()
+            found = tuple(narrowing(pieces, flags, requirement) for pieces, flags in self.patterns)
+            keys = frozenset(word for one in found for word in one.keyed)
+            self.built.append((Finder(set().union(*(one.words() for one in found))), found, keys))
+        return self.built[0]
+
+    def narrowed(self, text: str) -> tuple[re.Pattern[str], ...]:
+        finder, found, keys = self._build()
+        present = finder.present(text)
+        mine = present.intersection(keys)  # once for all the patterns: most present words key none
+        return tuple(one.kept(one.allowed(present, mine)) for one in found)

@@ -36,8 +36,9 @@ in the two polarities, "tests must be run before merging" and "… never be run 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-from chord_git.judge import attribution, claims, frames
+from chord_git.judge import attribution, claims, frames, literals
 from chord_git.judge.rules import contexts, words
 from chord_git.support.regex_lazy import lazy
 
@@ -47,24 +48,47 @@ SAME = 0.6
 _CLAUSE = lazy(r"[.;!?:](?=\s|$)|[\n,，;；。！？、：—–]|\s-\s"
                r"|\s(?:but|and\s+then|because|since|so\s+that|pero|porque|aber|weil|mais|parce\s+que)\s"
                r"|但是|但|不过|因为|由于|所以", re.IGNORECASE)
-_NEGATOR = frames.compile_table(contexts.NEGATORS.values())
-_TURNING = frames.compile_table([*contexts.ADVERSE.values(), *contexts.OFF.values(), *contexts.TURNING.values()])
-_CONTINUATION = lazy(contexts.CONTINUATION, re.IGNORECASE)
-_RESTRICTIVE = lazy(contexts.RESTRICTIVE, re.IGNORECASE)
-_CONTRAST = lazy(
+_CONTRAST = (
     r"(?<![A-Za-z])(?:rather\s+than|instead\s+of|en\s+lugar\s+de|en\s+vez\s+de|statt|anstatt|plut[ôo]t\s+que"
-    r"|au\s+lieu\s+de)(?![A-Za-z])|而不是|而非",
-    re.IGNORECASE)
+    r"|au\s+lieu\s+de)(?![A-Za-z])|而不是|而非")
 # "prefer A over B", "A takes precedence over B": "over" sets B aside only after a verb of preference.
 _PREFERENCE = lazy(r"(?<![A-Za-z])(?:prefer\w*|favou?r\w*|choos\w+|pick\w*|opt\w*\s+for)(?![A-Za-z])", re.IGNORECASE)
 _OVER = lazy(r"(?<![A-Za-z])over(?![A-Za-z])", re.IGNORECASE)
 # Order and bounds: a part with one of these compares only word for word (see the module doc).
-_LIMIT = lazy(
+_LIMIT = (
     r"(?<![A-Za-z])(?:before|after|until|first|under|over|below|above|less|more|fewer|at\s+(?:most|least)|max(?:imum)?"
     r"|min(?:imum)?|exceed\w*|beyond|antes|despu[ée]s|primero|menos|m[áa]s|vor|bevor|nach|zuerst|erst|unter|[üu]ber"
     r"|mehr|weniger|h[öo]chstens|mindestens|avant|apr[èe]s|d'abord|moins|plus)(?![A-Za-z])"
-    r"|之前|以前|前|先|之后|以后|后|超过|以上|以下|以内|至少|最多|前に|先に|以上|以下|以内|まで|超え",
-    re.IGNORECASE)
+    r"|之前|以前|前|先|之后|以后|后|超过|以上|以下|以内|至少|最多|前に|先に|以上|以下|以内|まで|超え")
+
+
+class _Tables(NamedTuple):
+    """The word tables a text's clauses are read with, narrowed to what the text holds."""
+
+    turning: re.Pattern[str]
+    negator: re.Pattern[str]
+    limit: re.Pattern[str]
+    restrictive: re.Pattern[str]
+    continuation: re.Pattern[str]
+    contrast: re.Pattern[str]
+
+
+# Read a clause at a time, the tables were two thirds of judging evidence (each tried at every
+# position of every clause); one pass over the whole text finds the strings they need, and the
+# tables its clauses are read with keep only the fragments those allow (``literals.Lexicon``).
+_LEXICON = literals.Lexicon([
+    (frames.table_alternatives([*contexts.ADVERSE.values(), *contexts.OFF.values(), *contexts.TURNING.values()]),
+     re.IGNORECASE),
+    (frames.table_alternatives(contexts.NEGATORS.values()), re.IGNORECASE),
+    (literals.alternatives(_LIMIT), re.IGNORECASE),
+    (literals.alternatives(contexts.RESTRICTIVE), re.IGNORECASE),
+    (literals.alternatives(contexts.CONTINUATION), re.IGNORECASE),
+    (literals.alternatives(_CONTRAST), re.IGNORECASE),
+])
+
+
+def _tables(text: str) -> _Tables:
+    return _Tables(*_LEXICON.narrowed(text))
 # Japanese sets aside what comes before: "キャメルケースではなくスネークケース".
 _CONTRAST_BEFORE = lazy(r"ではなくて|ではなく|じゃなく|でなく")
 # English negators whose scope is what follows them inside a clause ("pnpm never npm", "colour not
@@ -93,7 +117,7 @@ def _clauses(text: str) -> list[str]:
 
 def parts(clause: str) -> list[Part]:
     """The clause as parts about one thing each, with their polarity (see the module doc)."""
-    return [(_tokens(text), polarity, limited) for text, polarity, limited in _shapes(clause)]
+    return [(_tokens(text), polarity, limited) for text, polarity, limited in _shapes(clause, _tables(clause))]
 
 
 # A part before its words are read: the text its words come from, its polarity, whether it orders
@@ -102,40 +126,42 @@ def parts(clause: str) -> list[Part]:
 Shape = tuple[str, str, bool]
 
 
-def _shapes(clause: str) -> list[Shape]:
-    if _TURNING.search(clause):
+def _shapes(clause: str, tables: _Tables) -> list[Shape]:
+    """The parts of a clause of a text before their words are read; ``tables`` are the text's."""
+    if tables.turning.search(clause):
         return [(clause, UNKNOWN, False)]
     before = _CONTRAST_BEFORE.search(clause)
     if before is not None:
-        return _two(clause[:before.start()], NEGATED, clause[before.end():], ASSERTED)
-    contrast = _CONTRAST.search(clause)
+        return _two(clause[:before.start()], NEGATED, clause[before.end():], ASSERTED, tables)
+    contrast = tables.contrast.search(clause)
     if contrast is None:
         preference = _PREFERENCE.search(clause)
         contrast = _OVER.search(clause, preference.end()) if preference is not None else None
     if contrast is not None:
-        return _two(clause[:contrast.start()], ASSERTED, clause[contrast.end():], NEGATED)
-    negations = list(_NEGATOR.finditer(clause))
+        return _two(clause[:contrast.start()], ASSERTED, clause[contrast.end():], NEGATED, tables)
+    negations = list(tables.negator.finditer(clause))
     if not negations:
-        return [(clause, ASSERTED, _LIMIT.search(clause) is not None)]  # no negation to take out
+        return [(clause, ASSERTED, tables.limit.search(clause) is not None)]  # no negation to take out
     if len(negations) >= 2:
         return [(clause, UNKNOWN, False)]
     match = negations[0]
     head = clause[:match.start()]
     if (match.group().casefold() in _SCOPED and head.strip() and not _AUXILIARY.search(head)
             and not _PASSIVE.match(clause, match.end()) and attribution.language(clause) == "en"):
-        return _two(head, ASSERTED, clause[match.end():], NEGATED)
+        return _two(head, ASSERTED, clause[match.end():], NEGATED, tables)
     # ``_part`` without a second search: the one negation is the one found.
-    return [(f"{head} {clause[match.end():]}", NEGATED, _LIMIT.search(clause) is not None)]
+    return [(f"{head} {clause[match.end():]}", NEGATED, tables.limit.search(clause) is not None)]
 
 
-def _part(text: str, polarity: str) -> Shape:
+def _part(text: str, polarity: str, tables: _Tables) -> Shape:
     # The negation is the polarity, not a word of what the part is about ("stop adding emojis").
-    return _NEGATOR.sub(" ", text), polarity, _LIMIT.search(text) is not None
+    return tables.negator.sub(" ", text), polarity, tables.limit.search(text) is not None
 
 
-def _two(first: str, first_polarity: str, second: str, second_polarity: str) -> list[Shape]:
+def _two(first: str, first_polarity: str, second: str, second_polarity: str, tables: _Tables) -> list[Shape]:
     # A side without words is no part (contrasts are rare, so reading their words here is cheap).
-    return [shape for shape in (_part(first, first_polarity), _part(second, second_polarity)) if _tokens(shape[0])]
+    return [shape for shape in (_part(first, first_polarity, tables), _part(second, second_polarity, tables))
+            if _tokens(shape[0])]
 
 
 def _tokens(text: str) -> set[str]:
@@ -164,13 +190,14 @@ def _compared(text: str) -> list[Shape]:
     goes on with the one before ("never print env, not even for debugging") takes its polarity."""
     out: list[Shape] = []
     previous: str | None = None
+    tables = _tables(text)
     for clause in _clauses(text):
-        found = _shapes(clause)
-        if previous is not None and _CONTINUATION.search(clause):
+        found = _shapes(clause, tables)
+        if previous is not None and tables.continuation.search(clause):
             found = [(words_of, previous, limited) for words_of, _polarity, limited in found]
         if found:
             previous = found[-1][1]
-        if not _RESTRICTIVE.search(clause):
+        if not tables.restrictive.search(clause):
             out.extend(found)
     return out
 

@@ -172,8 +172,9 @@ class Snapshot:
     def refreshed(self, project: Project, index: IndexState) -> Snapshot:
         """This snapshot with ``index`` (read under the lock) and the record files present now."""
         present = record_ids(project)
+        folder = project.records_dir
         return Snapshot(index, {rid: self.records[rid] if rid in self.records
-                                else records.facts(project.records_dir / f"{rid}.md") for rid in present})
+                                else records.facts(folder / f"{rid}.md") for rid in present})
 
 
 def snapshot(project: Project) -> Snapshot:
