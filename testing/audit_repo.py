@@ -32,6 +32,10 @@ class Planted:
     contradictions: set[frozenset[str]] = field(default_factory=set)
     stale: set[str] = field(default_factory=set)
     evidence_free: set[str] = field(default_factory=set)
+    # Entries whose text AGENTS.md or the docs now hold: clean ones copied there, and their later
+    # copies in the same words (a copy reworded is not the text that stands there).
+    promoted: set[str] = field(default_factory=set)
+    same_words: dict[str, list[str]] = field(default_factory=dict)  # entry -> its copies in the same words
 
 
 def _codename(rng: random.Random, taken: set[str]) -> str:
@@ -99,6 +103,7 @@ def plant(root: Path, n: int, *, seed: int = 7, share: float = 0.04) -> Planted:
             if i % 2:  # the same words, other punctuation and spacing
                 summary = "  " + original.summary.rstrip(".").replace(" ", "  ") + "!"
                 statement = original.statement
+                out.same_words.setdefault(original.id, []).append(rid)
             else:  # the same content, reordered
                 summary = "Note: " + original.summary
                 statement = original.statement.replace(" the ", " ") + " (still true)"
@@ -134,4 +139,23 @@ def plant(root: Path, n: int, *, seed: int = 7, share: float = 0.04) -> Planted:
         out.ids.append(rec.id)
     (root / "MEMORY.md").write_text("# Project memory\n\n<!-- chord:memory:begin -->\n" + "".join(lines)
                                     + "<!-- chord:memory:end -->\n", encoding="utf-8")
+    _promote(root, clean, per_kind, random.Random(seed + 1), out)
     return out
+
+
+def _promote(root: Path, clean: list[records.Record], count: int, rng: random.Random, out: Planted) -> None:
+    """AGENTS.md and a docs page as a project holds them: rules of its own, and ``count`` clean
+    entries copied in by hand (the statement, or the summary as a list item; half in each file).
+    Drawing from a generator of its own leaves every other planted kind as it was."""
+    own = [f"- The {area} service owns its database schema; migrations live next to it." for area in AREAS]
+    own += ["- Commit messages are written in the imperative mood.", "- Every public function has a docstring.",
+            "## Reviews", "Two approvals are needed for anything under `infra/`."]
+    agents, docs = list(own[: len(own) // 2]), list(own[len(own) // 2:])
+    for number, rec in enumerate(rng.sample(clean, min(count, len(clean)))):
+        (agents if number % 2 else docs).append(rec.statement if number % 3 else f"- {rec.summary}")
+        out.promoted.update([rec.id, *out.same_words.get(rec.id, [])])
+    rng.shuffle(agents)
+    rng.shuffle(docs)
+    (root / "AGENTS.md").write_text("# Agents\n\n" + "\n".join(agents) + "\n", encoding="utf-8")
+    (root / "docs").mkdir(exist_ok=True)
+    (root / "docs" / "conventions.md").write_text("# Conventions\n\n" + "\n".join(docs) + "\n", encoding="utf-8")

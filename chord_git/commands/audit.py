@@ -1,13 +1,15 @@
 """``git memory audit [--json | --format text|json|markdown] [--model]``: can this memory be believed?
 
-Mechanical by default (``review.audit``): nothing is sent anywhere and nothing is written. With
+Mechanical by default (``review.audit``): nothing is sent anywhere and nothing is written in the
+project (what each entry's texts say is kept in the state dir's result cache). With
 ``--model``, the index entries (redacted, bounded) also go to the user's model pool (trusted
 config only) for an opinion, shown apart and marked as such; the reply never changes memory.
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 from chord_git import config as config_mod
 from chord_git.errors import UsageError
@@ -35,8 +37,9 @@ def audit(project: Project, cfg: config_mod.Config, out: Output, *, fmt: str = "
             raise UsageError(f"git memory audit --model: {config_mod.EXTRACTION_OFF}; nothing was sent")
         if not cfg.extraction_pool:
             raise UsageError(f"git memory audit --model: {cfg.no_pool_reason()}")
-    report = audit_mod.audit_project(project, budget=cfg.memory.summary_budget,
-                                     stale_after_days=cfg.memory.stale_after_days)
+    with judgement_memo(project) as memo:
+        report = audit_mod.audit_project(project, budget=cfg.memory.summary_budget,
+                                         stale_after_days=cfg.memory.stale_after_days, memo=memo)
     if use_model:
         report = replace(report, model=_model_pass(project, cfg, report, env))
     if fmt == "json":
@@ -46,6 +49,20 @@ def audit(project: Project, cfg: config_mod.Config, out: Output, *, fmt: str = "
     else:
         out.write(audit_mod.render_text(report))
     return 0
+
+
+@contextmanager
+def judgement_memo(project: Project) -> Iterator[audit_mod.Memo | None]:
+    """The audit's judgements kept in the check's result cache (state dir), under the rules'
+    version; None when the store cannot be opened (the audit then judges every entry)."""
+    from chord_git.check import cache as cache_mod
+
+    store = cache_mod.ResultCache.open(project.state_dir)
+    try:
+        yield audit_mod.Memo(store, cache_mod.rules_version()) if store is not None else None
+    finally:
+        if store is not None:
+            store.close()
 
 
 def _model_pass(project: Project, cfg: config_mod.Config, report: audit_mod.Report,

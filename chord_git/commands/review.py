@@ -11,6 +11,7 @@ import os
 import sys
 
 from chord_git import config as config_mod
+from chord_git.commands.audit import judgement_memo
 from chord_git.commands.ids import candidates, resolve
 from chord_git.errors import UsageError
 from chord_git.imports import decide
@@ -58,7 +59,8 @@ def _describe(item: items.ReviewItem) -> str:
 
 
 def list_items(project: Project, cfg: config_mod.Config, out: Output, *, as_json: bool) -> list[items.ReviewItem]:
-    found = items.collect(project, cfg)
+    with judgement_memo(project) as memo:
+        found = items.collect(project, cfg, memo=memo)
     state = view.read_index(project)
     if state.unusable_reason:
         out.warn(f"{state.unusable_reason}; entries and orphans are not listed")

@@ -211,12 +211,15 @@ def _cjk_content(text: str) -> str:
 def distinctive(text: str, stems: dict[str, str] | None = None) -> frozenset[str]:
     """What a text says of its own: content words (stemmed) and CJK bigrams outside the stop and
     filler lists, numbers, code spans and paths as written (folded)."""
-    folded = fold(text)
-    # A code span or a path counts once, as written, not once more per word inside it.
-    spans = [m.group(1).strip() for m in _CODE_SPAN.finditer(folded)]
-    rest = _CODE_SPAN.sub(" ", folded)
-    spans += [m.group().strip(".") for m in _PATHISH.finditer(rest)]
-    rest = _PATHISH.sub(" ", rest)
+    folded = rest = fold(text)
+    # A code span or a path counts once, as written, not once more per word inside it. (A span
+    # holds a backquote and a path a slash or a dot: most texts skip both patterns.)
+    spans = [m.group(1).strip() for m in _CODE_SPAN.finditer(folded)] if "`" in folded else []
+    if spans:
+        rest = _CODE_SPAN.sub(" ", folded)
+    if "/" in rest or "." in rest:
+        spans += [m.group().strip(".") for m in _PATHISH.finditer(rest)]
+        rest = _PATHISH.sub(" ", rest)
     out = {w for w in content_words(rest, stems) if w not in FILLER and w not in CONFIRMATIONS}
     for run in _cjk_content(rest).split() if _CJK.search(rest) else ():
         out.update(run[i:i + 2] for i in range(len(run) - 1))
@@ -363,8 +366,9 @@ class Conclusion:
     negated: bool
 
 
-def conclusion(text: str) -> Conclusion:
-    return Conclusion(conclusion_key(text), distinctive(text), negated(text))
+def conclusion(text: str, tokens: frozenset[str] | None = None) -> Conclusion:
+    """``text`` as ``restates`` compares it; ``tokens``: its ``distinctive`` words, when known."""
+    return Conclusion(conclusion_key(text), distinctive(text) if tokens is None else tokens, negated(text))
 
 
 def restates(text: str, reference: Iterable[str | Conclusion]) -> bool:

@@ -20,7 +20,7 @@ requires nothing (its slot is read as before). No string holds a space or ``一`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set as AbstractSet
 
 from chord_git.support.dataclass_lazy import dataclass, field
 
@@ -293,10 +293,7 @@ class Narrowing:
         return {word for needed in self.keyed.values() for _number, rest in needed for strings in rest
                 for word in strings} | set(self.keyed)
 
-    def pattern(self, present: set[str]) -> re.Pattern[str]:
-        return self.kept(self.allowed(present, present.intersection(self.keyed)))
-
-    def allowed(self, present: set[str], keys: Iterable[str]) -> set[int]:
+    def allowed(self, present: AbstractSet[str], keys: Iterable[str]) -> set[int]:
         """The alternatives ``present`` allows, looked up under ``keys`` (the present words this
         pattern keys on, or more)."""
         keep = set(self.always)
@@ -342,6 +339,8 @@ class Lexicon:
     def __init__(self, patterns: Sequence[tuple[Sequence[str], int]]) -> None:
         self.patterns = tuple((tuple(pieces), flags) for pieces, flags in patterns)
         self.built: list[tuple[Finder, tuple[Narrowing, ...], frozenset[str]]] = []
+        # The patterns for a set of present strings: texts of one kind hold the same few.
+        self.chosen: dict[frozenset[str], tuple[re.Pattern[str], ...]] = {}
 
     def _build(self) -> tuple[Finder, tuple[Narrowing, ...], frozenset[str]]:
         if not self.built:
@@ -353,6 +352,11 @@ class Lexicon:
 
     def narrowed(self, text: str) -> tuple[re.Pattern[str], ...]:
         finder, found, keys = self._build()
-        present = finder.present(text)
-        mine = present.intersection(keys)  # once for all the patterns: most present words key none
-        return tuple(one.kept(one.allowed(present, mine)) for one in found)
+        present = frozenset(finder.present(text))
+        chosen = self.chosen.get(present)
+        if chosen is None:
+            if len(self.chosen) >= MAX_NARROWED:
+                self.chosen.clear()
+            mine = present.intersection(keys)  # once for all the patterns: most present words key none
+            chosen = self.chosen[present] = tuple(one.kept(one.allowed(present, mine)) for one in found)
+        return chosen

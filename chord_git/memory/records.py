@@ -17,7 +17,7 @@ from chord_git.findings import Problem
 from chord_git.memory import anchors as anchor_rules
 from chord_git.memory import chars, frontmatter
 from chord_git.memory.anchors import Anchor
-from chord_git.memory.textrules import absolute_paths
+from chord_git.memory.textrules import absolute_paths, may_hold_absolute_path
 
 # The record vocabulary (SPEC "Record files"): the model's output schema uses these types too.
 RecordType = Literal["preference", "fact", "workflow", "lesson"]
@@ -137,7 +137,8 @@ def _validate(front: frontmatter.FrontMatter,
     sections, section_problems = _sections(lines, close + 1)
     problems.extend(section_problems)
     problems.extend(frontmatter.character_problems(front, values))
-    for offset, line in enumerate(lines):
+    # Any line that may hold one makes the whole text one that may: most records skip the lines.
+    for offset, line in enumerate(lines if may_hold_absolute_path("\n".join(lines)) else ()):
         for _start, _end in absolute_paths(line):
             problems.append(Problem(offset + 1, "absolute-path",
                                     "absolute path in a memory file (use project-relative paths)"))

@@ -1,7 +1,7 @@
 """``git memory audit``: can the memory a repository holds today be believed? (R12, R19–R28, R34)
 
 Mechanical checks of every index entry, from the index and the record files as they are, against
-the working tree as it is. Nothing is written. Per entry:
+the working tree as it is. Nothing is written in the project. Per entry:
 
 * **source and status**, and whether a user-sourced entry has **evidence** that supports its
   statement (a share of its distinctive content) and asserts it (``judge.claims``);
@@ -14,16 +14,21 @@ the working tree as it is. Nothing is written. Per entry:
 * record files that break a rule (caps, fields: the loader skips them) and **orphans**.
 
 Pairs are found through an inverted index of distinctive content, not by comparing every pair,
-so 10,000 entries are audited in a few seconds (bench/audit_bench.py).
+so 10,000 entries are audited in a few seconds (bench/audit_bench.py). What an entry's own texts
+say (its facts, its evidence verdict) is most of the work and depends on nothing else: the commands
+keep it in the check's result cache under those texts and the rules' version (``Memo``), so an
+audit of a memory that barely changed judges only what changed.
 """
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
 from pathlib import Path
 
 from chord_git.judge import attribution, claims, mood
@@ -247,6 +252,86 @@ def _facts(entry: Entry, stems: dict[str, str]) -> _Facts:
                   statement, summary)
 
 
+@dataclass(frozen=True)
+class Judged:
+    """What an entry's own texts say, worked out alone: its facts and its evidence verdict."""
+
+    facts: _Facts
+    evidence: str
+
+    def encode(self) -> str:
+        f = self.facts
+        return json.dumps([sorted(f.tokens), sorted(f.use), sorted(f.never), f.negated, f.key, sorted(f.statement),
+                           sorted(f.summary), self.evidence], ensure_ascii=False, separators=(",", ":"))
+
+
+def decode(value: str) -> Judged | None:
+    """A stored judgement, or None for one that does not read back (it is worked out again)."""
+    try:
+        tokens, use, never, negated, key, statement, summary, evidence = json.loads(value)
+        facts = _Facts(frozenset(tokens), frozenset(use), frozenset(never), bool(negated), str(key),
+                       frozenset(statement), frozenset(summary))
+    except (ValueError, TypeError):
+        return None
+    return Judged(facts, str(evidence))
+
+
+def judge(entry: Entry, stems: dict[str, str]) -> Judged:
+    facts = _facts(entry, stems)
+    return Judged(facts, "missing" if entry.missing_evidence else _evidence(entry.record, facts, stems))
+
+
+def judgement_key(entry: Entry, version: str) -> str:
+    """Everything ``judge`` reads of an entry, under the rules' ``version``, as a store key."""
+    rec = entry.record
+    parts = [version, "audit-judgement", entry.summary, "missing" if entry.missing_evidence else ""]
+    if rec is not None:
+        parts += [rec.source, rec.evidence or "", rec.statement, rec.summary]
+    digest = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8", "surrogateescape")
+        digest.update(b"%d:" % len(data))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+class Store(Protocol):
+    """Where judgements are kept between runs (the check's result cache, in the state dir)."""
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, str]: ...
+
+    def put_many(self, items: Iterable[tuple[str, str]]) -> None: ...
+
+
+@dataclass(frozen=True)
+class Memo:
+    """A store and the version of the rules its judgements were made under."""
+
+    store: Store
+    version: str
+
+
+def judge_all(entries: Sequence[Entry], memo: Memo | None) -> list[Judged]:
+    """Each entry's judgement: from ``memo`` when its texts were judged under the same rules, the
+    rest worked out and stored (judging is most of an audit; an unchanged memory skips it)."""
+    stems: dict[str, str] = {}  # one memo of word stems for the whole audit
+    if memo is None:
+        return [judge(entry, stems) for entry in entries]
+    keys = [judgement_key(entry, memo.version) for entry in entries]
+    known = memo.store.get_many(list(dict.fromkeys(keys)))
+    out: list[Judged] = []
+    fresh: dict[str, str] = {}
+    for entry, key in zip(entries, keys):
+        found = decode(known[key]) if key in known else None
+        if found is None:
+            found = judge(entry, stems)
+            fresh[key] = found.encode()
+        out.append(found)
+    if fresh:
+        memo.store.put_many(fresh.items())
+    return out
+
+
 def _pairs(facts: Sequence[_Facts]) -> Iterable[tuple[int, int]]:
     """Entry pairs sharing a distinctive token that few entries carry (inverted index)."""
     holders: dict[str, list[int]] = defaultdict(list)
@@ -304,13 +389,13 @@ def _contradiction(a: _Facts, b: _Facts) -> str | None:
 
 def audit(entries: Sequence[Entry], tree: Tree, *, budget: int, fit: int, orphans: Sequence[str] = (),
           stale_after_days: int = 180, today: dt.date | None = None,
-          standing: promoted.Standing | None = None) -> Report:
+          standing: promoted.Standing | None = None, judged: Sequence[Judged] | None = None) -> Report:
     """The mechanical audit of ``entries`` (in index order) against ``tree`` and what AGENTS.md and
-    the docs state (``standing``) (pure)."""
+    the docs state (``standing``); ``judged``: each entry's ``judge``, when known (pure)."""
     today = today or dt.date.today()
     found: dict[str, list[Finding]] = defaultdict(list)
-    stems: dict[str, str] = {}  # one memo of word stems for the whole audit
-    facts = [_facts(entry, stems) for entry in entries]
+    judged = judged if judged is not None else judge_all(entries, None)
+    facts = [one.facts for one in judged]
     for a, b in _pairs(facts):
         first, later = entries[a], entries[b]  # a comes first: the later line is the one to forget
         if _duplicate(facts[a], facts[b]):
@@ -327,7 +412,7 @@ def audit(entries: Sequence[Entry], tree: Tree, *, budget: int, fit: int, orphan
             found[first.id].append(Finding("contradiction", f"contradicts {later.id}: {why}", later.id,
                                            "forget" if later_user and not first_user else None))
     out: list[EntryReport] = []
-    for entry, fact in zip(entries, facts):
+    for entry, fact, verdict in zip(entries, facts, judged):
         rec = entry.record
         mine = found.get(entry.id, [])
         if rec is None:
@@ -336,11 +421,12 @@ def audit(entries: Sequence[Entry], tree: Tree, *, budget: int, fit: int, orphan
         else:
             for why in stale_names(_texts(entry), tree):
                 mine.append(Finding("stale", why, None, "forget"))
-            place = promoted.where((rec.statement, rec.summary), standing) if standing else None
+            place = promoted.where((rec.statement, rec.summary), standing,
+                                   {rec.statement: fact.statement, entry.summary: fact.summary}) if standing else None
             if place is not None:
                 mine.append(Finding("promoted", f"already stands in {place} (promoted by hand): "
                                                 "git memory fold takes its line out of the index, the record stays"))
-        evidence = "missing" if entry.missing_evidence else _evidence(rec, fact, stems)
+        evidence = verdict.evidence
         if evidence in ("missing", "unsupported", "not-asserted"):
             mine.append(Finding("evidence", f"evidence {evidence.replace('-', ' ')}"
                                 + (" (user-sourced)" if evidence == "missing" else "")))
@@ -392,8 +478,9 @@ def entries_of(project: Project, snapshot: view.Snapshot) -> list[Entry]:
 
 
 def audit_project(project: Project, *, budget: int, stale_after_days: int,
-                  today: dt.date | None = None) -> Report:
-    """Read the index, every record and the tree once; audit; write nothing."""
+                  today: dt.date | None = None, memo: Memo | None = None) -> Report:
+    """Read the index, every record and the tree once; audit; write nothing in the project (the
+    judgements go to ``memo``, a store in the state dir, when given)."""
     snapshot = view.snapshot(project)
     entries = entries_of(project, snapshot)
     lines = [index_file.Entry(type=e.type, summary=e.summary, id=e.id).render() for e in entries]
@@ -401,7 +488,8 @@ def audit_project(project: Project, *, budget: int, stale_after_days: int,
     listed = {e.id for e in entries}
     orphans = sorted(rid for rid in snapshot.records if rid not in listed)
     return audit(entries, read_tree(project.root), budget=budget, fit=fit, orphans=orphans,
-                 stale_after_days=stale_after_days, today=today, standing=promoted.read_standing(project.root))
+                 stale_after_days=stale_after_days, today=today, standing=promoted.read_standing(project.root),
+                 judged=judge_all(entries, memo))
 
 
 # ---------------------------------------------------------------------------- rendering (pure)

@@ -87,10 +87,10 @@ def import_items(project: Project) -> list[ReviewItem]:
 
 
 def entry_items(project: Project, cfg: config_mod.Config, state: view.IndexState,
-                today: dt.date | None = None) -> list[ReviewItem]:
+                today: dt.date | None = None, memo: audit.Memo | None = None) -> list[ReviewItem]:
     today = today or dt.date.today()
     report = audit.audit_project(project, budget=cfg.memory.summary_budget,
-                                 stale_after_days=cfg.memory.stale_after_days, today=today)
+                                 stale_after_days=cfg.memory.stale_after_days, today=today, memo=memo)
     notes = audit.review_notes(report)
     items = []
     for position, entry in enumerate(state.entries, start=1):
@@ -125,10 +125,12 @@ def orphan_items(project: Project, state: view.IndexState) -> list[ReviewItem]:
     return items
 
 
-def collect(project: Project, cfg: config_mod.Config, today: dt.date | None = None) -> list[ReviewItem]:
+def collect(project: Project, cfg: config_mod.Config, today: dt.date | None = None,
+            memo: audit.Memo | None = None) -> list[ReviewItem]:
     """Everything to review. With an unusable managed section only promotions are listed: every
-    record would otherwise look like an orphan."""
+    record would otherwise look like an orphan. ``memo``: where the audit keeps its judgements."""
     state = view.read_index(project)
     if state.exists and not state.usable:
         return [*promotion_items(project), *import_items(project)]
-    return [*promotion_items(project), *import_items(project), *entry_items(project, cfg, state, today), *orphan_items(project, state)]
+    return [*promotion_items(project), *import_items(project), *entry_items(project, cfg, state, today, memo),
+            *orphan_items(project, state)]

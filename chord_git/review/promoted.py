@@ -30,12 +30,13 @@ def read_standing(root: Path) -> dict[str, claims.Known]:
     return standing(project_docs.read_agents_md(root), project_docs.read_docs(root))
 
 
-def where(texts: Sequence[str], found: Standing) -> str | None:
+def where(texts: Sequence[str], found: Standing, tokens: Mapping[str, frozenset[str]] | None = None) -> str | None:
     """Where an entry's texts (its statement, its summary) already stand, or None (pure). Each
-    text is compared with the lines under its rarest word only (``claims.Known``)."""
+    text is compared with the lines under its rarest word only (``claims.Known``); ``tokens``
+    holds the texts' ``claims.distinctive`` words where the caller has them already."""
     if not any(known.keys for known in found.values()):
         return None  # nothing stands anywhere: no conclusion to compute
-    mine = [claims.conclusion(text) for text in texts if text]
+    mine = [claims.conclusion(text, (tokens or {}).get(text)) for text in texts if text]
     for place, known in found.items():
         if known.keys and any(known.match(conclusion) is not None for conclusion in mine):
             return place

@@ -42,3 +42,16 @@ def test_absolute_paths_still_found(text: str) -> None:
 def test_usual_text_settles_without_the_pattern(text: str) -> None:
     assert not textrules.may_hold_absolute_path(text)
     assert not _pattern().search(text)
+
+
+def test_a_line_that_may_hold_an_absolute_path_makes_its_text_one_that_may() -> None:
+    """``records`` tests the whole file once and reads its lines only when that says yes."""
+    rng = random.Random(7)
+    reached = 0
+    for _ in range(20000):
+        text = "".join(rng.choice([*PIECES, "\n", "\n", "/home/ana", "C:/"]) for _ in range(rng.randrange(1, 9)))
+        lines = text.split("\n")
+        if any(textrules.absolute_paths(line) for line in lines):
+            reached += 1
+            assert textrules.may_hold_absolute_path("\n".join(lines)), text
+    assert reached > 1000

@@ -108,7 +108,8 @@ def test_planted_problems_are_found(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "gen")
     planted = plant(root, 240, seed=3, share=0.05)
     report = json.loads(run(audit, root, fmt="json").stdout)
-    found: dict[str, set[object]] = {"duplicate": set(), "contradiction": set(), "stale": set(), "evidence": set()}
+    found: dict[str, set[object]] = {"duplicate": set(), "contradiction": set(), "stale": set(), "evidence": set(),
+                                     "promoted": set()}
     for entry in report["entries"]:
         for finding in entry["findings"]:
             if finding["kind"] == "contradiction":
@@ -119,6 +120,7 @@ def test_planted_problems_are_found(tmp_path: Path) -> None:
     assert found["contradiction"] == planted.contradictions
     assert found["stale"] == planted.stale
     assert found["evidence"] == planted.evidence_free
+    assert found["promoted"] == planted.promoted and planted.promoted
     assert report["totals"]["entries"] == len(planted.ids)
 
 
