@@ -188,14 +188,29 @@ def _texts(entry: Entry) -> str:
     return "\n".join((entry.summary, rec.summary, rec.statement, rec.how_to_apply))
 
 
-def _evidence(rec: records.Record | None, facts: _Facts, stems: dict[str, str]) -> str:
+class _Words:
+    """``claims.distinctive`` over one audit: each word's stem and each text's words worked out
+    once (an evidence is often its statement's words again)."""
+
+    def __init__(self) -> None:
+        self.stems: dict[str, str] = {}
+        self.texts: dict[str, frozenset[str]] = {}
+
+    def of(self, text: str) -> frozenset[str]:
+        found = self.texts.get(text)
+        if found is None:
+            found = self.texts[text] = claims.distinctive(text, self.stems)
+        return found
+
+
+def _evidence(rec: records.Record | None, facts: _Facts, words: _Words) -> str:
     if rec is None:
         return "unknown"
     if rec.source != "user":
         return "none"
     if not rec.evidence:
         return "missing"
-    said = claims.distinctive(rec.evidence, stems)
+    said = words.of(rec.evidence)
     if claims.support_of(rec.evidence, said, (facts.statement, facts.summary)) < attribution.SUPPORT_SHARE:
         return "unsupported"
     if mood.problem(rec.evidence, rec.statement, rec.summary, [rec.evidence]) is not None:
@@ -242,12 +257,12 @@ class _Facts:
     summary: frozenset[str]
 
 
-def _facts(entry: Entry, stems: dict[str, str]) -> _Facts:
+def _facts(entry: Entry, words: _Words) -> _Facts:
     rec = entry.record
     text = f"{entry.summary}\n{rec.statement}" if rec is not None else entry.summary
     use, never = _instructions(text)
-    summary = claims.distinctive(entry.summary, stems)
-    statement = claims.distinctive(rec.statement, stems) if rec is not None else frozenset()
+    summary = words.of(entry.summary)
+    statement = words.of(rec.statement) if rec is not None else frozenset()
     return _Facts(summary | statement, use, never, claims.negated(text), claims.conclusion_key(entry.summary),
                   statement, summary)
 
@@ -276,9 +291,9 @@ def decode(value: str) -> Judged | None:
     return Judged(facts, str(evidence))
 
 
-def judge(entry: Entry, stems: dict[str, str]) -> Judged:
-    facts = _facts(entry, stems)
-    return Judged(facts, "missing" if entry.missing_evidence else _evidence(entry.record, facts, stems))
+def judge(entry: Entry, words: _Words) -> Judged:
+    facts = _facts(entry, words)
+    return Judged(facts, "missing" if entry.missing_evidence else _evidence(entry.record, facts, words))
 
 
 def judgement_key(entry: Entry, version: str) -> str:
@@ -314,9 +329,9 @@ class Memo:
 def judge_all(entries: Sequence[Entry], memo: Memo | None) -> list[Judged]:
     """Each entry's judgement: from ``memo`` when its texts were judged under the same rules, the
     rest worked out and stored (judging is most of an audit; an unchanged memory skips it)."""
-    stems: dict[str, str] = {}  # one memo of word stems for the whole audit
+    words = _Words()
     if memo is None:
-        return [judge(entry, stems) for entry in entries]
+        return [judge(entry, words) for entry in entries]
     keys = [judgement_key(entry, memo.version) for entry in entries]
     known = memo.store.get_many(list(dict.fromkeys(keys)))
     out: list[Judged] = []
@@ -324,7 +339,7 @@ def judge_all(entries: Sequence[Entry], memo: Memo | None) -> list[Judged]:
     for entry, key in zip(entries, keys):
         found = decode(known[key]) if key in known else None
         if found is None:
-            found = judge(entry, stems)
+            found = judge(entry, words)
             fresh[key] = found.encode()
         out.append(found)
     if fresh:
