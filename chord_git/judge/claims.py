@@ -193,6 +193,8 @@ TOOK_PART_SHARE = 0.34
 _CODE_SPAN = re.compile(r"`([^`\n]{2,80})`")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w.])")
 _PATHISH = re.compile(r"(?<![\w./-])(?:[\w.-]+/)+[\w.-]+|(?<![\w/-])[\w-]+\.(?:md|py|ts|js|json|ya?ml|toml|lock|cfg|ini|sh)\b")
+# What ``_PATHISH``'s second form needs (its first needs a slash).
+_PATH_EXTENSIONS = (".md", ".py", ".ts", ".js", ".json", ".yaml", ".yml", ".toml", ".lock", ".cfg", ".ini", ".sh")
 
 
 def _cjk_content(text: str) -> str:
@@ -208,18 +210,32 @@ def _cjk_content(text: str) -> str:
     return " ".join(runs)
 
 
+def _cut(pattern: re.Pattern[str], text: str) -> tuple[list[re.Match[str]], str]:
+    """``pattern``'s matches in ``text``, and ``text`` with each one a space (``sub``) in the same pass."""
+    found = list(pattern.finditer(text))
+    if not found:
+        return found, text
+    pieces, at = [], 0
+    for match in found:
+        pieces += [text[at:match.start()], " "]
+        at = match.end()
+    pieces.append(text[at:])
+    return found, "".join(pieces)
+
+
 def distinctive(text: str, stems: dict[str, str] | None = None) -> frozenset[str]:
     """What a text says of its own: content words (stemmed) and CJK bigrams outside the stop and
     filler lists, numbers, code spans and paths as written (folded)."""
     folded = rest = fold(text)
     # A code span or a path counts once, as written, not once more per word inside it. (A span
-    # holds a backquote and a path a slash or a dot: most texts skip both patterns.)
-    spans = [m.group(1).strip() for m in _CODE_SPAN.finditer(folded)] if "`" in folded else []
-    if spans:
-        rest = _CODE_SPAN.sub(" ", folded)
-    if "/" in rest or "." in rest:
-        spans += [m.group().strip(".") for m in _PATHISH.finditer(rest)]
-        rest = _PATHISH.sub(" ", rest)
+    # holds a backquote, a path a slash or a known extension: most texts skip both patterns.)
+    spans: list[str] = []
+    if "`" in rest:
+        found, rest = _cut(_CODE_SPAN, rest)
+        spans += [m.group(1).strip() for m in found]
+    if "/" in rest or any(extension in rest for extension in _PATH_EXTENSIONS):
+        found, rest = _cut(_PATHISH, rest)
+        spans += [m.group().strip(".") for m in found]
     out = {w for w in content_words(rest, stems) if w not in FILLER and w not in CONFIRMATIONS}
     for run in _cjk_content(rest).split() if _CJK.search(rest) else ():
         out.update(run[i:i + 2] for i in range(len(run) - 1))
@@ -366,9 +382,8 @@ class Conclusion:
     negated: bool
 
 
-def conclusion(text: str, tokens: frozenset[str] | None = None) -> Conclusion:
-    """``text`` as ``restates`` compares it; ``tokens``: its ``distinctive`` words, when known."""
-    return Conclusion(conclusion_key(text), distinctive(text) if tokens is None else tokens, negated(text))
+def conclusion(text: str) -> Conclusion:
+    return Conclusion(conclusion_key(text), distinctive(text), negated(text))
 
 
 def restates(text: str, reference: Iterable[str | Conclusion]) -> bool:
@@ -418,6 +433,12 @@ class Known:
         if not found.tokens:
             self.untokened.append((found, owner))
 
+    def may_match(self, key: str, tokens: frozenset[str]) -> bool:
+        """Whether a conclusion of ``key`` and ``tokens`` can restate one of these: the same key,
+        or every token held by some conclusion (the rarest is looked under: one held by none ends
+        it), before its polarity is read."""
+        return key in self.keys or (tokens <= self.by_token.keys() if tokens else bool(self.untokened))
+
     def match(self, mine: Conclusion) -> str | None:
         """The owner of a conclusion ``mine`` restates ("" for an unowned one), or None. At most
         ``NEAR`` conclusions under its rarest word are compared: thousands of notes that differ in
@@ -426,6 +447,8 @@ class Known:
             return None
         if mine.key in self.keys:
             return self.keys[mine.key]
+        if not self.may_match(mine.key, mine.tokens):
+            return None
         if mine.tokens:
             rarest = min(mine.tokens, key=lambda token: len(self.by_token.get(token, ())))
             near = self.by_token.get(rarest, [])

@@ -34,11 +34,21 @@ def where(texts: Sequence[str], found: Standing, tokens: Mapping[str, frozenset[
     """Where an entry's texts (its statement, its summary) already stand, or None (pure). Each
     text is compared with the lines under its rarest word only (``claims.Known``); ``tokens``
     holds the texts' ``claims.distinctive`` words where the caller has them already."""
-    if not any(known.keys for known in found.values()):
+    places = [(place, known) for place, known in found.items() if known.keys]
+    if not places:
         return None  # nothing stands anywhere: no conclusion to compute
-    mine = [claims.conclusion(text, (tokens or {}).get(text)) for text in texts if text]
-    for place, known in found.items():
-        if known.keys and any(known.match(conclusion) is not None for conclusion in mine):
+    mine = []
+    for text in texts:
+        if not text:
+            continue
+        key = claims.conclusion_key(text)
+        words = (tokens or {}).get(text)
+        words = claims.distinctive(text) if words is None else words
+        # Most texts share a word with nothing there: their polarity is never read.
+        if any(known.may_match(key, words) for _place, known in places):
+            mine.append(claims.Conclusion(key, words, claims.negated(text)))
+    for place, known in places:
+        if any(known.match(conclusion) is not None for conclusion in mine):
             return place
     return None
 
