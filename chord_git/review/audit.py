@@ -382,6 +382,9 @@ def _duplicate(a: _Facts, b: _Facts) -> bool:
 def _contradiction(a: _Facts, b: _Facts) -> str | None:
     """Why ``a`` and ``b`` give opposite instructions on one subject, or None. Same subject: what
     is left of each once the objects of the instructions are set aside is mostly shared."""
+    clash = (a.use & b.never) | (b.use & a.never)
+    if not clash and not (a.use and b.use and not (a.use & b.use)):
+        return None  # no opposite instructions, whatever the subject (most pairs)
     objects = a.use | b.use | a.never | b.never
     subject = frozenset[str]()
     # The summaries (the one-line conclusions) first, then everything each entry says.
@@ -394,7 +397,6 @@ def _contradiction(a: _Facts, b: _Facts) -> str | None:
     if not subject:
         return None
     about = ", ".join(sorted(subject)[:3])
-    clash = (a.use & b.never) | (b.use & a.never)
     if clash:
         return f"on {about}, one says to use {sorted(clash)[0]}, the other never to"
     if a.use and b.use and not (a.use & b.use):
@@ -458,7 +460,7 @@ def audit(entries: Sequence[Entry], tree: Tree, *, budget: int, fit: int, orphan
 def totals(entries: Sequence[EntryReport], orphans: Sequence[str]) -> dict[str, object]:
     n = len(entries)
     kinds = Counter(f.kind for e in entries for f in e.findings)
-    flagged = {kind: sum(1 for e in entries if any(f.kind == kind for f in e.findings)) for kind in kinds}
+    flagged = Counter(kind for e in entries for kind in {f.kind for f in e.findings})  # entries per kind
 
     def share(count: int) -> float:
         return round(100 * count / n, 1) if n else 0.0
