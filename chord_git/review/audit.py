@@ -56,6 +56,9 @@ _USE = re.compile(r"\b(?:use|uses|using|prefer|prefers|choose|switch\s+to|stick\
                   r"|(?:使用|改用|统一用|只用|都用|用)\s*`?([\w.+#-]+)`?")
 _NEVER = re.compile(r"\b(?:never|don'?t|do\s+not|not|no|avoid|without)\s+(?:use\s+|using\s+|run\s+|call\s+|the\s+)?`?([\w.+#-]+)`?"
                     r"|(?:不要用|别用|不用|禁止用|禁止|不使用|不要)\s*`?([\w.+#-]+)`?")
+# Every alternative of each pattern holds one of these.
+_USE_NEEDS = ("us", "prefer", "choose", "switch", "stick", "with", "用")
+_NEVER_NEEDS = ("never", "do", "no", "avoid", "without", "不", "别", "禁止")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
@@ -240,10 +243,13 @@ def stale_names(text: str, tree: Tree) -> list[str]:
 def _instructions(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """(what the text says to use, what it says never to use), as folded tokens."""
     folded = claims.fold(text)
-    never = {g.strip(".`") for m in _NEVER.finditer(folded) for g in m.groups() if g}
-    use = {g.strip(".`") for m in _USE.finditer(folded) for g in m.groups() if g}
-    stop = claims.STOPWORDS | claims.FILLER
-    return frozenset(use - never - stop), frozenset(never - stop)
+    # Each pattern runs only on texts holding a word it needs (``_USE_NEEDS``, ``_NEVER_NEEDS``).
+    never = {g.strip(".`") for m in _NEVER.finditer(folded) for g in m.groups() if g} \
+        if any(word in folded for word in _NEVER_NEEDS) else set()
+    use = {g.strip(".`") for m in _USE.finditer(folded) for g in m.groups() if g} \
+        if any(word in folded for word in _USE_NEEDS) else set()
+    return (frozenset(w for w in use - never if w not in claims.STOPWORDS and w not in claims.FILLER),
+            frozenset(w for w in never if w not in claims.STOPWORDS and w not in claims.FILLER))
 
 
 @dataclass
