@@ -193,8 +193,8 @@ TOOK_PART_SHARE = 0.34
 _CODE_SPAN = re.compile(r"`([^`\n]{2,80})`")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w.])")
 _PATHISH = re.compile(r"(?<![\w./-])(?:[\w.-]+/)+[\w.-]+|(?<![\w/-])[\w-]+\.(?:md|py|ts|js|json|ya?ml|toml|lock|cfg|ini|sh)\b")
-# What ``_PATHISH``'s second form needs (its first needs a slash).
-_PATH_EXTENSIONS = (".md", ".py", ".ts", ".js", ".json", ".yaml", ".yml", ".toml", ".lock", ".cfg", ".ini", ".sh")
+# What ``_PATHISH``'s second form needs (its first needs a slash): one search for a dot, no lookbehind.
+_PATH_EXTENSION = re.compile(r"\.(?:md|py|ts|js|json|ya?ml|toml|lock|cfg|ini|sh)")
 
 
 def _cjk_content(text: str) -> str:
@@ -233,7 +233,7 @@ def distinctive(text: str, stems: dict[str, str] | None = None) -> frozenset[str
     if "`" in rest:
         found, rest = _cut(_CODE_SPAN, rest)
         spans += [m.group(1).strip() for m in found]
-    if "/" in rest or any(extension in rest for extension in _PATH_EXTENSIONS):
+    if "/" in rest or _PATH_EXTENSION.search(rest):
         found, rest = _cut(_PATHISH, rest)
         spans += [m.group().strip(".") for m in found]
     out = {w for w in content_words(rest, stems) if w not in FILLER and w not in CONFIRMATIONS}

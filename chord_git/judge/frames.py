@@ -333,12 +333,15 @@ def _cancelled(rule: Rule, text: str, clause: str, spans: list[tuple[int, int]],
     return someone_else(contexts, text, min(s_begin, bounds[0]), first, min(len(text), s_end + CLAUSE_REACH))
 
 
-def someone_else(contexts: Contexts, text: str, begin: int, end: int, stop: int | None = None) -> bool:
+def someone_else(contexts: Contexts, text: str, begin: int, end: int, stop: int | None = None,
+                 narrowed: tuple[re.Pattern[str], re.Pattern[str]] | None = None) -> bool:
     """In ``text[begin:end]``, someone other than the user reports a view ("Ana says …", not "the
     user said …") the user did not take up before ``stop``, or makes a proposal the user turned
-    down before ``stop``."""
+    down before ``stop``. ``narrowed``: ``contexts.reported`` and ``.proposed`` narrowed to the
+    text (``literals.Lexicon``)."""
     stop = len(text) if stop is None else stop
-    for pattern, proposal in ((contexts.reported, False), (contexts.proposed, True)):
+    reported, proposed = narrowed if narrowed is not None else (contexts.reported, contexts.proposed)
+    for pattern, proposal in ((reported, False), (proposed, True)):
         for found in pattern.finditer(text, begin, end):
             head = text[max(begin, found.start() - 40):found.start()]
             subject = re.match(r"[^\W\d_]+", found.group())

@@ -8,7 +8,6 @@ from collections.abc import Iterable
 
 from chord_git.judge import claims, classes, frames, literals, polarity
 from chord_git.judge.rules import contexts
-from chord_git.support.dataclass_lazy import replace
 from chord_git.support.regex_lazy import lazy
 
 # The sentence's mood is read with the patterns of ``classes.CONTEXTS``, narrowed to the strings
@@ -29,7 +28,7 @@ def problem(evidence: str, statement: str, summary: str, user_texts: Iterable[st
         return "evidence-question"
     if hypothetical.search(sentence):
         return "evidence-hypothetical"
-    if frames.someone_else(replace(classes.CONTEXTS, reported=reported, proposed=proposed), sentence, 0, len(sentence)):
+    if frames.someone_else(classes.CONTEXTS, sentence, 0, len(sentence), narrowed=(reported, proposed)):
         return "evidence-reported"
     # From the start of the evidence's clause: a quote cut out of its negation ("you to commit
     # generated files" of "I don't want you to commit generated files") keeps it.

@@ -218,9 +218,12 @@ def character_problems(front: FrontMatter, values: Mapping[str, str | None]) -> 
     and any in a field as read, where a YAML escape (``"\\0"``, ``"\\u2028"``) puts one that the
     file's bytes do not show."""
     problems: list[Problem] = []
-    found = chars.line_problem("\n".join(front.file_lines))
+    text = "\n".join(front.file_lines)
+    found = chars.line_problem(text)
     if found is not None:
         problems.append(Problem(found[0], "unsafe-character", found[1]))
+    elif "\\" not in text:
+        return problems  # a value holds only what the file shows, but for a backslash escape
     for name, value in values.items():
         reason = chars.problem(value) if value is not None else None
         if reason is None:

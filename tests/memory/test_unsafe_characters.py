@@ -260,3 +260,33 @@ def test_the_judge_drops_a_candidate_with_an_invisible_character() -> None:
     result = guards.check([candidate], (PNPM_SAID,), guards.ExistingMemory(frozenset(), frozenset(), frozenset(), {}))
     assert [d.reason for d in result.dropped] == ["unsafe-character"]
 
+
+
+def test_a_file_that_shows_none_and_holds_no_backslash_has_no_field_that_holds_one() -> None:
+    """``frontmatter.character_problems`` reads the fields only when the file shows a refused
+    character or holds a backslash (the one way YAML writes a character the bytes do not show):
+    on texts written every way YAML allows, it reports what reading every field reports."""
+    import random
+
+    from chord_git.memory import chars, frontmatter
+
+    pieces = ["a", " ", "é", "中", "\u200d", "👍", "'", "''", '"', "\\u2028", "\\0", "\\x1b", "\\t", "\\\\", "\n  ",
+              *LINE_BREAKS, *CONTROLS[:3], *INVISIBLE[:3], ":", "#", "-"]
+    rng = random.Random(5)
+    reached = 0
+    for _ in range(4000):
+        value = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 7)))
+        for quoted in (f'"{value}"', f"'{value}'", value):
+            front, _problems = frontmatter.split(f"---\nsummary: {quoted}\nid: x\n---\n\nbody\n", "record")
+            if front is None:
+                continue
+            values = {"summary": frontmatter.as_text(front.data.get("summary")), "id": "x"}
+            found = chars.line_problem("\n".join(front.file_lines))
+            every = [frontmatter.Problem(found[0], "unsafe-character", found[1])] if found is not None else []
+            every += [frontmatter.Problem(front.line_of(name), "unsafe-character", f"field {name!r} {reason}")
+                      for name, value_read in values.items()
+                      if value_read is not None and (reason := chars.problem(value_read)) is not None
+                      and (found is None or front.line_of(name) != found[0])]
+            assert frontmatter.character_problems(front, values) == every, quoted
+            reached += bool(every)
+    assert reached > 1000
