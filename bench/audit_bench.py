@@ -2,9 +2,11 @@
 
 Quality: a memory of 2,000 entries with about 4% planted per kind (later copies of earlier
 entries, contradicting pairs, entries naming paths that do not exist, user-sourced entries without
-supporting evidence); precision and recall of each kind, goal >= 0.9 each. Speed: 10,000 entries
-audited (index, every record, the tree) in at most 5 s of CPU time, the median of three runs
-(CPU time, because the machines this runs on are shared: wall time is printed beside it).
+supporting evidence) and, in AGENTS.md and a docs page, entries copied there by hand (promoted);
+precision and recall of each kind, goal >= 0.9 each. Speed: 10,000 entries audited (index, every
+record, AGENTS.md and the docs, the tree) in at most 3 s of CPU time, the median of three runs
+(CPU time, because the machines this runs on are shared: wall time is printed beside it); then
+three more with each entry's judgement kept in a result cache, as the command keeps them.
 
 Usage: python -m bench.audit_bench [--entries N] [--json]. Exit 1 when a goal is missed.
 """
@@ -30,7 +32,7 @@ from chord_git.review import audit  # noqa: E402
 from testing.audit_repo import Planted, plant  # noqa: E402
 
 GOAL_QUALITY = 0.9
-GOAL_SECONDS = 5.0
+GOAL_SECONDS = 3.0  # issue 36 (was 5 s)
 
 
 def _repo(base: Path, n: int, seed: int) -> tuple[Path, Planted]:
@@ -117,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"  recall {s['recall']:.3f}")
         print(f"  {args.entries:,} entries audited in {seconds:.2f} s of CPU time (median of "
               f"{', '.join(f'{t:.2f}' for t in times)}; wall {', '.join(f'{t:.2f}' for t in walls)} s)"
-              f"; goal <= {GOAL_SECONDS:.0f} s")
+              f"; goal <= {GOAL_SECONDS:.0f} s, the first audit")
         print(f"  again, the judgements kept (memory unchanged): {warm_seconds:.2f} s of CPU time (median of "
               f"{', '.join(f'{t:.2f}' for t in warm)}; wall {', '.join(f'{t:.2f}' for t in warm_walls)} s)")
     return 0 if ok else 1
