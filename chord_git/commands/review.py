@@ -112,7 +112,8 @@ def review(project: Project, cfg: config_mod.Config, out: Output, *, action: str
         if not (as_json or no_input) and is_interactive(out):
             from chord_git.review.interactive import run
 
-            return run(project, cfg, out)
+            with judgement_memo(project) as memo:
+                return run(project, cfg, out, memo)
         found = list_items(project, cfg, out, as_json=as_json)
         return 1 if any(item.kind == "promotion" for item in found) else 0
     if action == "list":

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from chord_git import config as config_mod
 from chord_git.errors import ChordError
 from chord_git.memory.project import Project
-from chord_git.review import actions, items
+from chord_git.review import actions, audit, items
 from chord_git.review.move import move
 from chord_git.ui import Output
 
@@ -31,10 +31,12 @@ class _Quit(Exception):
 
 
 class _Session:
-    def __init__(self, project: Project, cfg: config_mod.Config, console: Console) -> None:
+    def __init__(self, project: Project, cfg: config_mod.Config, console: Console,
+                 memo: audit.Memo | None = None) -> None:
         self.project = project
         self.cfg = cfg
         self.console = console
+        self.memo = memo  # where the audit keeps its judgements
         self.changes = 0
 
     # ------------------------------------------------------------------ prompting
@@ -135,7 +137,7 @@ class _Session:
         from chord_git.memory import view
 
         state = view.read_index(self.project)
-        listing = items.entry_items(self.project, self.cfg, state)
+        listing = items.entry_items(self.project, self.cfg, state, memo=self.memo)
         options = {"k": "keep", "f": "forget", "u": "up", "d": "down", "t": "top", "o": "open record", "q": "quit"}
         for item in listing:
             self.show(f"\nentry {item.position}/{len(listing)}: {item.id}", "bold")
@@ -200,11 +202,11 @@ def _delete_orphan(project: Project, rid: str) -> None:
         raise ChordError(skipped[0][1])
 
 
-def run(project: Project, cfg: config_mod.Config, out: Output) -> int:
+def run(project: Project, cfg: config_mod.Config, out: Output, memo: audit.Memo | None = None) -> int:
     from rich.console import Console
 
     console = Console(file=out.stdout, highlight=False)
-    session = _Session(project, cfg, console)
+    session = _Session(project, cfg, console, memo)
     try:
         session.promotions()
         session.imports()

@@ -58,6 +58,16 @@ def test_accept_reject_forget_move_open_and_delete(memo: Memo) -> None:
     assert not (memo.root / "docs").exists()
     assert not list((memo.root / ".chord/memory/promotions").glob("*.md"))
     assert listed(memo.root) == [A1]  # A2 went above it, then was forgotten
+    # The entries' judgements were kept in the state dir's result cache, as audit keeps them.
+    from chord_git.check.cache import ResultCache
+    from chord_git.memory.project import discover
+
+    store = ResultCache.open(discover(memo.root).state_dir)
+    assert store is not None and store.connection is not None
+    try:
+        assert store.connection.execute("SELECT COUNT(*) FROM results").fetchone()[0] >= 2
+    finally:
+        store.close()
     records = memo.root / ".chord/memory/records"
     assert not (records / f"{ORPHAN}.md").exists()
     assert (records / f"{A2}.md").exists() and (records / f"{A3}.md").exists()
