@@ -249,7 +249,7 @@ def _record_injection(project: Project, event: HookEvent, host: Host, built: Sum
     if built.text:  # the ledger (``git memory cost``): what this start costs every turn of the session
         from chord_git.memory import ledger
 
-        lines = {rid: next((len(line) for line in built.text.split("\n") if f"[{rid}](" in line), 0)
+        lines = {rid: next((line for line in built.text.split("\n") if f"[{rid}](" in line), "")
                  for rid in built.shown_ids}
         ledger.append(project.state_dir, ledger.injection_line(host=host.name, session=event.session_id,
                                                                text=built.text, entries=list(lines.items())))

@@ -13,6 +13,7 @@ import re
 from chord_git.errors import UsageError
 from chord_git.memory import ledger
 from chord_git.memory.project import Project
+from chord_git.support.escape import printable
 from chord_git.ui import Output
 
 ENTRY_ROWS = 10
@@ -52,12 +53,13 @@ def cost(project: Project, out: Output, *, since: str = "7d", as_json: bool = Fa
                  f"{row['model_calls']} model calls, {row['prompt_tokens']} + {row['completion_tokens']}")
     out.line("per host:")
     for row in report["hosts"]:
-        out.line(f"  {row['host']}  {row['session_starts']} session starts, {row['injected_tokens']} injected")
+        out.line(f"  {printable(row['host'])}  {row['session_starts']} session starts, {row['injected_tokens']} injected")
     out.line("per session (most first):")
     for row in report["sessions"][:ENTRY_ROWS]:
-        out.line(f"  {row['session'] or '(no session)'}  {row['injected_tokens']} injected, "
+        # Session ids come from the hosts' hook input: shown, never interpreted by the terminal.
+        out.line(f"  {printable(row['session']) or '(no session)'}  {row['injected_tokens']} injected, "
                  f"{row['prompt_tokens']} + {row['completion_tokens']} by the model")
     out.line(f"per entry (its share of every start that injected it; top {ENTRY_ROWS}):")
     for row in report["entries"][:ENTRY_ROWS]:
-        out.line(f"  {row['id']}  {row['tokens']} tokens over {row['sessions']} session starts")
+        out.line(f"  {printable(row['id'])}  {row['tokens']} tokens over {row['sessions']} session starts")
     return 0

@@ -38,12 +38,14 @@ def _time(now: float | None) -> tuple[str, str]:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", stamp), time.strftime("%Y-%m-%d", stamp)
 
 
-def injection_line(*, host: str, session: str, text: str, entries: Sequence[tuple[str, int]],
+def injection_line(*, host: str, session: str, text: str, entries: Sequence[tuple[str, str]],
                    now: float | None = None) -> dict[str, Any]:
-    """The line of one session start (pure). ``entries``: (id, characters of its line)."""
+    """The line of one session start (pure). ``entries``: (id, its line as injected), kept as the
+    line's characters and its tokens, estimated as the whole text's are."""
     at, day = _time(now)
     return {"kind": INJECT, "at": at, "day": day, "host": host, "session": session, "chars": len(text),
-            "tokens": estimate_tokens(text), "entries": [[rid, chars] for rid, chars in entries]}
+            "tokens": estimate_tokens(text),
+            "entries": [[rid, len(line), estimate_tokens(line)] for rid, line in entries]}
 
 
 def model_line(*, purpose: str, session: str | None, model: str, usage: Mapping[str, Any] | None,
@@ -131,10 +133,11 @@ def report(lines: Iterable[Mapping[str, Any]], since: dt.date) -> dict[str, Any]
             per_session["session_starts"] += 1
             per_session["injected_tokens"] += tokens
             for item in line.get("entries") or []:
-                if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str):
+                if isinstance(item, list) and len(item) in (2, 3) and isinstance(item[0], str):
                     share = entries.setdefault(item[0], {"sessions": 0, "tokens": 0})
                     share["sessions"] += 1
-                    share["tokens"] += math.ceil(_int(item[1]) / 4)
+                    # [id, chars, tokens]; a line written before tokens were kept: chars / 4
+                    share["tokens"] += _int(item[2]) if len(item) == 3 else math.ceil(_int(item[1]) / 4)
         else:
             row["model_calls"] += 1
             for key in ("prompt_tokens", "completion_tokens"):

@@ -140,3 +140,18 @@ def test_cost_shows_each_session_start_and_run(repo: Path, fake_openai: FakeOpen
     text = run_cli(repo, "cost", env=cli_env()).stdout
     assert "per session (most first):" in text and "sess-a" in text
     assert run_cli(repo, "cost", "--since", "last week", env=cli_env()).returncode == 2
+
+
+def test_an_entry_s_share_is_estimated_as_the_injected_text_is() -> None:
+    chinese = "- [preference] 依赖一律用 pnpm 安装，不要用 npm ([20261201-pnpm-aa01](.chord/memory/records/x.md))"
+    english = "- [preference] Use pnpm, never npm ([20261201-pnpm-bb02](.chord/memory/records/y.md))"
+    line = ledger.injection_line(host="claude-code", session="s", text=f"{chinese}\n{english}",
+                                 entries=[("20261201-pnpm-aa01", chinese), ("20261201-pnpm-bb02", english)],
+                                 now=0.0)
+    report = ledger.report([line], dt.date(1970, 1, 1))
+    shares = {row["id"]: row["tokens"] for row in report["entries"]}
+    assert shares["20261201-pnpm-aa01"] == ledger.estimate_tokens(chinese) > len(chinese) / 4
+    assert sum(shares.values()) <= ledger.estimate_tokens(f"{chinese}\n{english}") + 2
+    # A line kept before the tokens were: its characters over four.
+    old = {**line, "entries": [["20261201-pnpm-aa01", 40]]}
+    assert ledger.report([old], dt.date(1970, 1, 1))["entries"][0]["tokens"] == 10
