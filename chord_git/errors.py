@@ -6,7 +6,6 @@ traceback in an error log (``log_unexpected``), never on the user's terminal.
 from __future__ import annotations
 
 import datetime as dt
-
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -76,7 +75,7 @@ class BudgetReached(ChordError):
 
     exit_code = 1
 
-    def __init__(self, message: str, until: "dt.date | None" = None) -> None:
+    def __init__(self, message: str, until: dt.date | None = None) -> None:
         super().__init__(message)
         self.until = until
 

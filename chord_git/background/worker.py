@@ -17,7 +17,6 @@ The worker never stages anything; the pipeline writes memory files through the s
 from __future__ import annotations
 
 import datetime as dt
-
 import os
 import subprocess
 import sys

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from chord_git.check import memory_diff, memory_rules
 from chord_git.check.changes import CONFIG_FILE
-from chord_git.check.memory_diff import (ADDED, EDITED, FILE, FORGOTTEN, INTO_BUDGET, OUT_OF_BUDGET, OUTSIDE,
+from chord_git.check.memory_diff import (ADDED, EDITED, FILE, FORGOTTEN, INTO_BUDGET, OUT_OF_BUDGET,
                                          REORDERED, REVISES, Row)
 from chord_git.findings import Finding
 from chord_git.support.dataclass_lazy import dataclass

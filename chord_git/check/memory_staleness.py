@@ -27,10 +27,8 @@ from chord_git.support.dataclass_lazy import dataclass
 DELETED = "deleted"
 RENAMED = "renamed"
 REMOVED = "removed"
-CONFIG_SUFFIXES = (".yaml", ".yml", ".toml", ".json", ".ini", ".cfg", ".conf", ".env", ".example", ".properties")
 # An anchor's key is the word a config line opens with: `KEY=value`, `key: value`, `"key": value`.
 _CONFIG_LINE = re.compile(r"^\s*[\"']?([A-Za-z_][\w.-]*)[\"']?\s*[:=]\s*(.*?)\s*,?\s*$")
-_RECIPE_HEAD = re.compile(r"^([A-Za-z][\w.-]*(?:[ \t]+[A-Za-z][\w.-]*)*)[ \t]*:(?!=)")
 # Config files read at HEAD to tell a key moved elsewhere from a key gone.
 CONFIG_FILES = 2000
 
@@ -75,7 +73,7 @@ def _make_rules(text: str | None) -> dict[str, str]:
             for name in current:
                 rules[name] = rules.get(name, "") + line.strip() + "\n"
             continue
-        head = _RECIPE_HEAD.match(line)
+        head = anchor_rules.RULE_HEAD.match(line)
         current = head.group(1).split() if head else []
         for name in current:
             rules.setdefault(name, "")
@@ -96,7 +94,7 @@ def _config_lines(text: str | None) -> list[tuple[str, str]]:
 
 
 def _words(text: str | None) -> set[str]:
-    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", text or ""))
+    return anchor_rules.identifiers(text or "")
 
 
 def _renamed_by_content(before: Mapping[str, str], after: Mapping[str, str]) -> dict[str, str]:
@@ -274,8 +272,7 @@ def _text(data: bytes | None) -> str | None:
 
 
 def _config(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    return name.endswith(CONFIG_SUFFIXES) or name.startswith(".env")
+    return anchor_rules.is_config(path.rsplit("/", 1)[-1])
 
 
 def _watched(path: str) -> bool:

@@ -93,10 +93,8 @@ def scan(start: Path, out: Output, *, range_spec: str | None = None, all_history
 def _stale(start: Path, out: Output, range_spec: str, as_text: bool, summary: Path | None, gate: bool) -> bool:
     """The entries the range makes false (``check.memory_staleness``): listed with their fixes, a
     section of the job summary, and with the gate a failure. True when the gate fails."""
-    from chord_git.check import memory_staleness
+    from chord_git.check import memory_promoted, memory_staleness
     from chord_git.git import libgit2
-
-    from chord_git.check import memory_promoted
 
     head = libgit2.commit_id(start, libgit2.split_range(range_spec)[1])
     base = libgit2.change_base(start, range_spec)
@@ -115,7 +113,7 @@ def _stale(start: Path, out: Output, range_spec: str, as_text: bool, summary: Pa
             raise InputError(summary, None, f"cannot write the memory review: {exc.strerror or exc}") from None
     if gate and found:
         out.stderr.write(f"{_entries(len(found))} this range makes stale (fail-on-stale-memory): "
-                         + ", ".join(hit.rid for hit in found) + "\n")
+                         + printable(", ".join(hit.rid for hit in found)) + "\n")
         return True
     return False
 

@@ -21,7 +21,7 @@ from typing import NoReturn
 
 from chord_git import config as config_mod
 from chord_git.support.dataclass_lazy import dataclass, field
-from chord_git.errors import BudgetReached, ExtractionFailed, InputError
+from chord_git.errors import ExtractionFailed, InputError
 from chord_git.extraction.maintenance import MaintenanceReport, maintain
 from chord_git.memory import index_file, ledger, store, view
 from chord_git.memory.project import Project
@@ -127,13 +127,10 @@ def run(project: Project, cfg: config_mod.Config, *, should_cancel: Callable[[],
                               fits=index_file.fit_count(lines, budget))
     cancel = None if cfg.dedicated_pool else should_cancel
     day = dt.datetime.now(dt.timezone.utc).date()
-    limit = cfg.memory.max_tokens_per_day
-    prompt_chars = sum(len(str(m.get("content") or "")) for m in messages)
-    if limit is not None:
-        spent = ledger.spent(ledger.read(project.state_dir), day)
-        if spent + prompt_chars // 4 > limit:
-            raise BudgetReached(f"the daily token budget is spent ({spent} of memory.extraction.max_tokens_per_day "
-                                f"{limit}); curation waits for the next day", until=day + dt.timedelta(days=1))
+    prompt_text = "".join(str(m.get("content") or "") for m in messages)
+    prompt_chars = len(prompt_text)
+    ledger.within_day(project.state_dir, day, cfg.memory.max_tokens_per_day, ledger.estimate_tokens(prompt_text),
+                      "curation")
     try:
         result = call_pool(cfg.extraction_pool, messages, reasoning_effort=cfg.reasoning_effort,
                            should_cancel=cancel, env=env)

@@ -26,7 +26,6 @@ on its own: rather than dropping it (and everything before it), its tail is kept
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
 from chord_git.config import Config
 from chord_git.support.dataclass_lazy import dataclass

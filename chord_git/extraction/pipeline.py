@@ -169,12 +169,7 @@ def _within_budget(project: Project, cfg: Config, built: ExtractionInput, sessio
     if per_session is not None and prompt > per_session:
         raise BudgetReached(f"this session's prompt is about {prompt} tokens, over "
                             f"memory.extraction.max_tokens_per_session ({per_session})")
-    if per_day is not None:
-        spent = ledger.spent(ledger.read(project.state_dir), day)
-        if spent + prompt > per_day:
-            raise BudgetReached(f"the daily token budget is spent ({spent} of memory.extraction.max_tokens_per_day "
-                                f"{per_day}, this session needs about {prompt} more); the queue waits for "
-                                f"{(day + dt.timedelta(days=1)).isoformat()}", until=day + dt.timedelta(days=1))
+    ledger.within_day(project.state_dir, day, per_day, prompt, "this session")
 
 
 def _judge(project: Project, snapshot: view.Snapshot, candidates: tuple[Any, ...], built: ExtractionInput,

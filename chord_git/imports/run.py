@@ -16,7 +16,7 @@ import itertools
 import os
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from chord_git.errors import InputError
@@ -24,14 +24,12 @@ from chord_git.imports import judging, pending
 from chord_git.imports.reading import Problem
 from chord_git.imports.registry import Read, Source, Where
 from chord_git.judge import claims
-from chord_git.memory import paths, records, store
+from chord_git.memory import paths, project_docs, store
 from chord_git.memory.project import Project
 from chord_git.support.dataclass_lazy import dataclass, field
 
 CHUNK = 256
 MAX_WORKERS = 4
-AGENTS_FILE = "AGENTS.md"
-AGENTS_READ_LIMIT = 1024 * 1024
 IN_MEMORY = "in-memory"
 IN_AGENTS_MD = "in-agents-md"
 DECIDED = "decided"
@@ -80,11 +78,9 @@ def _memory_texts(project: Project) -> list[str]:
 
 
 def _agents_texts(project: Project) -> list[str]:
-    try:
-        data = paths.read_inside(project.root, project.root / AGENTS_FILE, AGENTS_READ_LIMIT)
-    except (OSError, InputError):
-        return []
-    return claims.agents_md_lines(data[:AGENTS_READ_LIMIT].decode("utf-8", "replace"))
+    """AGENTS.md's statements, read as extraction and audit read it (``memory.project_docs``)."""
+    text = project_docs.read_agents_md(project.root)
+    return claims.agents_md_lines(text) if text else []
 
 
 def _roots(project: Project, source: Source, where: Where, path: Path | None,

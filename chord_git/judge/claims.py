@@ -226,7 +226,7 @@ def _cut(pattern: re.Pattern[str], text: str) -> tuple[list[re.Match[str]], str]
 def distinctive(text: str, stems: dict[str, str] | None = None) -> frozenset[str]:
     """What a text says of its own: content words (stemmed) and CJK bigrams outside the stop and
     filler lists, numbers, code spans and paths as written (folded)."""
-    folded = rest = fold(text)
+    rest = fold(text)
     # A code span or a path counts once, as written, not once more per word inside it. (A span
     # holds a backquote, a path a slash or a known extension: most texts skip both patterns.)
     spans: list[str] = []

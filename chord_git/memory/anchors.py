@@ -39,7 +39,11 @@ _BACKTICK = re.compile(r"`([^`\n]{2,80})`")
 _ENV_KEY = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _DOTTED_KEY = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+$")
 _NAME = re.compile(r"^[\w./:-]{1,200}$")
-_MAKE_TARGET = re.compile(r"^([A-Za-z][\w.-]*(?:[ \t]+[A-Za-z][\w.-]*)*)[ \t]*:(?!=)", re.M)
+# A Makefile rule's head: its targets before the colon (``X := v`` is a variable).
+RULE_HEAD = re.compile(r"^([A-Za-z][\w.-]*(?:[ \t]+[A-Za-z][\w.-]*)*)[ \t]*:(?!=)", re.M)
+# Where a config key lives: files by these endings and ``.env*``; a key is one of their identifiers.
+CONFIG_SUFFIXES = (".yaml", ".yml", ".toml", ".json", ".ini", ".cfg", ".conf", ".env", ".example", ".properties")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
 @dataclass(frozen=True)
@@ -130,4 +134,14 @@ def render(anchors: Iterable[Anchor]) -> str:
 
 def make_targets(makefile: str) -> frozenset[str]:
     """The targets a Makefile's text defines (rule heads; ``X := v`` is a variable, pure)."""
-    return frozenset(name for match in _MAKE_TARGET.finditer(makefile) for name in match.group(1).split())
+    return frozenset(name for match in RULE_HEAD.finditer(makefile) for name in match.group(1).split())
+
+
+def is_config(name: str) -> bool:
+    """A file name a config key may be read from (``audit`` and the range scan agree on it)."""
+    return name.endswith(CONFIG_SUFFIXES) or name.startswith(".env")
+
+
+def identifiers(text: str) -> set[str]:
+    """The words of a config file a key's last segment is looked for among (pure)."""
+    return set(_IDENTIFIER.findall(text))

@@ -100,6 +100,21 @@ def spent(lines: Iterable[Mapping[str, Any]], day: dt.date, session: str | None 
                and (session is None or line.get("session") == session))
 
 
+def within_day(state_dir: Path, day: dt.date, limit: int | None, prompt: int, what: str) -> None:
+    """Raise ``BudgetReached`` (waiting for the next day) when the day's model calls so far and
+    ``prompt`` more tokens pass ``memory.extraction.max_tokens_per_day`` (``limit``; None: none)."""
+    if limit is None:
+        return
+    spent_today = spent(read(state_dir), day)
+    if spent_today + prompt > limit:
+        from chord_git.errors import BudgetReached
+
+        tomorrow = day + dt.timedelta(days=1)
+        raise BudgetReached(f"the daily token budget is spent ({spent_today} of memory.extraction.max_tokens_per_day "
+                            f"{limit}, {what} needs about {prompt} more); the queue waits for {tomorrow.isoformat()}",
+                            until=tomorrow)
+
+
 def _int(value: object) -> int:
     return value if isinstance(value, int) and value >= 0 else 0
 

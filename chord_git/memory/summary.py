@@ -138,10 +138,10 @@ def _labelled(entries: list[str], ids: list[str], verdicts: loadable.Verdicts | 
         found = anchors.parse(named.get(rid, ""))[0]
         gone = lookup.first_missing(found) if found else None
         label = f" (stale? {gone.shown()} not found)" if gone is not None else ""
-        if label and len(label) <= room:
+        if gone is not None and len(label) <= room:
             line += label
             room -= len(label)
-            stale.append((rid, gone.shown()))  # type: ignore[union-attr]
+            stale.append((rid, gone.shown()))
         out.append(line)
     return out, stale
 

@@ -47,7 +47,6 @@ COMMON_TOKEN = 64
 TREE_FILE_LIMIT = 200_000
 _SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".pytest_cache",
                         ".tox", "dist", "build", ".next", "target"})
-_CONFIG_SUFFIXES = (".yaml", ".yml", ".toml", ".json", ".ini", ".cfg", ".conf", ".env", ".example", ".properties")
 _CONFIG_READ_LIMIT = 256 * 1024
 
 # "use X", "用 X": the instruction's object is the first distinctive token after the verb.
@@ -59,7 +58,6 @@ _NEVER = re.compile(r"\b(?:never|don'?t|do\s+not|not|no|avoid|without)\s+(?:use\
 # Every alternative of each pattern holds one of these.
 _USE_NEEDS = ("us", "prefer", "choose", "switch", "stick", "with", "用")
 _NEVER_NEEDS = ("never", "do", "no", "avoid", "without", "不", "别", "禁止")
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
 # ---------------------------------------------------------------------------- the tree
@@ -92,7 +90,7 @@ def read_tree(root: Path) -> Tree:
             found.add(prefix + name)
             if name == "package.json":
                 packages.append(Path(folder) / name)
-            elif name.endswith(_CONFIG_SUFFIXES) or name.startswith(".env"):
+            elif anchors.is_config(name):
                 configs.append(Path(folder) / name)
         if len(found) > TREE_FILE_LIMIT:
             complete = False
@@ -101,7 +99,7 @@ def read_tree(root: Path) -> Tree:
     for path in configs + packages:
         text = _read_text(path)
         if text is not None:
-            words.update(_IDENTIFIER.findall(text))
+            words.update(anchors.identifiers(text))
     scripts: set[str] | None = None
     for path in packages:
         text = _read_text(path)
