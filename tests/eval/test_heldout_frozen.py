@@ -1,4 +1,4 @@
-"""The frozen held-out memory-judge set (bench/heldout, second edition) is intact and well-formed.
+"""The frozen held-out memory-judge set (bench/heldout, third edition) is intact and well-formed.
 
 This test reads the set as plain data: it imports nothing from the product or from the dev sets
 (bench/eval), so the set stays independent of the rules it is meant to measure. The set was
@@ -74,11 +74,12 @@ def test_the_manifest_matches_the_files_byte_for_byte() -> None:
         assert hashlib.sha256((HELDOUT / name).read_bytes()).hexdigest() == digest, f"{name} changed since it was frozen"
 
 
-def test_the_set_is_new_not_the_retired_one() -> None:
-    # The retired first edition is dev data now; no case of it may come back as held-out.
-    retired = REPO_ROOT / "bench" / "eval" / "retired_heldout1" / "cases.jsonl"
-    old = {json.loads(line)["record"]["evidence"] for line in retired.read_text(encoding="utf-8").splitlines()}
-    assert not old & {case["record"]["evidence"] for case in CASES}
+def test_the_set_is_new_not_a_retired_one() -> None:
+    # The retired editions are dev data now; no case of them may come back as held-out.
+    for name in ("retired_heldout1", "retired_heldout2"):
+        retired = REPO_ROOT / "bench" / "eval" / name / "cases.jsonl"
+        old = {json.loads(line)["record"]["evidence"] for line in retired.read_text(encoding="utf-8").splitlines()}
+        assert not old & {case["record"]["evidence"] for case in CASES}, name
 
 
 # ---- schema ----
