@@ -84,21 +84,24 @@ def test_a_session_over_the_per_session_limit_is_not_sent(repo: Path, fake_opena
 
 
 def test_the_queue_waits_for_the_next_day_and_the_worker_ends(repo: Path, fake_openai: FakeOpenAI) -> None:
+    # The worker compares the job's time with the clock: the budget is spent today, as the clock has it.
+    today = dt.datetime.now(dt.timezone.utc).date()
     configure(repo, fake_openai, extra_memory={"extraction": {"max_tokens_per_day": 3000}})
     project, cfg = project_and_config(repo)
     ledger.append(project.state_dir, ledger.model_line(purpose="extract", session="earlier", model="m1",
                                                        usage={"prompt_tokens": 2900, "completion_tokens": 100},
-                                                       prompt_chars=0, reply="", day=DAY))
+                                                       prompt_chars=0, reply="", day=today))
     job = queue.enqueue(project, _session(repo, PNPM_SAID, "s-queued"), "auto")
 
     def run(project: Any, cfg: Any, path: Path, **kwargs: Any) -> Any:
-        return extract_session(project, cfg, path, env=KEY_ENV, today=DAY, **kwargs)
+        return extract_session(project, cfg, path, env=KEY_ENV, today=today, **kwargs)
 
     done = worker.drain(project, cfg, run=run, grace=0.0)
     assert done.done == [] and done.failed == [] and fake_openai.requests == []
     [waiting] = queue.pending(project)
     assert waiting.id == job and waiting.attempts == 0  # not a failed attempt
-    assert waiting.not_before == dt.datetime(2026, 12, 8, tzinfo=dt.timezone.utc).timestamp()
+    tomorrow = today + dt.timedelta(days=1)
+    assert waiting.not_before == dt.datetime(tomorrow.year, tomorrow.month, tomorrow.day, tzinfo=dt.timezone.utc).timestamp()
     assert "daily token budget" in (waiting.last_error or "")
     shown = run_cli(repo, "status").stdout.splitlines()
     assert shown[0] == "MEMORY-FAIL: token budget reached"
