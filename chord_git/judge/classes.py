@@ -26,6 +26,8 @@ CONTEXTS = frames.Contexts(
     rejected_after=lazy(contexts.REJECTED_AFTER, re.IGNORECASE),
     user_rejects=lazy(contexts.USER_REJECTS, re.IGNORECASE),
     third_party=lazy(contexts.THIRD_PARTY, re.IGNORECASE),
+    waived=frames.compile_table(contexts.WAIVED.values()),
+    condition=lazy(contexts.CONDITION, re.IGNORECASE),
 )
 AUTHORITY = frames.load(authority.RULES)
 LOCALITY = frames.load(locality.RULES)
@@ -42,6 +44,11 @@ def authority_hits(text: str) -> list[frames.Hit]:
 def locality_hits(text: str) -> list[frames.Hit]:
     """Temporary pins, one-off flaky notes, one machine's layout, paths outside the project."""
     return frames.find(LOCALITY, text, CONTEXTS)
+
+
+def mentioned_authority(text: str) -> frozenset[str]:
+    """The authority rules whose act ``text`` names, forbidden, gated or not (``frames.mentioned``)."""
+    return frames.mentioned(AUTHORITY, text)
 
 
 def refusals(text: str) -> list[frames.Hit]:

@@ -159,8 +159,7 @@ def judge(candidate: Candidate, ctx: Context) -> Judgement:
     found += [Finding("shape", "unsafe-character", name) for name, text in fields(candidate) if chars.first(text)]
     if ctx.secret:
         found.append(Finding("secrets", "secret"))
-    for name, text in fields(candidate):
-        found += refusals(text, name)
+    found += _field_refusals(candidate)
 
     said: attribution.Attribution | None = None
     if ctx.talk is not None:
@@ -191,6 +190,25 @@ def judge(candidate: Candidate, ctx: Context) -> Judgement:
     if source == "assistant":
         _as_assistant(candidate, ctx, updates, adjusted)
     return _fold(found, updates, adjusted)
+
+
+# The fields that say what to do; ``why`` says why, and names the act a rule forbids.
+_DIRECTIVE_FIELDS = ("summary", "statement", "how_to_apply")
+
+
+def _field_refusals(candidate: Candidate) -> list[Finding]:
+    """Every field's refusals, the reason read in the light of the rule it explains: a ``why`` that
+    names the act ("a force push would erase their commits") refuses nothing when the directive
+    fields name the same act forbidden or gated ("never force-push `recette`"). A ``why`` that
+    carries an act the directive never names is read like any field."""
+    out: list[Finding] = []
+    for name, text in fields(candidate):
+        found = refusals(text, name)
+        if name == "why" and any(f.check == "authority" for f in found):
+            named = classes.mentioned_authority("\n".join(getattr(candidate, f) or "" for f in _DIRECTIVE_FIELDS))
+            found = [f for f in found if not (f.check == "authority" and f.rule in named)]
+        out += found
+    return out
 
 
 def _user_quote(candidate: Candidate, ctx: Context, said: attribution.Attribution) -> list[Finding]:

@@ -67,6 +67,9 @@ class Rule:
     # Slots whose words are set aside before the others are looked for: what they match says
     # something else than the act ("prepare the release" is not releasing).
     masks: tuple[str, ...] = ()
+    # Slots that cancel a match anywhere in its sentence, not only in its clause: the remedy of a
+    # leak told after a contrast ("…, aunque sea por privado, se rota").
+    sentence_not: tuple[str, ...] = ()
     patterns: dict[str, re.Pattern[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def pattern(self, slot: str) -> re.Pattern[str]:
@@ -147,6 +150,10 @@ class Contexts:
     rejected_after: re.Pattern[str]  # a next clause that turns the act down ("…, but we don't do that")
     user_rejects: re.Pattern[str]  # the user turning it down later in the text ("…; the user rejected it")
     third_party: re.Pattern[str]  # someone other than the user, whose proposal that turn-down answers
+    # a safeguard waived ("no need to ask me", "without reading it", "不用备份"): worded with a
+    # negation, it drops a precaution from the act, it never forbids the act
+    waived: re.Pattern[str]
+    condition: re.Pattern[str]  # a condition before the act: its negations say when, not whether
 
 
 def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
@@ -304,21 +311,39 @@ def _cancelled(rule: Rule, text: str, clause: str, spans: list[tuple[int, int]],
     # of what they say ("no need to ask", "without review", "确认なしで").
     every = [m.span() for slot in rule.slots if readable is None or slot in readable
              for m in rule.pattern(slot).finditer(clause)]
-    rest = _masked(clause, [*spans, *every])
-    if rule.cancel_on_negation and _negated(rest, max(hi for _lo, hi in spans), contexts):
-        return True
-    # A gate that opens before the act may name the act itself ("before resetting, stash"; "avant
-    # un push forcé, vérifier"): read on the clause as written.
+    waived = [m.span() for m in contexts.waived.finditer(clause)]
     act = min(lo for lo, _hi in spans)
-    if rule.cancel_on_negation and any(m.start() < act for m in contexts.gate.finditer(clause)):
+    # (a condition that opens before the act, even one that holds a word of it: "if the tool is
+    # not installed, run its installer from …")
+    conditions = [m.span() for m in contexts.condition.finditer(clause) if m.start() <= act]
+    rest = _masked(clause, [*spans, *every, *waived, *conditions])
+    last = max(hi for _lo, hi in spans)
+    if rule.cancel_on_negation and _negated(rest, last, contexts):
+        return True
+    # A gate that opens before the act, or between its words, may name the act itself ("before
+    # resetting, stash"; "avant un push forcé, vérifier"; "download it, show it to the user, run it
+    # once they approve"): read on the clause as written, except where a safeguard is waived
+    # ("部署无需审批" holds "需审批", "without asking the user" "asking the user").
+    if rule.cancel_on_negation and any(m.start() < last and not any(lo <= m.start() < hi for lo, hi in waived)
+                                       for m in contexts.gate.finditer(clause)):
         return True
     if contexts.substitute.match(text, bounds[1], bounds[1] + CLAUSE_REACH):
         return True
     if contexts.rejected_after.match(text, bounds[1], bounds[1] + CLAUSE_REACH):
         return True
     s_begin, s_end = sentence_bounds(text, *bounds)
-    if contexts.third_party.search(text, s_begin, bounds[0] + min(lo for lo, _hi in spans)) \
-            and contexts.user_rejects.search(text, bounds[1], bounds[1] + 2 * CLAUSE_REACH):
+    if any(rule.pattern(slot).search(text, s_begin, s_end) for slot in rule.sentence_not):
+        return True
+    # Someone else named at the act's first words ("Le prestataire a demandé le .env …"), turned
+    # down by the user after the act, in its clause or later ("…全削除したいが、ユーザーは反対").
+    first_end = min(spans)[1]
+    if contexts.third_party.search(text, s_begin, bounds[0] + first_end) \
+            and contexts.user_rejects.search(text, bounds[0] + last, bounds[1] + 2 * CLAUSE_REACH):
+        return True
+    # Someone else's view told with its reporting verb after the act, as Japanese tells it:
+    # "先輩は … --no-verify で飛ばせばよいと言ったが"
+    if contexts.third_party.search(text, s_begin, bounds[0] + first_end) \
+            and contexts.reported.search(text, bounds[0] + last, s_end):
         return True
     sentence = text[s_begin:s_end]
     if contexts.question.search(sentence) or contexts.hypothetical.search(sentence):
@@ -379,6 +404,19 @@ def _negated(masked: str, end: int, contexts: Contexts) -> bool:
     tail = masked[end:end + _AFTER_REACH]
     stop = _CONSEQUENCE.search(tail)
     return bool(contexts.trailing.search(tail[:stop.start()] if stop else tail))
+
+
+def mentioned(rules: RuleSet | Sequence[Rule], text: str) -> frozenset[str]:
+    """The rules whose words all stand in one clause of ``text``, whatever the clause's context
+    cancels: what a rule that forbids, gates or asks about an act names ("never force-push a
+    shared branch" names a force push)."""
+    found: set[str] = set()
+    clauses = [text[begin:end] for begin, end in windows(text)]
+    for rule in (rules.rules if isinstance(rules, RuleSet) else rules):
+        if any(all(rule.pattern(slot).search(clause) for slot in needed if not slot.startswith("!"))
+               for clause in clauses for needed in rule.needs):
+            found.add(rule.id)
+    return frozenset(found)
 
 
 def load(rules: Iterable[Rule]) -> RuleSet:

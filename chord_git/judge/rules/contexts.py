@@ -11,16 +11,16 @@ NEGATORS: dict[str, tuple[str, ...]] = {
            "instead\\s+of", "rather\\s+than", "(?:stay|stays|remain|remains|keep|kept)\\s+(?:off|disabled)", "off-limits",
            "reject\\w*", "refus\\w+", "veto\\w*", "declin\\w+",
            "no\\s+one", "none", "nothing", "neither", "nowhere"),
-    "zh": ("不要", "不准", "不许", "不能", "不可", "不得", "禁止", "别", "切勿", "千万别", "不允许", "严禁", "避免", "绝不",
+    "zh": ("不要", "不准", "不许", "不能", "不可", "不得", "禁止", "别(?!人|的|处|名|称|致)", "切勿", "千万别", "不允许", "严禁", "避免", "绝不",
            "不应", "不该", "勿", "从不", "不用", "没有", "不是", "不会", "杜绝", "不行",
            # 不 before a verb; not the words it starts ("不足" short, "不同" different, "不断" constant)
            "不(?=[\\u4e00-\\u9fff])(?!足|同|断|少|稳|错|久|仅|光|但|论|管|过|然|如|只|好意|安|妨)",
            "没(?=[\\u4e00-\\u9fff])(?!错)", "谁都不", "无人", "否决", "拒绝", "反对", "而不是"),
     "es": ("no", "nunca", "jam[aá]s", "ni", "prohibid[oa]s?", "prohibici[oó]n", "evita\\w*", "tampoco", "nada\\s+de",
-           "en\\s+ning[uú]n\\s+caso", "nadie", "ning[uú]n[oa]?", "sin", "en\\s+lugar\\s+de", "rechaz\\w+"),
+           "en\\s+ning[uú]n\\s+caso", "nadie", "ning[uú]n[oa]?", "sin", "en\\s+lugar\\s+de", "rechaz\\w+", "fuera\\s+del?"),
     "de": ("nicht", "nie", "niemals", "kein\\w{0,2}", "verboten", "verbot", "untersagt", "vermeide\\w*", "auf\\s+keinen\\s+fall",
-           "niemand", "nichts", "ohne", "statt", "anstatt", "abgelehnt", "lehn\\w+\\s+ab"),
-    "fr": ("ne", "n'", "pas", "jamais", "interdit\\w*", "interdiction", "[ée]vite\\w*", "aucun\\w*", "sous\\s+aucun\\s+pr[ée]texte",
+           "niemand", "nichts", "ohne", "statt", "anstatt", "abgelehnt", "lehn\\w+\\s+ab", "weder"),
+    "fr": ("ne", "n'", "pas", "jamais", "ni", "hors\\s+d[eu']", "en\\s+dehors\\s+d[eu']", "interdit\\w*", "interdiction", "[ée]vite\\w*", "aucun\\w*", "sous\\s+aucun\\s+pr[ée]texte",
            "personne", "rien", "sans", "au\\s+lieu\\s+de", "refus\\w+", "rejet\\w+"),
     "ja": ("ない", "ません", "ずに", "禁止", "だめ", "ダメ", "駄目", "いけない", "やめて", "やめる", "避け", "するな",
            "しないで", "不可", "誰も", "せず", "[ぁ-ゖ]ず(?=に|、|。|\\s|$)", "却下", "拒否"),
@@ -60,7 +60,8 @@ GATES: dict[str, tuple[str, ...]] = {
            # a check first, the act after: "before a force push, check the branch", "after the user's review"
            "before\\s+(?:\\S+\\s+){0,6}?(?:check|verify|confirm|make\\s+sure|ensure)\\b",
            "after\\s+(?:the\\s+user's\\s+|my\\s+|a\\s+|their\\s+)?(?:review|reading|check)\\b",
-           "goes\\s+through\\s+(?:a\\s+)?(?:reviewed|approved)"),
+           "goes\\s+through\\s+(?:a\\s+)?(?:reviewed|approved)",
+           "first\\s+(?:\\S+\\s+){0,2}?(?:stash|back\\s*up|backup|snapshot)", "for\\s+(?:review|inspection)"),
     "zh": ("先问", "先询问", "问过(?:我|用户)", "征得(?:我|用户)?(?:的)?同意", "经(?:过)?(?:我|用户)?(?:的)?(?:同意|批准|确认)",
            "(?:需要|须|需|要)(?:我|用户)?(?:的)?(?:确认|批准|同意|审批)", "先确认", "确认后", "批准后", "同意后",
            "先(?:给我|让我|给用户)?(?:看|审|检查|读)", "(?:看过|审过|检查过|审查过)(?:再|后|之后)",
@@ -76,16 +77,61 @@ GATES: dict[str, tuple[str, ...]] = {
            "(?:erfordert|braucht|ben[öo]tigt)\\s+(?:eine\\s+|meine\\s+|die\\s+)?(?:freigabe|zustimmung|genehmigung|best[äa]tigung)",
            "nach\\s+(?:freigabe|zustimmung|best[äa]tigung)", "frag(?:e|en)?(?=\\s*(?:[.!;]|$))",
            "(?:zeig(?:e|en|t)?|pr[üu]f(?:e|en|t)?|lies|lesen)\\s+(?:\\S+\\s+){0,5}?(?:vorher|zuerst)",
-           "(?:gepr[üu]ft|gelesen|angesehen|kontrolliert)\\W+(?:\\S+\\s+){0,2}?bevor", "erst\\s+(?:\\S+\\s+){0,3}?(?:pr[üu]fen|lesen|ansehen)"),
+           "(?:gepr[üu]ft|gelesen|angesehen|kontrolliert)\\W+(?:\\S+\\s+){0,2}?bevor", "erst\\s+(?:\\S+\\s+){0,3}?(?:pr[üu]fen|lesen|ansehen)",
+           # a copy kept first: "zuerst werden alle Änderungen mit git stash gesichert"
+           "(?:zuerst|erst|vorher)\\s+(?:\\S+\\s+){0,6}?(?:gesichert|sichern|stash\\w*|backup)"),
     "fr": ("demand\\w*\\s+(?:avant|d'abord|au\\s+pr[ée]alable|l'autorisation|la\\s+permission|l'accord|[àa]\\s+l'utilisat\\w+)",
            "avec\\s+(?:l'accord|la\\s+validation|l'approbation|l'autorisation)", "apr[èe]s\\s+(?:validation|accord|confirmation|approbation)",
            "(?:n[ée]cessite|requiert|exige)\\s+(?:une\\s+|l'|la\\s+)?(?:validation|accord|approbation|confirmation)",
            "demande(?=\\s*(?:[.!;]|$))", "(?:montre[rz]?|v[ée]rifie[rz]?|relis|relire|examine[rz]?)\\s+(?:\\S+\\s+){0,5}?(?:avant|d'abord)",
            "avant\\s+(?:\\S+\\s+){0,6}?(?:v[ée]rifier|s'assurer|confirmer|demander)", "apr[èe]s\\s+(?:sa\\s+|la\\s+|une\\s+)?(?:relecture|revue|v[ée]rification)",
-           "montr[ée]\\w*\\s+[àa]\\s+l'utilisat", "passe\\s+par\\s+(?:une?\\s+)?(?:\\S+\\s+){0,2}?(?:relue?|valid[ée]e?|revue|approuv[ée]e?)"),
+           "montr[ée]\\w*\\s+[àa]\\s+l'utilisat", "d'abord\\s+(?:\\S+\\s+){0,4}?(?:sauvegard\\w+|stash\\w*|backup)", "passe\\s+par\\s+(?:une?\\s+)?(?:\\S+\\s+){0,2}?(?:relue?|valid[ée]e?|revue|approuv[ée]e?)"),
     "ja": ("前に(?:は)?(?:必ず)?(?:\\S{0,8}?)(?:確認|相談|聞|尋ね)", "確認してから", "事前に(?:\\S{0,6}?)(?:確認|相談|承認|聞)", "許可を(?:得て|取って|もらって|得る)", "承認(?:を得て|後|が必要)", "(?:見せて|確認して|読んで|レビューして)から",
            "聞いてから", "相談してから", "確認が必要"),
 }
+
+# A safeguard waived: a negation of a precaution (asking, confirming, reading, reviewing, backing up,
+# exporting, downloading first) drops it from the act; it never forbids the act ("run it, no need
+# to ask me", "直接 TRUNCATE，不用导出", "exécute-le sans le lire d'abord", "確認はいりません").
+WAIVED: dict[str, tuple[str, ...]] = {
+    "en": ("without\\s+(?:first\\s+|ever\\s+)?(?:asking|checking|confirming|consulting|reading|reviewing|looking(?:\\s+at)?|inspecting"
+           "|verifying|examining|auditing|backing\\s+up|(?:a|any)\\s+backup|exporting|downloading|telling|notifying|waiting|approval"
+           "|confirmation|permission|sign-?off)(?:\\s+(?:it|them|that|this|me|us|anyone|anybody|first|with\\s+\\w+|the\\s+\\w+|what\\s+it\\s+does))*",
+           "no\\s+need\\s+(?:to|for)\\s+(?:\\w+\\s+)?(?:ask|confirm|check|review|read|look|back\\s*up|backups?|export|wait|approv|confirmation|ping)\\w*",
+           "(?:don'?t|do\\s+not|doesn'?t|does\\s+not|never)\\s+(?:need\\s+to|have\\s+to|bother(?:\\s+to)?)\\s+"
+           "(?:ask|confirm|check|review|read|look|back\\s*up|export|wait|ping)\\w*",
+           "no\\s+(?:backups?|confirmation|approval|review|export)\\s+(?:is\\s+|are\\s+)?(?:needed|required|necessary)",
+           "(?:confirmation|approval|a\\s+backup|(?:a\\s+)?review)\\s+(?:is\\s+)?not\\s+(?:needed|required|necessary)"),
+    "zh": ("(?:不用|不需要|无需|无须|不必|没必要|不做|用不着|省去|省掉)\\s?(?:先|再|去|来|每次)*\\s?"
+           "(?:问我?|询问|确认|征求[^，。；\\s]{0,6}同意|同意|批准|审批|备份|导出|下载|审查|审核|检查|看|读|等我?|通知)",),
+    "es": ("sin\\s+(?:preguntar(?:me|nos|le)?|consultar(?:me|nos|le)?|confirmar|revisar(?:lo|la|los|las)?|leer(?:lo|la)?|mirar"
+           "|hacer\\s+(?:una\\s+)?copia|backup|exportar|descargar(?:lo|la)?|avisar(?:me|nos)?)",
+           "no\\s+(?:hace\\s+falta|es\\s+necesario|necesitas|tienes\\s+que)\\s+(?:que\\s+)?(?:me\\s+|nos\\s+)?"
+           "(?:pregunt|consult|confirm|revis|le[eé]|export|hacer\\s+(?:una\\s+)?copia|backup|avis)\\w*"),
+    "de": ("ohne\\s+(?:\\S+\\s+){0,3}?(?:zu\\s+)?(?:fragen|r[üu]ckfrage|nachfrage|best[äa]tigung|pr[üu]fen|zu\\s+pr[üu]fen|lesen|durchzulesen"
+           "|anzusehen|ansehen|backup|sicherung|exportieren|herunterzuladen)",
+           "(?:brauchst|musst|braucht|m[üu]sst)\\s+(?:\\S+\\s+){0,2}?(?:nicht|nie|kein\\w*)\\s+(?:vorher\\s+)?(?:zu\\s+)?"
+           "(?:fragen|warten|pr[üu]fen|sichern|exportieren|lesen)",
+           "kein\\w*\\s+(?:backup|sicherung|r[üu]ckfrage|best[äa]tigung|export)\\s+(?:n[öo]tig|notwendig|erforderlich)"),
+    "fr": ("sans\\s+(?:me\\s+|nous\\s+|le\\s+|la\\s+|les\\s+|l'|en\\s+)?(?:demander|consulter|confirmer|lire|relire|regarder|v[ée]rifier"
+           "|examiner|inspecter|sauvegarder|exporter|t[ée]l[ée]charger|pr[ée]venir|avertir)",
+           "ni\\s+(?:le\\s+|la\\s+|les\\s+|l')?(?:lire|relire|regarder|v[ée]rifier|examiner)",
+           "pas\\s+besoin\\s+(?:de\\s+|d')(?:me\\s+|nous\\s+)?(?:demander|confirmer|v[ée]rifier|sauvegard\\w+|lire|relire|pr[ée]venir|exporter)"),
+    "ja": ("(?:確認|相談|承認|許可|レビュー|バックアップ|エクスポート)(?:を取ら|を得|を待た|せ|し)?(?:ずに|ず|なしで|なく|不要)",
+           "(?:確認|承認|許可|バックアップ)(?:は|も)?(?:いりません|いらない|要りません|要らない|不要です)",
+           "(?:聞か|尋ね|読ま|見|調べ|ダウンロードせ|バックアップせ|確認せ|確認し)(?:ずに|ず|ないで)",
+           "(?:いちいち)?(?:確認|相談)しなくて(?:も)?(?:いい|よい|大丈夫|構わない)"),
+}
+
+# A condition before the act names its occasion: a negation inside it ("if the linter is not
+# installed, run it via …", "rclone が入っていない場合は", "si falta pyenv,") says when, not whether.
+CONDITION = (
+    r"(?:^|(?<=[\s,;:(]))(?:if|when|whenever|once|in\s+case|si|cuando|wenn|falls|sobald|quand|lorsqu['’]?|s['’]il)\b"
+    r"[^,;.\n]{0,120}?,"
+    r"|(?:^|(?<=[，、。；\s]))[^，、。；\n]{0,60}?(?:場合(?:は|に|には)|とき(?:は|に)|時(?:は|に)|なら(?:ば)?|なければ|たら)、?"
+    r"|(?:^|(?<=[，、。；\s]))(?:如果|要是|假如|若|当)[^，。；\n]{0,60}?，"
+    r"|(?:^|(?<=[，、。；\s]))[^，。；\n]{0,40}?(?:时|的时候|的话)，"
+)
 
 # A sentence that asks: its end, or how questions open where the mark is often left out.
 QUESTION = (
@@ -98,11 +144,17 @@ QUESTION = (
     r"|^\s*(?:puedo|podemos|debo|debemos|se\s+puede)\b"
     # A question reported: "the user asked whether …", "问能不能", "fragte, ob", "かどうか"
     r"|\b(?:asked|asks|asking|wondered|wonders|wants?\s+to\s+know|wanted\s+to\s+know)[\s,]+(?:\w+[\s,]+){0,3}?(?:whether|if|why|how|what|which|about)\b"
-    r"|(?:询)?问(?!题)[^。；！？\n]{0,20}?(?:能不能|是否|可不可以|可以不可以|要不要|能否|可否|为什么|怎么|吗|什么|会不会|有没有|哪)|想知道|询问"
+    r"|(?:询)?问(?!题)[^。；！？\n]{0,20}?(?:能不能|是否|可不可以|可以不可以|要不要|能否|可否|为什么|怎么|吗|什么|会不会|有没有|哪(?!怕))|想知道|询问"
     r"|\bwant(?:s|ed)?\s+to\s+understand\b|\bvoulait\s+(?:savoir|comprendre)\b|\bquer[ií]a\s+(?:saber|entender)\b"
     r"|\bquiso\s+entender\b|\bwollte\s+verstehen\b"
     r"|\bpregunt(?:ó|o|a)\s+(?:si|por|qu[ée]|c[oó]mo|cu[aá]ndo|d[oó]nde|para\s+qu[ée])\b|\b(?:quiere|quiso|quer[ií]a)\s+saber\b|\bse\s+pregunta\s+si\b"
-    r"|\bfragt(?:e)?,?\s+(?:\w+\s+){0,2}?ob\b|\b(?:will|wollte)\s+wissen\b|\bfrage,?\s+ob\b"
+    r"|\b(?:ge)?fragt(?:e|en)?,?\s+(?:\w+\s+){0,4}?ob\b|\b(?:will|wollte)\s+wissen\b|\bfrage,?\s+ob\b"
+    # the question as a noun, or its asker between: "Frage des Nutzers: …", "la pregunta del usuario
+    # sobre si …", "Question posée sur …", "すべきかをユーザーが質問した", "可否をユーザーが質問"
+    r"|^\s*(?:frage|question|pregunta)\b[^.:\n]{0,30}:|\bfrage\b[^.?!\n]{0,60}?\bob\b|\bpregunta\b[^.?!\n]{0,60}?\bsi\b"
+    r"|\bquestion\s+(?:pos[ée]e|de\s+l'utilisat\w+|(?:about|on|of)\s+whether)\b|\b(?:asked|asks)\b[^.?!\n]{0,80}?\bwhether\b"
+    r"|(?<=[るたいうくすつぬむずきしでれ])か(?:を|について|どうか)?[^。\n]{0,15}?(?:質問|尋ね|聞い|聞か)"
+    r"|(?:可否|是非|要否)(?:を|について)?[^。\n]{0,15}?(?:質問|尋ね|聞い)|(?:提出|提了|问了)(?:一个|个)?问题"
     r"|\b(?:a\s+demand[ée]|veut\s+savoir|voulait\s+savoir|se\s+demande|demande)\s+(?:si\b|s'il|pourquoi|comment|ce\s+que|quel\w*|la\s+diff[ée]rence)"
     r"|かどうか|か(?:と)?(?:聞い|尋ね|質問)|(?:る|た|い)か(?:を)?確認し(?:た|ました)"
     r"|(?:可否|是非|危険性|安全性|要否)(?:を|について)?(?:質問|確認|相談|尋ね)|(?:を|について)(?:質問|尋ね)(?:し|た|ま)"
@@ -149,13 +201,14 @@ PROPOSED = (
     r"|\b(?:propone|pide)\s+que\b|\b(?:propuso|sugiri[oó]|pidi[oó]|recomend[oó]|aconsej[oó])\b|\bse\s+(?:sugiri[oó]|propuso|recomend[oó])\b"
     r"|\b(?:schlug|schl[äa]gt|wollte|empfahl|empfiehlt|bat|forderte|verlangte)\b"
     r"|\b(?:voudrait|veut)\s+qu|\ba\s+(?:propos[ée]|sugg[ée]r[ée]|conseill[ée]|recommand[ée]|demand[ée])\s+(?:de|d')"
-    r"|(?:が|は)(?:提案|提言|勧め|要望|主張)"
+    r"|\b(?:sugg[èe]re|propose|recommande|conseille)\s+(?:de|d')"
+    r"|(?:が|は|を)(?:提案|提言|勧め|要望|主張)|案を出(?:し|す)"
 )
 REJECTED = (
     r"\b(?:rejected|refused|declined|said\s+no|vetoed|overruled|disagreed|objected|turned\s+(?:it|that|this)\s+down)\b"
     r"|不同意|拒绝|否决|驳回|没同意|不接受|\brechaz\w+|\bse\s+niega|\bdijo\s+que\s+no|\bdescart\w+"
     r"|\blehnt\w*\s+(?:\w+\s+)?ab\b|\babgelehnt|\bwiderspr\w+|\bverweiger\w+|\brefus\w+|\brejet\w+"
-    r"|\bn'est\s+pas\s+d'accord|却下|断った|反対|拒否"
+    r"|\bn'est\s+pas\s+d'accord|却下|断った|反対|拒否|\b(?:ist|war|sind|bin)\s+(?:\w+\s+)?dagegen\b|\bsehe\s+ich\s+anders\b"
 )
 # The next clause puts something in the act's place: "asked to bypass the hooks; instead scope
 # them" does not bypass them.
@@ -189,20 +242,28 @@ THIRD_PARTY = (
     r"|another\s+team|the\s+team\s+lead|qa|security)\b|\b\w+'s\s+(?:instructions|docs|documentation|runbook|guide|readme)\b"
     r"|同事|有人|运维|外包|别人|领导|老板|\bcompa[ñn]er[oa]\b|\balguien\b|\bse\s+(?:sugiri[oó]|propuso)\b"
     r"|\bkolleg\w*\b|\bjemand\b|\bcoll[èe]gue\b|\bquelqu'un\b|\bprestataire\b|先輩|同僚|誰か|上司"
+    r"|\bfournisseur\b|\bproveedor\b|\b(?:hersteller|anbieter)\w*\b|ベンダー|供应商|厂商"
+    # a part of the team, or the team, as the one who proposes: "une partie de l'équipe voudrait …"
+    r"|\b(?:part|partie|parte|teil)\s+(?:of|de|del|des)\s+(?:the\s+|la\s+|l'|el\s+|der\s+)?(?:team|[ée]quipe|equipo|teams)\b|团队里有人|チームの一部"
 )
 # The user as the subject of a turn-down, later in the text: "ops proposed X … the user rejected
 # it", "有人建议…，用户不认同", "le prestataire a demandé … ; l'utilisateur a refusé".
 USER_REJECTS = (
-    r"\b(?:the\s+)?user\s+(?:has\s+|had\s+)?(?:rejected|refused|declined|disagreed|disagrees|vetoed|overruled|objected"
+    r"\b(?:the\s+)?user\s+(?:has\s+|had\s+)?(?:rejected|rejects|refused|refuses|declined|declines|disagreed|disagrees|vetoed|vetoes|overruled|objected|objects"
     r"|does\s+not\s+agree|doesn't\s+agree|did\s+not\s+agree|didn't\s+agree|said\s+no|turned\s+(?:it|that|this)\s+down)\b"
     r"(?!\s+(?:nothing|none|no\s+one))"
     r"|用户(?:拒绝|不同意|不认同|否决|没同意|不接受|反对)"
     r"|\busuari[oa]\s+(?:lo\s+|la\s+|los\s+)?(?:rechaz\w+|no\s+est[aá]\s+de\s+acuerdo|se\s+neg[oó]|no\s+(?:lo\s+|la\s+)?acept\w+)"
-    r"|\b(?:be)?nutzer(?:in)?\s+(?:hat\s+)?(?:lehnt\w*\s+(?:\w+\s+)?ab|(?:\w+\s+)?abgelehnt|widerspr\w+|ist\s+nicht\s+einverstanden)"
-    r"|\butilisat(?:eur|rice)\s+(?:l'|le\s+|la\s+|les\s+)?(?:a\s+)?(?:refus\w*|rejet\w*|n'est\s+pas\s+d'accord)"
-    r"|ユーザー(?:は|が)(?:それを|これを)?(?:拒否|却下|反対|断)"
+    r"|\b(?:be)?nutzer(?:in)?\s+(?:hat\s+)?(?:lehnt\w*\s+(?:\w+\s+)?ab|(?:\w+\s+)?abgelehnt|widerspr\w+|ist\s+nicht\s+einverstanden|ist\s+dagegen)"
+    # the user in the first person: "I don't like that at all", "das sehe ich anders", "私は反対"
+    r"|\bi\s+(?:don'?t|do\s+not)\s+(?:like|want|accept|agree\s+with)\s+(?:that|this|it)\b|\bi\s+(?:disagree|object)\b|我不同意|我反对"
+    r"|\bno\s+estoy\s+de\s+acuerdo\b|\bdas\s+sehe\s+ich\s+anders\b|\bich\s+bin\s+dagegen\b|\bje\s+ne\s+suis\s+pas\s+d'accord\b|私は反対"
+    r"|\bi(?:'m|\s+am)\s+against\b|\bje\s+suis\s+contre\b|\bestoy\s+en\s+contra\b"
+    r"|\butilisat(?:eur|rice)\s+(?:l'|le\s+|la\s+|les\s+)?(?:a\s+)?(?:refus\w*|rejet\w*|n'est\s+pas\s+d'accord|s'y\s+oppose|s'oppose)"
+    r"|ユーザー(?:は|が)(?:それ|これ)?(?:を|に)?(?:拒否|却下|反対|断)"
     # or prefers another way, which puts it aside
-    r"|\b(?:the\s+)?user\s+prefers\b|\busuari[oa]\s+prefiere\b|\bnutzer(?:in)?\s+bevorzugt\b|\butilisat(?:eur|rice)\s+pr[ée]f[èe]re\b"
+    r"|\b(?:the\s+)?user\s+(?:prefers|keeps|retains|sticks\s+with|insists\s+on)\b"
+    r"|\b(?:the\s+)?user\s+(?:does\s+not|doesn't|did\s+not|didn't)\s+want\s+(?:that|this|it)\b|\busuari[oa]\s+prefiere\b|\bnutzer(?:in)?\s+bevorzugt\b|\butilisat(?:eur|rice)\s+pr[ée]f[èe]re\b"
     r"|用户(?:更)?(?:倾向于|希望改用|选择了?改用)"
 )
 # Who speaks for the memory: a reporting verb whose subject is the user (or "I", "we") reports

@@ -49,9 +49,15 @@ _UNTIL: dict[str, tuple[str, ...]] = {
     "ja": ("一時的に", "当面", "暫定", "しばらく", "(?:修正|リリース|対応)(?:される)?まで", "(?:出る|出た|直る|される|終わる|なる)まで",
            "今週"),
 }
+# What a pin is chosen instead of: its words describe the way not taken ("版本由 go.mod 锁定，而不是从
+# 官网临时下载安装": the temporary is the download, not the pin).
+_INSTEAD: dict[str, tuple[str, ...]] = {
+    "any": ("(?:而不是|instead\\s+of|rather\\s+than|en\\s+lugar\\s+de|en\\s+vez\\s+de|statt|anstatt|au\\s+lieu\\s+de|ではなく)[^。.;；\\n]*",),
+}
 TEMPORARY_PIN = Rule(
     id="temporary-pin", reason="temporary-pin",
-    slots={"pin": _PIN, "until": _UNTIL}, needs=(("pin", "until"),), cancel_on_negation=False,
+    slots={"pin": _PIN, "until": _UNTIL, "instead": _INSTEAD}, needs=(("pin", "until"),), cancel_on_negation=False,
+    masks=("instead",),
     examples=Examples(
         match=("Pin requests to 2.31 until upstream fixes the proxy bug.", "openssl is kept at 3.0.13 until the base image is updated.",
                "CI does not run the Windows job while the runner image is broken.",
@@ -61,7 +67,8 @@ TEMPORARY_PIN = Rule(
                "Use node:20.10 as the Docker base image until the next security release.",
                "Keep Spring Boot at 3.1.5 until the upstream bug is fixed."),
         benign=("We pin numpy to 1.26 because the C extension needs it.", "我们把 numpy 固定在 1.26，因为 C 扩展依赖它。",
-                "Wait until CI is green before merging.", "Lock files are committed."),
+                "Wait until CI is green before merging.", "Lock files are committed.",
+                "工具版本由 go.mod 锁定，而不是临时从官网下载安装。"),
     ),
 )
 
@@ -91,16 +98,29 @@ _FAILURE: dict[str, tuple[str, ...]] = {
     "fr": ("[ée]checs?",),
     "ja": ("失敗(?=は|が)", "テスト失敗"),
 }
+# A retry counted: "rerun it once", "on le relance une fois" is a policy's step, not a day's event.
+_RETRY_ONCE: dict[str, tuple[str, ...]] = {
+    "en": ("(?:re-?run|retr(?:y|ies|ied)|re-?trigger|relaunch|restart)\\w*\\s+(?:\\S+\\s+){0,3}?(?:once|one\\s+time)",),
+    "zh": ("重(?:跑|试|新运行|新跑)(?:一次|一遍)", "(?:再)?(?:跑|试)一次"),
+    "es": ("(?:relanz|reintent|repit|vuelv\\w*\\s+a\\s+lanzar)\\w*\\s+(?:\\S+\\s+){0,3}?una\\s+vez",),
+    "de": ("(?:neu\\s+start|wiederhol|erneut\\s+(?:start|ausf[üu]hr|laufen))\\w*\\s+(?:\\S+\\s+){0,3}?einmal",
+           "einmal\\s+(?:neu\\s+)?(?:starten|wiederholen|laufen\\s+lassen)"),
+    "fr": ("(?:relanc|r[ée]essa|r[ée]ex[ée]cut)\\w*\\s+(?:\\S+\\s+){0,3}?une\\s+fois",),
+    "ja": ("(?:再実行|リトライ|再試行)(?:を|は)?(?:一度|一回|1\\s?回)", "(?:一度|一回|1\\s?回)(?:だけ)?(?:再実行|リトライ|再試行)"),
+}
 ONE_OFF_FLAKY = Rule(
     id="one-off-flaky", reason="one-off-flaky",
-    slots={"failed": _FAILED, "failure": _FAILURE, "once": _ONCE}, needs=(("failed", "once"), ("failure", "once")),
+    slots={"failed": _FAILED, "failure": _FAILURE, "once": _ONCE, "retry": _RETRY_ONCE},
+    needs=(("failed", "once"), ("failure", "once")), masks=("retry",),
     cancel_on_negation=False,
     examples=Examples(
         match=("The auth test failed once today.", "e2e 测试今天失败了一次。", "The build timed out this morning.",
                "El test de login falló una vez hoy.", "Der Checkout-Test ist heute einmal fehlgeschlagen.",
                "Le test d'intégration a échoué une fois ce matin.", "認証テストが今日一度失敗した。"),
         benign=("The auth test is flaky on CI; rerun it once before investigating.", "When a build fails, read the first error.",
-                "登录测试在 CI 上不稳定，先重跑再排查。", "跑一次 npm 就会生成让 CI 失败的锁文件。"),
+                "登录测试在 CI 上不稳定，先重跑再排查。", "跑一次 npm 就会生成让 CI 失败的锁文件。",
+                "On an infrastructure failure, rerun the job once and note it in the PR.",
+                "Quand un job échoue, on le relance une fois avant de chercher plus loin."),
     ),
 )
 
@@ -138,14 +158,15 @@ _BLIP: dict[str, tuple[str, ...]] = {
     "fr": ("panne", "coupure", "(?:wifi|vpn|r[ée]seau|connexion)\\s+(?:a\\s+)?(?:coup[ée]|saut[ée]|tomb[ée])"),
     "ja": ("VPNが切れ", "ネット(?:ワーク)?が(?:切れ|落ち)", "Wi-?Fiが切れ", "障害", "スリープ"),
 }
+# (a condition is a recurrence too: "if a CI failure stems from the registry, rerun once" is a policy)
 _RECURRING: dict[str, tuple[str, ...]] = {
     "en": ("sometimes", "often", "occasionally", "frequently", "always", "whenever", "every\\s+time", "regularly", "tends?\\s+to",
-           "keeps?"),
-    "zh": ("有时", "经常", "偶尔", "总是", "每次", "时不时"),
-    "es": ("a\\s+veces", "a\\s+menudo", "siempre", "cada\\s+vez", "suele"),
-    "de": ("manchmal", "oft", "immer\\s+wieder", "jedes\\s+mal", "regelm[äa][ßs]ig"),
-    "fr": ("parfois", "souvent", "toujours", "chaque\\s+fois", "r[ée]guli[èe]rement"),
-    "ja": ("時々", "ときどき", "よく", "たまに", "毎回"),
+           "keeps?", "if"),
+    "zh": ("有时", "经常", "偶尔", "总是", "每次", "时不时", "如果", "的话"),
+    "es": ("a\\s+veces", "a\\s+menudo", "siempre", "cada\\s+vez", "suele", "si"),
+    "de": ("manchmal", "oft", "immer\\s+wieder", "jedes\\s+mal", "regelm[äa][ßs]ig", "wenn", "falls"),
+    "fr": ("parfois", "souvent", "toujours", "chaque\\s+fois", "r[ée]guli[èe]rement", "quand", "lorsqu\\w*", "si"),
+    "ja": ("時々", "ときどき", "よく", "たまに", "毎回", "場合(?:は|に)", "(?:とき|時)は"),
 }
 ONE_OFF_CAUSE = Rule(
     id="one-off-cause", reason="one-off-flaky",
@@ -157,7 +178,8 @@ ONE_OFF_CAUSE = Rule(
                "El fallo fue porque se me cayó el wifi.", "Der fehlgeschlagene Build wurde durch einen Docker-Hub-Ausfall verursacht.",
                "テストの失敗はVPNが切れたことによるもの。", "构建失败是因为断网了。"),
         benign=("npm install sometimes fails when the registry times out behind the VPN; rerun it with --prefer-offline.",
-                "When a build fails, read the first error.", "构建有时因为镜像源超时失败，重跑即可。"),
+                "When a build fails, read the first error.", "构建有时因为镜像源超时失败，重跑即可。",
+                "If a build fails because the registry timed out, wait ten minutes and rerun it."),
     ),
 )
 
