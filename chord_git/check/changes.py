@@ -7,6 +7,7 @@ the working tree is the driver's job, and secrets go through both layers of ``ch
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from chord_git.findings import Finding, Problem, at_path
 from chord_git.git.changes import MODE_SYMLINK, FileChange
@@ -14,6 +15,11 @@ from chord_git.memory.project import MEMORY_FILE, RECORDS_DIR
 
 # The schema rules, MEMORY.md's parser and the secrets package are imported inside the functions
 # that use them, so classifying paths (all a commit without memory files needs) stays cheap.
+
+if TYPE_CHECKING:
+    from chord_git.memory.index_file import MemoryDoc
+
+IndexParse = tuple["MemoryDoc | None", list[Problem]]  # ``index_file.parse_bytes``' answer
 
 MEMORY_DIR = ".chord/memory/"
 CONFIG_FILE = ".chord/config.yaml"
@@ -97,8 +103,23 @@ def file_findings(change: FileChange) -> list[Finding]:
     return []
 
 
-def schema_findings(change: FileChange) -> list[Finding]:
-    """The format rules on a file's full content; a sub-project's file follows its own root's rules."""
+def index_parse(change: FileChange) -> IndexParse | None:
+    """``index_file.parse_bytes`` of a MEMORY.md's bytes, None for any other file.
+
+    ``dangling`` and the index's format rules (``schema_findings``) both read it; a 23 MB
+    MEMORY.md costs 0.25 s a parse, so the driver parses it once and hands the answer to both
+    (each reads it as it is: the same call on the same bytes gives the same answer)."""
+    split = memory_split(change.path)
+    if split is None or split[1] != MEMORY_FILE or change.data is None or change.binary:
+        return None
+    from chord_git.memory import index_file
+
+    return index_file.parse_bytes(change.data)
+
+
+def schema_findings(change: FileChange, parsed: IndexParse | None = None) -> list[Finding]:
+    """The format rules on a file's full content; a sub-project's file follows its own root's
+    rules. ``parsed``: ``index_parse(change)``, when already at hand."""
     if is_config_path(change.path):
         return config_findings(change)
     split = memory_split(change.path)
@@ -107,7 +128,7 @@ def schema_findings(change: FileChange) -> list[Finding]:
     from chord_git.check import schema
 
     prefix, rel = split
-    return at_path(change.path, schema.check_blob(rel, change.data))
+    return at_path(change.path, schema.check_blob(rel, change.data, parsed))
 
 
 def config_findings(change: FileChange) -> list[Finding]:
@@ -127,8 +148,10 @@ def config_findings(change: FileChange) -> list[Finding]:
     return [Finding(change.path, Problem(refused.line, "config", f"config refused: {refused.message}"))]
 
 
-def dangling(change: FileChange, contains: Callable[[str], bool], noun: str = "record file") -> list[Finding]:
-    """Index entries of a MEMORY.md whose record file is not in the tree ``contains`` describes."""
+def dangling(change: FileChange, contains: Callable[[str], bool], noun: str = "record file",
+             parsed: IndexParse | None = None) -> list[Finding]:
+    """Index entries of a MEMORY.md whose record file is not in the tree ``contains`` describes.
+    ``parsed``: ``index_parse(change)``, when already at hand."""
     split = memory_split(change.path)
     if split is None or change.data is None or change.binary:
         return []
@@ -139,15 +162,15 @@ def dangling(change: FileChange, contains: Callable[[str], bool], noun: str = "r
             return []  # a pending removal points at nothing
         # A pending entry (R33) points at its record like an index line does.
         try:
-            parsed = pending.parse(change.data.decode("utf-8"), split[1][len(pending.PENDING_DIR) + 1:-3])
+            entry = pending.parse(change.data.decode("utf-8"), split[1][len(pending.PENDING_DIR) + 1:-3])
         except UnicodeDecodeError:
             return []
-        if isinstance(parsed, pending.Pending) and not contains(f"{split[0]}{RECORDS_DIR}/{parsed.id}.md"):
-            return [Finding(change.path, Problem(2, "dangling", f"pending entry {parsed.id} has no {noun}"))]
+        if isinstance(entry, pending.Pending) and not contains(f"{split[0]}{RECORDS_DIR}/{entry.id}.md"):
+            return [Finding(change.path, Problem(2, "dangling", f"pending entry {entry.id} has no {noun}"))]
         return []
     if split[1] != MEMORY_FILE:
         return []
-    doc, _problems = index_file.parse_bytes(change.data)
+    doc, _problems = parsed if parsed is not None else index_file.parse_bytes(change.data)
     if doc is None:
         return []
     prefix = split[0]

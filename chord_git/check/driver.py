@@ -16,7 +16,7 @@ checked before (``check.cache``), and run on both cores when a batch is large (`
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -145,11 +145,16 @@ def apply_rules(files: Iterable[FileChange], *, root: Path | None, schema: bool 
     files = list(files)
     ignore = project_ignore(root) if files else None
     findings: list[Finding] = []
+    indexes: dict[str, tuple[bytes, changes.IndexParse]] = {}  # MEMORY.md parsed once for both rules
     for change in files:
         findings.extend(changes.file_findings(change))
         if contains is not None:
-            findings.extend(changes.dangling(change, contains, noun))
-    for found in content_findings(files, root=root, schema=schema, cache=cache, step=step, ignore=ignore):
+            parsed = changes.index_parse(change)
+            if parsed is not None and change.data is not None:
+                indexes[change.path] = (change.data, parsed)
+            findings.extend(changes.dangling(change, contains, noun, parsed))
+    for found in content_findings(files, root=root, schema=schema, cache=cache, step=step, ignore=ignore,
+                                  indexes=indexes):
         findings.extend(found)
     findings = drop_ignored(findings, ignore, commit)
     # A config refused for a secret the secret layers report too: their finding says more.
@@ -170,9 +175,16 @@ def _has_content(change: FileChange) -> bool:
     return bool(changes.secret_input(change)) or (change.data is not None and change.is_regular)
 
 
+def _parsed_index(unit: FileChange, indexes: Mapping[str, tuple[bytes, changes.IndexParse]]) -> changes.IndexParse | None:
+    """The parse of ``unit``'s MEMORY.md made for ``dangling``, if it was made of these very bytes."""
+    known = indexes.get(unit.path)
+    return known[1] if known is not None and known[0] is unit.data else None
+
+
 def _compute(units: list[FileChange], schema: bool, baseline_data: dict[str, Any] | None,
-             ignored_hashes: frozenset[str]) -> list[list[Finding]]:
-    """The format and secret findings of each unit, computed."""
+             ignored_hashes: frozenset[str],
+             indexes: Mapping[str, tuple[bytes, changes.IndexParse]] | None = None) -> list[list[Finding]]:
+    """The format and secret findings of each unit, computed (``indexes``: MEMORY.md parses at hand)."""
     from chord_git import secrets
 
     scanned = secrets.scan_units([(unit.path, changes.secret_input(unit)) for unit in units],
@@ -184,7 +196,8 @@ def _compute(units: list[FileChange], schema: bool, baseline_data: dict[str, Any
     for found in secrets.scan_units([(NAMES_UNIT, tuple((n, unit.path) for n, unit in enumerate(units, 1)))],
                                     baseline=baseline_data, ignored_hashes=ignored_hashes)[0]:
         named.setdefault((found.line or 1) - 1, []).append(found)
-    return [(changes.schema_findings(unit) if schema else []) + found + changes.name_secrets(named.get(n, []), unit.path)
+    return [(changes.schema_findings(unit, _parsed_index(unit, indexes or {})) if schema else []) + found
+            + changes.name_secrets(named.get(n, []), unit.path)
             for n, (unit, found) in enumerate(zip(units, scanned))]
 
 
@@ -199,7 +212,8 @@ def _unit_key(change: FileChange, version: str, schema: bool) -> str:
 
 def content_findings(units: Sequence[FileChange], *, root: Path | None, schema: bool,
                      cache: ResultCache | None, step: Step = _no_step,
-                     ignore: IgnoreList | None = None) -> list[list[Finding]]:
+                     ignore: IgnoreList | None = None,
+                     indexes: Mapping[str, tuple[bytes, changes.IndexParse]] | None = None) -> list[list[Finding]]:
     """Per unit, what the content rules find: its format (``schema``) and the secrets on its added
     lines. Answers come from ``cache`` when the same bytes were checked under the same rules; the
     rest is computed in batches (on both cores when a batch is large) and stored. ``step`` hears
@@ -238,9 +252,9 @@ def content_findings(units: Sequence[FileChange], *, root: Path | None, schema: 
             if secrets.needs_layer2([(u.path, changes.secret_input(u)) for u in missing], baseline_data):
                 from chord_git.secrets.layer2 import detect  # noqa: F401 - imported once, before the fork
             chunks = pool.split(missing, workers, _weight)
-            computed = pool.map_chunks(lambda chunk: _compute(chunk, schema, baseline_data, ignored_hashes), chunks)
+            computed = pool.map_chunks(lambda chunk: _compute(chunk, schema, baseline_data, ignored_hashes, indexes), chunks)
         else:
-            computed = _compute(missing, schema, baseline_data, ignored_hashes)
+            computed = _compute(missing, schema, baseline_data, ignored_hashes, indexes)
         for n, found in zip(batch, computed):
             results[n] = found
         if cache is not None:

@@ -25,8 +25,10 @@ def memory_kind(rel: str) -> str | None:
     return None
 
 
-def check_index(data: bytes) -> list[Problem]:
-    doc, problems = index_file.parse_bytes(data)
+def check_index(data: bytes, parsed: tuple[index_file.MemoryDoc | None, list[Problem]] | None = None) -> list[Problem]:
+    """The index's format problems; ``parsed``: ``index_file.parse_bytes(data)``, when at hand."""
+    doc, problems = parsed if parsed is not None else index_file.parse_bytes(data)
+    problems = list(problems)  # a parse handed in is not changed
     if doc is None:
         return problems
     for entry in doc.entries:
@@ -107,10 +109,11 @@ def check_pending(rel: str, data: bytes) -> list[Problem]:
     return []
 
 
-def check_blob(rel: str, data: bytes) -> list[Problem]:
+def check_blob(rel: str, data: bytes, parsed: tuple[index_file.MemoryDoc | None, list[Problem]] | None = None) -> list[Problem]:
+    """The format problems of a memory file; ``parsed``: the index's parse, when at hand."""
     kind = memory_kind(rel)
     if kind == "index":
-        return check_index(data)
+        return check_index(data, parsed)
     if kind == "record":
         return check_record(rel, data)
     if kind == "promotion":

@@ -209,12 +209,14 @@ Lines = Sequence[tuple[int, str]]
 
 def layer2_part(lines: Lines) -> list[tuple[int, str]]:
     """The lines layer 2 reads: each up to ``LAYER2_MAX_LINE``, ``LAYER2_MAX_CHARS`` in all."""
-    if sum(len(text) for _, text in lines) + len(lines) <= LAYER2_MAX_LINE:
+    if len(lines) <= LAYER2_MAX_LINE and sum(len(text) for _, text in lines) + len(lines) <= LAYER2_MAX_LINE:
         return list(lines)  # a record: every line fits, and so does the whole
     budget = LAYER2_MAX_CHARS
     part = []
     for number, text in lines:
-        if budget > 0 and len(text) <= LAYER2_MAX_LINE:
+        if budget <= 0:
+            break  # nothing more is taken: a 23 MB file's other 380,000 lines need no look
+        if len(text) <= LAYER2_MAX_LINE:
             part.append((number, text))
             budget -= len(text) + 1
     return part

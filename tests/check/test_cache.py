@@ -34,9 +34,9 @@ class Counter:
         self.units: list[str] = []
         real = driver._compute
 
-        def counting(units: list[Any], schema: bool, data: Any, hashes: frozenset[str]) -> list[list[Finding]]:
+        def counting(units: list[Any], schema: bool, data: Any, hashes: frozenset[str], *rest: Any) -> list[list[Finding]]:
             self.units.extend(unit.path for unit in units)
-            return real(units, schema, data, hashes)
+            return real(units, schema, data, hashes, *rest)
 
         monkeypatch.setattr(driver, "_compute", counting)
 
