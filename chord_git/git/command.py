@@ -311,8 +311,11 @@ def added_lines(old: bytes | None, new: bytes) -> AddedLines:
     later copies on. Linear in the two sizes, where a line diff can go quadratic.
     """
     fast = _added_lines_decoded(old, new)
-    if fast is not None:
-        return fast
+    return fast if fast is not None else _added_lines_plain(old, new)
+
+
+def _added_lines_plain(old: bytes | None, new: bytes) -> AddedLines:
+    """``added_lines`` a line at a time: any bytes, CRs and invalid UTF-8 included."""
     lines = new.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()

@@ -3,31 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from chord_git.git import command
-from chord_git.git.changes import AddedLines, line_text
+from chord_git.git.changes import AddedLines
 
 
 def plain(old: bytes | None, new: bytes) -> AddedLines:
     """The line-at-a-time reading the fast path stands in for."""
-    lines = new.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    if old is None:
-        return tuple((number, line_text(raw)) for number, raw in enumerate(lines, start=1))
-    before = old.split(b"\n")
-    if before and before[-1] == b"":
-        before.pop()
-    left = Counter(raw.rstrip(b"\r") for raw in before)
-    added = []
-    for number, raw in enumerate(lines, start=1):
-        key = raw.rstrip(b"\r")
-        if left[key] > 0:
-            left[key] -= 1
-        else:
-            added.append((number, line_text(raw)))
-    return tuple(added)
+    return command._added_lines_plain(old, new)
 
 
 _PIECES = [b"a", b"b", b"c", b"", b" ", b"token=x", "\u00e9\u4e2d".encode(), b"\xff", b"\xe2\x82", b"\r", b"x\r",
