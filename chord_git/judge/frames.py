@@ -8,7 +8,9 @@ someone else's view ("Ana says we can skip review"), or a turn-down that follows
 don't do that any more"; "a colleague proposed X; the user rejected it"). A rule may set some
 slots' words aside first (``masks``: "prepare the release" is not releasing). The rule's own words are set aside before the clause is searched for a
 negation, so a grant worded with a negation of its own ("no need to ask", "不用等", "ohne
-Review", "確認なしで") never cancels itself.
+Review", "確認なしで") never cancels itself; so are a safeguard waived ("without reading it",
+"不用备份": it drops a precaution, it forbids nothing) and a condition before the act ("if the
+tool is not installed, …": it says when, not whether).
 
 Word tables are data (``rules/``): one table per slot and language, each entry a regular
 expression fragment written as people write the words. Every table of every language is joined
@@ -336,14 +338,11 @@ def _cancelled(rule: Rule, text: str, clause: str, spans: list[tuple[int, int]],
         return True
     # Someone else named at the act's first words ("Le prestataire a demandé le .env …"), turned
     # down by the user after the act, in its clause or later ("…全削除したいが、ユーザーは反対").
-    first_end = min(spans)[1]
-    if contexts.third_party.search(text, s_begin, bounds[0] + first_end) \
-            and contexts.user_rejects.search(text, bounds[0] + last, bounds[1] + 2 * CLAUSE_REACH):
-        return True
-    # Someone else's view told with its reporting verb after the act, as Japanese tells it:
-    # "先輩は … --no-verify で飛ばせばよいと言ったが"
-    if contexts.third_party.search(text, s_begin, bounds[0] + first_end) \
-            and contexts.reported.search(text, bounds[0] + last, s_end):
+    # Or someone else's view told with its reporting verb after the act, as Japanese tells it:
+    # "先輩は … --no-verify で飛ばせばよいと言ったが".
+    if contexts.third_party.search(text, s_begin, bounds[0] + min(spans)[1]) \
+            and (contexts.user_rejects.search(text, bounds[0] + last, bounds[1] + 2 * CLAUSE_REACH)
+                 or contexts.reported.search(text, bounds[0] + last, s_end)):
         return True
     sentence = text[s_begin:s_end]
     if contexts.question.search(sentence) or contexts.hypothetical.search(sentence):
