@@ -305,9 +305,12 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
 _CLAUSE_END = re.compile(r"[.!?。！？\n,;:，；：]|\s(?:but|and\s+then)\s|但是|不过")
 
 
-def quote_context(evidence: str, user_texts: Iterable[str]) -> tuple[str, str] | None:
+def quote_context(evidence: str, user_texts: Iterable[str], ends_own: bool = False) -> tuple[str, str] | None:
     """The sentence of a user message holding the evidence, and the text from the start of the
-    clause the evidence begins in to the evidence's end (what a negation before it governs)."""
+    clause the evidence begins in to the evidence's end (what a negation before it governs).
+    ``ends_own``: a quote that ends its sentence ends it there, so the user's next sentence
+    ("Can you write the tests?") is not read as the quote's mood; without it the sentence runs on
+    to the next end, which is the context attribution reads."""
     needle = " ".join(fold(evidence).split())
     if not needle:
         return None
@@ -319,7 +322,7 @@ def quote_context(evidence: str, user_texts: Iterable[str]) -> tuple[str, str] |
         end = at + len(needle)
         starts = [m.end() for m in _SENTENCE_END.finditer(hay, 0, at)]
         start = starts[-1] if starts else 0
-        stop = _SENTENCE_END.search(hay, end)
+        stop = _SENTENCE_END.search(hay, max(at, end - 1) if ends_own else end)
         sentence = hay[start: stop.end() if stop else len(hay)].strip()
         clause_starts = [m.end() for m in _CLAUSE_END.finditer(hay, start, at)]
         span = hay[(clause_starts[-1] if clause_starts else start):end].strip()

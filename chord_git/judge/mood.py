@@ -21,7 +21,7 @@ _REQUEST = lazy(r"^(?:can|could|would|will)\s+you\b|\bplease\b|请|por\s+favor|b
 
 def problem(evidence: str, statement: str, summary: str, user_texts: Iterable[str]) -> str | None:
     """Why the quoted words do not assert the claim, or None."""
-    found = claims.quote_context(evidence, user_texts)
+    found = claims.quote_context(evidence, user_texts, ends_own=True)
     sentence, span = found if found is not None else (claims.fold(evidence), claims.fold(evidence))
     question, hypothetical, reported, proposed = _LEXICON.narrowed(sentence)
     if not _REQUEST.search(sentence) and question.search(sentence):

@@ -9,7 +9,8 @@ or quoted is:
 * a log-shaped line: a timestamp or log level first, a CI runner's annotation, a stack frame, a
   shell prompt, compiler output (``file:line:col:``);
 * what follows a line that introduces pasted material ("here is the log:", "the email says:",
-  "日志如下：", "Ausgabe:") up to a blank line, and on through paragraphs that are log-shaped.
+  "日志如下：", "Ausgabe:") up to a blank line, and on through paragraphs that are log-shaped;
+* a passage in quotation marks after such an introduction inside a line ("测试同学发来的邮件：“…”").
 
 Pure functions over text; the line tests are linear.
 """
@@ -44,6 +45,11 @@ _INLINE_INTRO = lazy(
     r"|日志(?:里)?(?:写着|说)|输出(?:是|为)|邮件(?:里)?(?:写着|说))[^:：\n]{0,40}[:：]",
     re.IGNORECASE)
 _INTRO_MAX = 120
+# An introduction, then a passage in quotation marks: the passage is what was shown, the words
+# around it are the user's ("这是测试同学发来的邮件：“…”你觉得合理吗？", "the ticket says: "…" — agreed?").
+_NOUNS = _INTRO.pattern[:_INTRO.pattern.index("[^:：")]
+_QUOTED_AFTER_INTRO = lazy(_NOUNS + r"[^:：\n]{0,60}[:：]\s*([\"“「『«„‘'])", re.IGNORECASE)
+_CLOSERS = {'"': '"', "“": "”", "「": "」", "『": "』", "«": "»", "„": "“", "‘": "’", "'": "'"}
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,13 @@ def split(text: str) -> Split:
             own.append("")
             if is_log_line(line):
                 pasted = True  # the lines after a log line are the same log until a blank line
+            continue
+        quoted = _QUOTED_AFTER_INTRO.search(line)
+        if quoted is not None:
+            close = line.find(_CLOSERS[quoted.group(1)], quoted.end())
+            stop = len(line) if close < 0 else close + 1
+            own.append(line[:quoted.start(1)] + " " + line[stop:])
+            shown.append(line[quoted.start(1):stop])
             continue
         inline = _INLINE_INTRO.search(line)
         if inline is not None:

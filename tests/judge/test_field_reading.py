@@ -110,3 +110,34 @@ def test_mentioned_is_exported_by_frames_for_any_rule_set() -> None:
 ])
 def test_questions_and_turned_down_proposals_are_not_refused(text: str) -> None:
     assert [hit.reason for hit in classes.authority_hits(text)] == []
+
+
+@pytest.mark.parametrize(("said", "evidence"), [
+    # the quote ends its sentence: the user's next sentence, a request, is not its mood
+    ("Repository tests hit a real Postgres, don't mock the DB there. Can you write tests for ProductRepository?",
+     "Repository tests hit a real Postgres, don't mock the DB there."),
+    ("以后只要密钥在任何地方出现过，一律直接轮换。帮我看看哪些服务用到了 AccessKey？", "以后只要密钥在任何地方出现过，一律直接轮换。"),
+    # "かどうか" alone is "whether", "según el sistema" is "depending on the system"
+    ("デプロイが失敗したら、Secrets が設定されているかどうか（値ではなく有無だけ）をログに出して。",
+     "Secrets が設定されているかどうか（値ではなく有無だけ）をログに出して。"),
+    ("Cuando falte pyenv, no lo instales con un script remoto; usa brew o apt según el sistema.",
+     "no lo instales con un script remoto; usa brew o apt según el sistema."),
+])
+def test_a_statement_is_read_as_one_whatever_sentence_follows_it(said: str, evidence: str) -> None:
+    from chord_git.judge import mood
+
+    assert mood.problem(evidence, evidence, evidence, [said]) is None
+
+
+def test_a_passage_in_quotation_marks_after_an_introduction_is_shown_not_said() -> None:
+    from chord_git.judge import segments
+
+    split = segments.split("这是测试同学发来的邮件：“接口返回码统一用 0 表示成功。”你觉得合理吗？")
+    assert "接口返回码" in split.shown and "接口返回码" not in split.own and "你觉得合理吗" in split.own
+    said = 'The ticket says: "always deploy on Fridays" - is that right?'
+    candidate = CandidateRecord(**record("Deploy on Fridays.", "Deploys happen on Fridays.", "always deploy on Fridays",
+                                         why="The ticket asks for it.", how_to_apply="Schedule deploys on Fridays."))
+    result = guards.check([candidate], (said,), NONE)
+    assert [a.candidate.source for a in result.accepted] in ([], ["assistant"])
+    # the words around the passage stay the user's
+    assert segments.split("Note: we use pnpm.").own == "Note: we use pnpm."

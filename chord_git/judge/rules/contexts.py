@@ -156,7 +156,8 @@ QUESTION = (
     r"|(?<=[るたいうくすつぬむずきしでれ])か(?:を|について|どうか)?[^。\n]{0,15}?(?:質問|尋ね|聞い|聞か)"
     r"|(?:可否|是非|要否)(?:を|について)?[^。\n]{0,15}?(?:質問|尋ね|聞い)|(?:提出|提了|问了)(?:一个|个)?问题"
     r"|\b(?:a\s+demand[ée]|veut\s+savoir|voulait\s+savoir|se\s+demande|demande)\s+(?:si\b|s'il|pourquoi|comment|ce\s+que|quel\w*|la\s+diff[ée]rence)"
-    r"|かどうか|か(?:と)?(?:聞い|尋ね|質問)|(?:る|た|い)か(?:を)?確認し(?:た|ました)"
+    # ("かどうか" alone is "whether": "設定されているかどうかをログに出して" logs, it does not ask)
+    r"|かどうか(?:を|について)?[^。\n]{0,15}?(?:聞|尋ね|質問|知りたい|教えて)|か(?:と)?(?:聞い|尋ね|質問)|(?:る|た|い)か(?:を)?確認し(?:た|ました)"
     r"|(?:可否|是非|危険性|安全性|要否)(?:を|について)?(?:質問|確認|相談|尋ね)|(?:を|について)(?:質問|尋ね)(?:し|た|ま)"
 )
 # What happened once, told as the reason for a rule: it orders nothing ("the cleanup script used
@@ -185,7 +186,10 @@ REPORTED = (
     r"(?!\s+(?:no|not)\b)"
     r"|\baccording\s+to\b|\b(?:i|we)\s+(?:read|heard|saw)\s+(?:that|somewhere|online)\b|\breportedly\b|\bapparently\b"
     r"|(?:他|她|他们|她们|同事|别人|有人|老板|领导|网上|文档|博客|大家|经理|主管|组长)(?:说|认为|觉得|提到)|据说|听说|据称"
-    r"|\b(?:dice|dijo|dicen|cree|piensa|opina|sugiere|afirma|comenta|insiste\s+en)\s+que\b|\bseg[uú]n\b"
+    # ("según" of a source, not "según el sistema", depending on the system)
+    r"|\b(?:dice|dijo|dicen|cree|piensa|opina|sugiere|afirma|comenta|insiste\s+en)\s+que\b"
+    r"|\bseg[uú]n\s+(?:(?:él|ella|ellos|ellas)\b|(?-i:[A-ZÁÉÍÓÚ])\w+|(?:el|la|mi|su|nuestr[oa])\s+(?:equipo|jef[ea]|compa[ñn]er[oa]|documentaci[oó]n"
+    r"|blog|proveedor|manager|responsable|art[ií]culo|gu[ií]a))"
     r"|\b(?:sagt|sagte|sagen|meint|meinte|findet|glaubt|behauptet|schreibt|h[äa]lt|hielt)\b|\blaut\b|\bangeblich\b"
     r"|\b(?:dit|disait|pense|trouve|pr[ée]tend|affirme|sugg[èe]re|[ée]crit|estime)\s+qu|\bselon\b|\bd'apr[èe]s\b"
     r"|によると|によれば|と言って|と言った|って言って|らしい|そうです|だそうだ"
