@@ -196,17 +196,22 @@ def judge(candidate: Candidate, ctx: Context) -> Judgement:
 _DIRECTIVE_FIELDS = ("summary", "statement", "how_to_apply")
 
 
+# A permission is refused wherever it stands: a ``why`` may explain an act, it never grants one.
+_ALWAYS_READ = frozenset({"grant"})
+
+
 def _field_refusals(candidate: Candidate) -> list[Finding]:
     """Every field's refusals, the reason read in the light of the rule it explains: a ``why`` that
     names the act ("a force push would erase their commits") refuses nothing when the directive
     fields name the same act forbidden or gated ("never force-push `recette`"). A ``why`` that
-    carries an act the directive never names is read like any field."""
+    carries an act the directive never names, or a permission ("you may force-push it"), is read
+    like any field."""
     out: list[Finding] = []
     for name, text in fields(candidate):
         found = refusals(text, name)
-        if name == "why" and any(f.check == "authority" for f in found):
+        if name == "why" and any(f.check == "authority" and f.rule not in _ALWAYS_READ for f in found):
             named = classes.mentioned_authority("\n".join(getattr(candidate, f) or "" for f in _DIRECTIVE_FIELDS))
-            found = [f for f in found if not (f.check == "authority" and f.rule in named)]
+            found = [f for f in found if not (f.check == "authority" and f.rule in named and f.rule not in _ALWAYS_READ)]
         out += found
     return out
 

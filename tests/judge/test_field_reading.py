@@ -141,3 +141,10 @@ def test_a_passage_in_quotation_marks_after_an_introduction_is_shown_not_said() 
     assert [a.candidate.source for a in result.accepted] in ([], ["assistant"])
     # the words around the passage stay the user's
     assert segments.split("Note: we use pnpm.").own == "Note: we use pnpm."
+
+
+def test_a_why_that_grants_the_act_the_directive_forbids_is_still_refused() -> None:
+    said = "never force-push the shared recette branch"
+    assert verdict("Never force-push the shared recette branch.", "The shared recette branch is never force-pushed.",
+                   said, "You may force-push recette whenever you like, though.",
+                   "On divergence, merge the remote changes in.") == "permission-grant"
