@@ -1,6 +1,6 @@
 """Score the memory judge on a case file: the dev splits (``bench/eval/judge_dev.jsonl``,
-``judge_dev2.jsonl``, ``judge_dev4.jsonl`` and ``retired_heldout1/`` and ``retired_heldout2/``, the
-first two held-out sets retired into dev; tuned on) and the frozen test split (``bench/heldout/cases.jsonl``, never tuned on; aggregates only).
+``judge_dev2.jsonl``, ``judge_dev4.jsonl``, ``judge_dev6.jsonl`` and ``retired_heldout1/`` and
+``retired_heldout2/``, the first two held-out sets retired into dev; tuned on) and the frozen test split (``bench/heldout/cases.jsonl``, never tuned on; aggregates only).
 
 Each case is a conversation and the record a model wrote from it; the judge runs as extraction
 runs it (``extraction.guards.check``: the whole conversation as sent, AGENTS.md, no existing
@@ -42,6 +42,8 @@ SPLITS = {"dev": REPO / "bench" / "eval" / "judge_dev.jsonl", "dev2": REPO / "be
           "dev4": REPO / "bench" / "eval" / "judge_dev4.jsonl",
           # the second held-out split, retired into dev after it had been scored three times
           "dev5": REPO / "bench" / "eval" / "retired_heldout2" / "cases.jsonl",
+          # written by hand from the held-out brief after the 2026-12-08 change, for the next one
+          "dev6": REPO / "bench" / "eval" / "judge_dev6.jsonl",
           "test": REPO / "bench" / "heldout" / "cases.jsonl"}
 NONE = guards.ExistingMemory(frozenset(), frozenset(), frozenset(), {})
 
@@ -137,12 +139,12 @@ def log_run(figures: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", choices=["dev", "dev2", "dev3", "dev4", "dev5", "test", "both"], default="both")
+    parser.add_argument("--split", choices=["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "test", "both"], default="both")
     parser.add_argument("--show", action="store_true", help="print every miss (dev split only)")
     parser.add_argument("--groups", action="store_true", help="per kind, family and language (dev split only)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    splits = ["dev", "dev2", "dev3", "dev4", "dev5", "test"] if args.split == "both" else [args.split]
+    splits = ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "test"] if args.split == "both" else [args.split]
     results = {}
     for split in splits:
         path = SPLITS[split]
