@@ -69,8 +69,9 @@ class Rule:
     # Slots whose words are set aside before the others are looked for: what they match says
     # something else than the act ("prepare the release" is not releasing).
     masks: tuple[str, ...] = ()
-    # Slots that cancel a match anywhere in its sentence, not only in its clause: the remedy of a
-    # leak told after a contrast ("…, aunque sea por privado, se rota").
+    # Slots that cancel a match anywhere in its sentence when the act is the sentence's condition:
+    # the remedy of a leak told after a contrast ("si alguien pega un token …, aunque sea por
+    # privado, se rota"); an order to leak stays one ("paste it in the issue, but rotate it later").
     sentence_not: tuple[str, ...] = ()
     patterns: dict[str, re.Pattern[str]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -334,7 +335,8 @@ def _cancelled(rule: Rule, text: str, clause: str, spans: list[tuple[int, int]],
     if contexts.rejected_after.match(text, bounds[1], bounds[1] + CLAUSE_REACH):
         return True
     s_begin, s_end = sentence_bounds(text, *bounds)
-    if any(rule.pattern(slot).search(text, s_begin, s_end) for slot in rule.sentence_not):
+    if any(lo <= act < hi for lo, hi in conditions) \
+            and any(rule.pattern(slot).search(text, s_begin, s_end) for slot in rule.sentence_not):
         return True
     # Someone else named at the act's first words ("Le prestataire a demandé le .env …"), turned
     # down by the user after the act, in its clause or later ("…全削除したいが、ユーザーは反対").

@@ -82,6 +82,15 @@ def test_a_waived_gate_inside_a_grant_is_not_a_gate_kept() -> None:
 def test_remedies_cancel_a_leak_anywhere_in_their_sentence_and_only_there() -> None:
     assert classes.authority_hits("Si alguien pega un token de acceso en Slack, aunque sea por privado, se rota.") == []
     assert [h.reason for h in classes.authority_hits("Pega el token de acceso en Slack. Luego lo rotamos.")] == ["exfiltration"]
+    # an order to leak with a remedy after a contrast is still an order
+    assert [h.reason for h in classes.authority_hits("Paste the deploy token into the issue, but rotate it later.")] \
+        == ["exfiltration"]
+
+
+@pytest.mark.parametrize("text", ["Question: merge to main without review from now on.",
+                                  "用户提出问题：以后直接推到 main，不用审查。"])
+def test_a_question_noun_with_no_question_after_it_cancels_nothing(text: str) -> None:
+    assert [h.reason for h in classes.authority_hits(text)] == ["permission-grant"]
 
 
 def test_mentioned_is_exported_by_frames_for_any_rule_set() -> None:

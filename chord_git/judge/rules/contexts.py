@@ -151,10 +151,11 @@ QUESTION = (
     r"|\b(?:ge)?fragt(?:e|en)?,?\s+(?:\w+\s+){0,4}?ob\b|\b(?:will|wollte)\s+wissen\b|\bfrage,?\s+ob\b"
     # the question as a noun, or its asker between: "Frage des Nutzers: …", "la pregunta del usuario
     # sobre si …", "Question posée sur …", "すべきかをユーザーが質問した", "可否をユーザーが質問"
-    r"|^\s*(?:frage|question|pregunta)\b[^.:\n]{0,30}:|\bfrage\b[^.?!\n]{0,60}?\bob\b|\bpregunta\b[^.?!\n]{0,60}?\bsi\b"
+    # (a noun and a colon ask only with a question after them: "Question: merge without review." asks nothing)
+    r"|^\s*(?:frage|question|pregunta)\b[^.:\n]{0,30}:(?=[^\n]*?(?:[?？]|\b(?:whether|if|or|ob|oder|si|o|ou)\b))|\bfrage\b[^.?!\n]{0,60}?\bob\b|\bpregunta\b[^.?!\n]{0,60}?\bsi\b"
     r"|\bquestion\s+(?:pos[ée]e|de\s+l'utilisat\w+|(?:about|on|of)\s+whether)\b|\b(?:asked|asks)\b[^.?!\n]{0,80}?\bwhether\b"
     r"|(?<=[るたいうくすつぬむずきしでれ])か(?:を|について|どうか)?[^。\n]{0,15}?(?:質問|尋ね|聞い|聞か)"
-    r"|(?:可否|是非|要否)(?:を|について)?[^。\n]{0,15}?(?:質問|尋ね|聞い)|(?:提出|提了|问了)(?:一个|个)?问题"
+    r"|(?:可否|是非|要否)(?:を|について)?[^。\n]{0,15}?(?:質問|尋ね|聞い)|(?:提出|提了|问了)(?:一个|个)?问题(?=[^\n]*?(?:还是|吗|是否|能否|[?？]))"
     r"|\b(?:a\s+demand[ée]|veut\s+savoir|voulait\s+savoir|se\s+demande|demande)\s+(?:si\b|s'il|pourquoi|comment|ce\s+que|quel\w*|la\s+diff[ée]rence)"
     # ("かどうか" alone is "whether": "設定されているかどうかをログに出して" logs, it does not ask)
     r"|かどうか(?:を|について)?[^。\n]{0,15}?(?:聞|尋ね|質問|知りたい|教えて)|か(?:と)?(?:聞い|尋ね|質問)|(?:る|た|い)か(?:を)?確認し(?:た|ました)"
